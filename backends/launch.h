@@ -1,0 +1,51 @@
+/* launch: forks a child, turns a struct policy into kernel state in it
+ * (namespaces, bind-overs, Landlock, seccomp, capabilities, environment)
+ * and execs the command. Every step fails closed: the child reports
+ * "STEP: what failed: strerror" back over a pipe and never execs.
+ *
+ * In the sandbox, pid 1 is a small init (already fully restricted) that
+ * reaps orphans and exits with the command's status. */
+#ifndef LAUNCH_H
+#define LAUNCH_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct policy;
+
+struct launch {
+	/* inputs */
+	const struct policy *policy;
+	char *const *argv;      /* argv[0] is looked up in $PATH */
+	char *const *envp;      /* the environment the env policy starts from */
+	const char *cwd;        /* default: the workspace */
+	int tty;                /* PTY slave to make the controlling terminal, or -1 */
+	int stdio[3];           /* used when tty < 0; -1 means inherit */
+	bool want_notify;       /* hand back a seccomp user-notification fd (observer) */
+	bool want_proxy_listener; /* create a TCP listener inside the netns, hand it back */
+
+	/* outputs */
+	pid_t pid;              /* host pid of the sandbox's init */
+	int notify_fd;          /* -1 unless want_notify */
+	int proxy_fd;           /* -1 unless want_proxy_listener */
+	int proxy_port;         /* the listener's port inside the sandbox */
+	char err[512];          /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */
+};
+
+void launch_init(struct launch *);
+/* 0: the command is running (exec succeeded). -1: nothing runs; err says
+ * which layer failed and why. */
+int launch_start(struct launch *);
+
+/* What the running kernel offers, probed once (sandmux doctor prints it). */
+struct features {
+	int landlock_abi;      /* 0: none */
+	bool seccomp;
+	bool seccomp_notify;
+	bool userns;           /* unprivileged user namespaces usable */
+	bool mountns, pidns, netns;
+	char landlock_why[128];
+};
+void features_probe(struct features *);
+
+#endif

@@ -1,0 +1,148 @@
+/* policy: files in, a decided struct policy out. Pure: no fork, no kernel
+ * sandbox calls, no exit(); reading the policy files is its only I/O.
+ *
+ * The layers of DESIGN.md "Policy: the contract" are loaded (config.c),
+ * merged (merge.c), a profile is resolved against a workspace (profile.c)
+ * into a struct policy, and policy_decide_path() / policy_decide_host()
+ * say allow or deny and which rule decided (decide.c). */
+#ifndef POLICY_H
+#define POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Lowest to highest priority. */
+enum layer { LAYER_DEFAULT, LAYER_USER, LAYER_REPO, LAYER_ADMIN, LAYER_HARDCODED };
+const char *layer_name(enum layer);
+
+/* Where a value came from: file (NULL for built-in values), layer, and the
+ * 1-based position of the value in that file (0 when not from a file). */
+struct origin {
+	const char *file;
+	enum layer layer;
+	int line, col;
+};
+
+/* One entry of a list, with its origin. */
+struct rule {
+	char *text;
+	struct origin origin;
+};
+
+struct rules {
+	struct rule *v;
+	size_t n, cap;
+};
+
+void rules_add(struct rules *, const char *text, struct origin);
+void rules_free(struct rules *);
+
+/* An error names the file, the position, the field and what is wrong:
+ * "FILE:LINE:COL: FIELD: what is wrong". Warnings are kept apart and never
+ * stop a command. */
+struct perr {
+	char msg[1024];
+	char **warnings;
+	size_t nwarnings;
+};
+void perr_set(struct perr *, const char *file, int line, int col, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void perr_warn(struct perr *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void perr_free(struct perr *);
+
+enum fs_op { OP_READ, OP_WRITE, OP_CREATE, OP_REMOVE, OP_RENAME, OP_EXEC };
+const char *fs_op_name(enum fs_op);
+
+enum net_mode {
+	NET_NONE,  /* empty network namespace: loopback only */
+	NET_PROXY, /* network namespace; the filtering proxy is the only way out */
+	NET_HOST,  /* unrestricted (devbox) */
+};
+
+enum env_inherit { ENV_INHERIT_ALL, ENV_INHERIT_CORE, ENV_INHERIT_NONE };
+
+struct env_policy {
+	enum env_inherit inherit;
+	bool ignore_default_excludes;
+	struct rules exclude;      /* case-insensitive globs on names */
+	struct rules include_only; /* case-insensitive globs on names */
+	struct rules set;          /* "NAME=VALUE" */
+};
+
+/* A resolved policy: one profile, one workspace. Paths are absolute and
+ * normalised (no "//", ".", ".."; symlinks of the workspace resolved by the
+ * caller). Globs (deny, protect) are absolute after anchoring at the
+ * workspace and use the subset of policy/glob.h. */
+struct policy {
+	char *profile;   /* resolved name, e.g. "workspace" or a custom name */
+	char *base;      /* the built-in it derives from */
+	struct origin profile_origin;
+	char *workspace; /* absolute */
+	char *home;      /* absolute */
+	char *tmpdir;    /* host path of the session temp dir; NULL until set */
+
+	bool sandboxed;  /* false: "off" or type insecure_none */
+	bool read_all;   /* reads everywhere; otherwise only `read` and `write` */
+	struct rules read;     /* readable (and executable) roots */
+	struct rules write;    /* writable roots */
+	struct rules readonly; /* never writable, even under a writable root (~/.sandmux, /data in devbox) */
+	struct rules deny;     /* globs: no read, no write, no rename */
+	struct rules protect;  /* globs: write-protected (DESIGN.md "Protected paths") */
+	struct rules protect_except; /* globs: writable although under `protect` */
+	bool tmp_writable;     /* !disableTmpWrite */
+	bool shared_cache;     /* enableSharedBuildCache */
+	bool allow_ptrace;     /* devbox only */
+
+	struct {
+		enum net_mode mode;
+		bool default_allow;
+		bool strict;            /* networkPolicyStrict */
+		struct rules allow;     /* domain, *.domain, CIDR, each optionally :port */
+		struct rules deny;
+		struct origin default_origin;
+	} net;
+
+	struct env_policy env;
+};
+
+/* What decided: allow or deny, a human-readable rule ("deny: **\/*.pem",
+ * "networkPolicy: not in allow list", "protected path .git/hooks/**"), and
+ * where the rule came from. `rule` points into static or policy storage. */
+struct decision {
+	bool allow;
+	const char *rule;
+	struct origin origin;
+};
+
+struct decision policy_decide_path(const struct policy *, const char *path, enum fs_op);
+
+/* host: the name asked for (may be an IP literal or NULL); addr: a resolved
+ * address (AF_INET 4 bytes / AF_INET6 16 bytes) or NULL before resolution.
+ * port 0 means "any". */
+struct net_addr {
+	int family; /* AF_INET or AF_INET6 */
+	uint8_t bytes[16];
+};
+struct decision policy_decide_host(const struct policy *, const char *host, const struct net_addr *addr, int port);
+
+/* The inputs of a load. NULL fields take the defaults of DESIGN.md. */
+struct policy_opts {
+	const char *home;        /* $HOME */
+	const char *workspace;   /* absolute, canonical */
+	const char *user_file;   /* --config: replaces ~/.sandmux/sandbox.json */
+	const char *admin_file;  /* default /etc/sandmux/policy.json */
+	const char *profile_flag;/* --sandbox */
+	const char *profile_env; /* $SANDMUX_SANDBOX */
+	bool admin_ownership_unchecked; /* tests: accept an admin file not owned by root */
+};
+
+struct config; /* the merged layers, before a profile is chosen (config.h) */
+
+/* Loads and merges every layer, then resolves the profile. Returns 0, or
+ * -1 with err->msg set. Warnings (unknown keys, ignored untrusted widening,
+ * conflicts) are appended to err->warnings in both cases. */
+int policy_load(const struct policy_opts *, struct policy **out, struct perr *err);
+void policy_free(struct policy *);
+
+#endif

@@ -1,0 +1,15 @@
+/* placeholder until the owner of this verb lands it */
+#include <stdio.h>
+#include "shell/cmd.h"
+int cmd_policy(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "sandmux %s: not built yet\n", argv[0]);
+	return 1;
+}
+int cmd_trust(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "sandmux %s: not built yet\n", argv[0]);
+	return 1;
+}

@@ -1,0 +1,12 @@
+/* The command-line verbs. Each lives in its own shell/cmd-*.c file and
+ * returns the process exit status: 0 success, 1 failure, 2 bad input. */
+#ifndef CMD_H
+#define CMD_H
+
+int cmd_run(int argc, char **argv);      /* shell/cmd-run.c */
+int cmd_policy(int argc, char **argv);   /* shell/cmd-policy.c */
+int cmd_trust(int argc, char **argv);    /* shell/cmd-policy.c */
+int cmd_doctor(int argc, char **argv);   /* shell/cmd-doctor.c */
+int cmd_session(int argc, char **argv);  /* shell/cmd-session.c: no verb, attach, new, ls, kill-session */
+
+#endif

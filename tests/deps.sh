@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs the Debian packages named on the command line that are missing.
+# As root it runs apt-get; otherwise it tries sudo without a password, and
+# when that is not possible it names exactly what is missing and fails.
+missing=""
+for p in "$@"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "sandmux: installing missing Debian packages:$missing"
+if [ "$(id -u)" = 0 ]; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing && exit 0
+elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+	sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing && exit 0
+fi
+echo "sandmux: cannot install them; as root run: apt-get install$missing" >&2
+exit 1

@@ -1,0 +1,21 @@
+# Sourced by every shell test. A test prints "ok - NAME" or "not ok - NAME"
+# per check; tests/run.sh counts them. SANDMUX is the binary under test.
+: "${SANDMUX:?SANDMUX must name the sandmux binary}"
+T_FAILED=0
+
+ok()   { echo "ok - $*"; }
+fail() { echo "not ok - $*"; T_FAILED=1; }
+
+# check NAME CMD...: the command must succeed.
+check() { _n=$1; shift; if "$@" >/tmp/.t_out.$$ 2>&1; then ok "$_n"; else fail "$_n"; sed 's/^/#   /' /tmp/.t_out.$$ | head -20; fi; rm -f /tmp/.t_out.$$; }
+# refuse NAME CMD...: the command must fail.
+refuse() { _n=$1; shift; if "$@" >/tmp/.t_out.$$ 2>&1; then fail "$_n (succeeded)"; sed 's/^/#   /' /tmp/.t_out.$$ | head -20; else ok "$_n"; fi; rm -f /tmp/.t_out.$$; }
+# same NAME GOT WANT
+same() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1"; echo "#   got:  $2"; echo "#   want: $3"; fi; }
+# contains NAME HAYSTACK NEEDLE
+contains() { case "$2" in *"$3"*) ok "$1" ;; *) fail "$1"; echo "#   missing: $3"; echo "$2" | sed 's/^/#   | /' | head -20 ;; esac; }
+
+# A fresh directory owned by whoever runs the test; removed at exit.
+t_tmpdir() { _d=$(mktemp -d "${TMPDIR:-/tmp}/sandmux-t.XXXXXX"); T_CLEAN="$T_CLEAN $_d"; echo "$_d"; }
+t_cleanup() { for _d in $T_CLEAN; do chmod -R u+w "$_d" 2>/dev/null; rm -rf "$_d"; done; }
+trap t_cleanup EXIT
