@@ -50,7 +50,7 @@ run_script() { # run_script SCRIPT AS(root|user|self)
 	grep -E '^(not ok|#)' "$log" | head -40
 }
 
-for s in tests/sandbox/*.sh tests/e2e/*.sh; do
+for s in tests/cli/*.sh tests/sandbox/*.sh tests/e2e/*.sh; do
 	[ -f "$s" ] || continue
 	run_script "$s" self
 	[ -n "$stage" ] && case "$s" in tests/sandbox/*|tests/e2e/user-*) run_script "$s" user ;; esac
