@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Lowest to highest priority. */
 enum layer { LAYER_DEFAULT, LAYER_USER, LAYER_REPO, LAYER_ADMIN, LAYER_HARDCODED };
@@ -27,6 +28,7 @@ struct origin {
 /* One entry of a list, with its origin. */
 struct rule {
 	char *text;
+	char *label; /* what a decision quotes, e.g. "deny: .env"; NULL: text */
 	struct origin origin;
 };
 
@@ -36,6 +38,8 @@ struct rules {
 };
 
 void rules_add(struct rules *, const char *text, struct origin);
+void rules_add_labeled(struct rules *, const char *text, const char *label, struct origin);
+bool rules_has(const struct rules *, const char *text);
 void rules_free(struct rules *);
 
 /* An error names the file, the position, the field and what is wrong:
@@ -48,7 +52,10 @@ struct perr {
 };
 void perr_set(struct perr *, const char *file, int line, int col, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* Warnings are stored without a prefix; perr_print_warnings() writes each
+ * as "sandmux: warning: TEXT". */
 void perr_warn(struct perr *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void perr_print_warnings(const struct perr *, FILE *);
 void perr_free(struct perr *);
 
 enum fs_op { OP_READ, OP_WRITE, OP_CREATE, OP_REMOVE, OP_RENAME, OP_EXEC };
@@ -62,6 +69,14 @@ enum net_mode {
 
 enum env_inherit { ENV_INHERIT_ALL, ENV_INHERIT_CORE, ENV_INHERIT_NONE };
 
+/* The environment of a sandboxed command (policy/env.c): a new
+ * NULL-terminated array built from envp in the order of DESIGN.md
+ * (inherit, default excludes, exclude, set, include_only); env_free()s it.
+ * The caller adds SANDMUX_SANDBOX and the other variables sandmux sets. */
+struct env_policy;
+char **env_build(const struct env_policy *, char *const *envp);
+void env_free(char **env);
+
 struct env_policy {
 	enum env_inherit inherit;
 	bool ignore_default_excludes;
@@ -69,6 +84,8 @@ struct env_policy {
 	struct rules include_only; /* case-insensitive globs on names */
 	struct rules set;          /* "NAME=VALUE" */
 };
+
+struct config; /* the merged layers, before a profile is chosen (config.h) */
 
 /* A resolved policy: one profile, one workspace. Paths are absolute and
  * normalised (no "//", ".", ".."; symlinks of the workspace resolved by the
@@ -104,10 +121,12 @@ struct policy {
 	} net;
 
 	struct env_policy env;
+
+	struct config *config; /* the merged layers; owns the file names of origins */
 };
 
-/* What decided: allow or deny, a human-readable rule ("deny: **\/*.pem",
- * "networkPolicy: not in allow list", "protected path .git/hooks/**"), and
+/* What decided: allow or deny, a human-readable rule ("deny: .env",
+ * "networkPolicy: not in allow list", "protected path .git/config"), and
  * where the rule came from. `rule` points into static or policy storage. */
 struct decision {
 	bool allow;
@@ -136,8 +155,6 @@ struct policy_opts {
 	const char *profile_env; /* $SANDMUX_SANDBOX */
 	bool admin_ownership_unchecked; /* tests: accept an admin file not owned by root */
 };
-
-struct config; /* the merged layers, before a profile is chosen (config.h) */
 
 /* Loads and merges every layer, then resolves the profile. Returns 0, or
  * -1 with err->msg set. Warnings (unknown keys, ignored untrusted widening,

@@ -1,0 +1,466 @@
+/* config: reads one sandbox.json into a struct config, validating every
+ * field; errors name FILE:LINE:COL and the field (config.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "policy/config.h"
+#include "policy/glob.h"
+#include "policy/json.h"
+#include "policy/net.h"
+
+#define CONFIG_MAX_BYTES (1 << 20)
+
+struct loader {
+	const char *file;
+	enum layer layer;
+	const char *home;
+	struct config *cfg;
+	struct perr *err;
+};
+
+static const char *const builtins[] = { "workspace", "read-only", "strict", "devbox", "off" };
+
+bool profile_is_builtin(const char *name)
+{
+	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+		if (strcmp(name, builtins[i]) == 0)
+			return true;
+	return false;
+}
+
+static struct origin at(const struct loader *ld, const struct json *j)
+{
+	return (struct origin){ .file = ld->file, .layer = ld->layer, .line = j->line, .col = j->col };
+}
+
+static int fail(struct loader *ld, const struct json *j, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(struct loader *ld, const struct json *j, const char *fmt, ...)
+{
+	char what[512], field[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	perr_set(ld->err, ld->file, j->line, j->col, json_path(j, field, sizeof field), "%s", what);
+	return -1;
+}
+
+static int want(struct loader *ld, const struct json *j, enum json_type t)
+{
+	if (j->type == t)
+		return 0;
+	return fail(ld, j, "expected %s, got %s", json_type_name(t), json_type_name(j->type));
+}
+
+static int get_bool(struct loader *ld, const struct json *j, struct opt_bool *out)
+{
+	if (want(ld, j, JSON_BOOL) < 0)
+		return -1;
+	*out = (struct opt_bool){ .set = true, .v = j->boolean, .o = at(ld, j) };
+	return 0;
+}
+
+/* A string that must be one of `choices` (NULL-terminated). */
+static int get_enum(struct loader *ld, const struct json *j, const char *const *choices, struct opt_str *out)
+{
+	if (want(ld, j, JSON_STRING) < 0)
+		return -1;
+	for (size_t i = 0; choices && choices[i]; i++)
+		if (strcmp(j->str, choices[i]) == 0)
+			goto ok;
+	if (choices) {
+		char list[256] = "";
+		for (size_t i = 0; choices[i]; i++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "", choices[i]);
+		return fail(ld, j, "\"%.80s\" is not one of %s", j->str, list);
+	}
+ok:
+	free(out->v);
+	out->v = strdup(j->str);
+	out->o = at(ld, j);
+	return 0;
+}
+
+static int check_string(struct loader *ld, const struct json *j)
+{
+	if (want(ld, j, JSON_STRING) < 0)
+		return -1;
+	if (strlen(j->str) != j->len || j->len == 0)
+		return fail(ld, j, "empty string or NUL byte");
+	return 0;
+}
+
+/* Each element of an array of strings through `check`, then added. */
+typedef int (*entry_fn)(struct loader *, const struct json *, struct rules *);
+
+static int get_list(struct loader *ld, const struct json *j, struct rules *out, entry_fn fn)
+{
+	const struct json *c;
+	if (want(ld, j, JSON_ARRAY) < 0)
+		return -1;
+	json_each(c, j)
+		if (check_string(ld, c) < 0 || fn(ld, c, out) < 0)
+			return -1;
+	return 0;
+}
+
+/* additional*Paths: absolute or "~/", no globs. */
+static int entry_abs_path(struct loader *ld, const struct json *j, struct rules *out)
+{
+	if (glob_is_pattern(j->str))
+		return fail(ld, j, "\"%.80s\": globs are not supported here, only paths", j->str);
+	char *p = path_expand(j->str, ld->home);
+	if (!p)
+		return fail(ld, j, "\"%.80s\" is a relative path; use an absolute path or ~/", j->str);
+	if (!rules_has(out, p))
+		rules_add(out, p, at(ld, j));
+	free(p);
+	return 0;
+}
+
+/* Profile read_write/read_only: absolute, "~/" or relative to the
+ * workspace (anchored later), no globs. */
+static int entry_profile_path(struct loader *ld, const struct json *j, struct rules *out)
+{
+	if (glob_is_pattern(j->str))
+		return fail(ld, j, "\"%.80s\": globs are only supported in deny", j->str);
+	rules_add(out, j->str, at(ld, j));
+	return 0;
+}
+
+static int entry_glob(struct loader *ld, const struct json *j, struct rules *out)
+{
+	char err[GLOB_ERR_MAX];
+	struct glob g;
+	if (j->str[0] == '~' && j->str[1] != '/' && j->str[1] != 0)
+		return fail(ld, j, "\"%.80s\": only ~/ is supported, not ~user", j->str);
+	if (glob_compile(j->str, &g, err) < 0)
+		return fail(ld, j, "\"%.80s\" is not a supported glob: %s", j->str, err);
+	glob_free(&g);
+	rules_add(out, j->str, at(ld, j));
+	return 0;
+}
+
+static int entry_host(struct loader *ld, const struct json *j, struct rules *out)
+{
+	char err[NET_ERR_MAX];
+	struct host_pattern hp;
+	if (host_pattern_parse(j->str, &hp, err) < 0)
+		return fail(ld, j, "%s", err);
+	rules_add(out, j->str, at(ld, j));
+	return 0;
+}
+
+static int entry_env_glob(struct loader *ld, const struct json *j, struct rules *out)
+{
+	char err[GLOB_ERR_MAX];
+	struct glob g;
+	if (glob_compile_nocase(j->str, &g, err) < 0)
+		return fail(ld, j, "\"%.80s\" is not a supported glob: %s", j->str, err);
+	glob_free(&g);
+	rules_add(out, j->str, at(ld, j));
+	return 0;
+}
+
+static void warn_unknown(struct loader *ld, const struct json *j)
+{
+	char field[256];
+	perr_warn(ld->err, "%s:%d:%d: %s: unknown key, ignored", ld->file, j->key_line, j->key_col,
+		  json_path(j, field, sizeof field));
+}
+
+/* Dispatches the members of an object to per-key handlers. */
+struct field {
+	const char *key;
+	int (*fn)(struct loader *, const struct json *, void *);
+};
+
+static int walk(struct loader *ld, const struct json *obj, const struct field *fields, void *arg)
+{
+	const struct json *c;
+	if (want(ld, obj, JSON_OBJECT) < 0)
+		return -1;
+	json_each(c, obj) {
+		const struct field *f = fields;
+		while (f->key && strcmp(f->key, c->key) != 0)
+			f++;
+		if (!f->key)
+			warn_unknown(ld, c);
+		else if (f->fn(ld, c, arg) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int f_type(struct loader *ld, const struct json *j, void *a)
+{
+	static const char *const ch[] = { "workspace_readwrite", "workspace_readonly", "insecure_none", NULL };
+	return get_enum(ld, j, ch, &((struct config *)a)->type);
+}
+static int f_add_rw(struct loader *ld, const struct json *j, void *a)
+{
+	return get_list(ld, j, &((struct config *)a)->add_rw, entry_abs_path);
+}
+static int f_add_ro(struct loader *ld, const struct json *j, void *a)
+{
+	return get_list(ld, j, &((struct config *)a)->add_ro, entry_abs_path);
+}
+static int f_tmp(struct loader *ld, const struct json *j, void *a)
+{
+	return get_bool(ld, j, &((struct config *)a)->disable_tmp_write);
+}
+static int f_cache(struct loader *ld, const struct json *j, void *a)
+{
+	return get_bool(ld, j, &((struct config *)a)->shared_cache);
+}
+static int f_strict(struct loader *ld, const struct json *j, void *a)
+{
+	return get_bool(ld, j, &((struct config *)a)->net_strict);
+}
+static int f_net_default(struct loader *ld, const struct json *j, void *a)
+{
+	static const char *const ch[] = { "allow", "deny", NULL };
+	return get_enum(ld, j, ch, &((struct config *)a)->net_default);
+}
+static int f_net_allow(struct loader *ld, const struct json *j, void *a)
+{
+	((struct config *)a)->net_allow_set = true;
+	return get_list(ld, j, &((struct config *)a)->net_allow, entry_host);
+}
+static int f_net_deny(struct loader *ld, const struct json *j, void *a)
+{
+	return get_list(ld, j, &((struct config *)a)->net_deny, entry_host);
+}
+static int f_net(struct loader *ld, const struct json *j, void *a)
+{
+	static const struct field f[] = { { "default", f_net_default }, { "allow", f_net_allow },
+					  { "deny", f_net_deny }, { NULL, NULL } };
+	return walk(ld, j, f, a);
+}
+static int f_profile(struct loader *ld, const struct json *j, void *a)
+{
+	if (check_string(ld, j) < 0)
+		return -1;
+	return get_enum(ld, j, NULL, &((struct config *)a)->profile);
+}
+
+static int p_extends(struct loader *ld, const struct json *j, void *a)
+{
+	if (check_string(ld, j) < 0)
+		return -1;
+	return get_enum(ld, j, NULL, &((struct profile_def *)a)->extends);
+}
+static int p_rw(struct loader *ld, const struct json *j, void *a)
+{
+	return get_list(ld, j, &((struct profile_def *)a)->read_write, entry_profile_path);
+}
+static int p_ro(struct loader *ld, const struct json *j, void *a)
+{
+	return get_list(ld, j, &((struct profile_def *)a)->read_only, entry_profile_path);
+}
+static int p_deny(struct loader *ld, const struct json *j, void *a)
+{
+	return get_list(ld, j, &((struct profile_def *)a)->deny, entry_glob);
+}
+static int p_restrict(struct loader *ld, const struct json *j, void *a)
+{
+	return get_bool(ld, j, &((struct profile_def *)a)->restrict_network);
+}
+
+static bool name_valid(const char *s)
+{
+	return *s && strlen(s) <= 64 && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == strlen(s);
+}
+
+static int one_profile(struct loader *ld, const struct json *j)
+{
+	static const struct field f[] = { { "extends", p_extends }, { "read_write", p_rw }, { "read_only", p_ro },
+					  { "deny", p_deny }, { "restrict_network", p_restrict }, { NULL, NULL } };
+	struct config *cfg = ld->cfg;
+	if (profile_is_builtin(j->key))
+		return fail(ld, j, "\"%s\" is a built-in profile; a custom profile needs another name", j->key);
+	if (!name_valid(j->key))
+		return fail(ld, j, "\"%.80s\" is not a valid profile name (letters, digits, . _ -)", j->key);
+	struct profile_def *v = realloc(cfg->profiles, (cfg->nprofiles + 1) * sizeof *v);
+	if (!v)
+		abort();
+	cfg->profiles = v;
+	struct profile_def *d = &v[cfg->nprofiles++];
+	memset(d, 0, sizeof *d);
+	d->name = strdup(j->key);
+	d->origin = (struct origin){ ld->file, ld->layer, j->key_line, j->key_col };
+	return walk(ld, j, f, d);
+}
+
+static int f_profiles(struct loader *ld, const struct json *j, void *a)
+{
+	const struct json *c;
+	(void)a;
+	if (want(ld, j, JSON_OBJECT) < 0)
+		return -1;
+	json_each(c, j)
+		if (one_profile(ld, c) < 0)
+			return -1;
+	return 0;
+}
+
+static int e_inherit(struct loader *ld, const struct json *j, void *a)
+{
+	static const char *const ch[] = { "all", "core", "none", NULL };
+	return get_enum(ld, j, ch, &((struct env_cfg *)a)->inherit);
+}
+static int e_ignore(struct loader *ld, const struct json *j, void *a)
+{
+	return get_bool(ld, j, &((struct env_cfg *)a)->ignore_default_excludes);
+}
+static int e_exclude(struct loader *ld, const struct json *j, void *a)
+{
+	return get_list(ld, j, &((struct env_cfg *)a)->exclude, entry_env_glob);
+}
+static int e_include(struct loader *ld, const struct json *j, void *a)
+{
+	return get_list(ld, j, &((struct env_cfg *)a)->include_only, entry_env_glob);
+}
+static int e_set(struct loader *ld, const struct json *j, void *a)
+{
+	const struct json *c;
+	if (want(ld, j, JSON_OBJECT) < 0)
+		return -1;
+	json_each(c, j) {
+		if (want(ld, c, JSON_STRING) < 0)
+			return -1;
+		if (!c->key[0] || strchr(c->key, '=') || strlen(c->str) != c->len)
+			return fail(ld, c, "not a valid environment variable name or value");
+		char *kv;
+		if (asprintf(&kv, "%s=%s", c->key, c->str) < 0)
+			abort();
+		rules_add(&((struct env_cfg *)a)->set, kv, at(ld, c));
+		free(kv);
+	}
+	return 0;
+}
+static int f_env(struct loader *ld, const struct json *j, void *a)
+{
+	static const struct field f[] = { { "inherit", e_inherit }, { "ignore_default_excludes", e_ignore },
+					  { "exclude", e_exclude }, { "include_only", e_include },
+					  { "set", e_set }, { NULL, NULL } };
+	return walk(ld, j, f, &((struct config *)a)->env);
+}
+
+static const struct field top_fields[] = {
+	{ "type", f_type }, { "additionalReadwritePaths", f_add_rw }, { "additionalReadonlyPaths", f_add_ro },
+	{ "disableTmpWrite", f_tmp }, { "enableSharedBuildCache", f_cache }, { "networkPolicy", f_net },
+	{ "networkPolicyStrict", f_strict }, { "profile", f_profile }, { "profiles", f_profiles },
+	{ "env", f_env }, { NULL, NULL },
+};
+
+static const char *config_own_file(struct config *cfg, const char *file, enum layer layer)
+{
+	char **v = realloc(cfg->files, (cfg->nfiles + 1) * sizeof *v);
+	enum layer *l = v ? realloc(cfg->file_layers, (cfg->nfiles + 1) * sizeof *l) : NULL;
+	if (!v || !l || !(v[cfg->nfiles] = strdup(file)))
+		abort();
+	l[cfg->nfiles] = layer;
+	cfg->files = v;
+	cfg->file_layers = l;
+	return v[cfg->nfiles++];
+}
+
+int config_parse(struct config *cfg, const char *file, const char *text, size_t len, enum layer layer,
+		 const char *home, struct perr *err)
+{
+	struct loader ld = { .layer = layer, .home = home, .cfg = cfg, .err = err };
+	struct json_error je;
+	ld.file = config_own_file(cfg, file, layer);
+	cfg->layer = layer;
+	struct json *root = json_parse(text, len, &je);
+	if (!root) {
+		perr_set(err, ld.file, je.line, je.col, je.path, "%s", je.msg);
+		return -1;
+	}
+	int r = walk(&ld, root, top_fields, cfg);
+	json_free(root);
+	return r;
+}
+
+int config_read_file(const char *file, char **text, size_t *len, struct perr *err)
+{
+	FILE *f = fopen(file, "rb");
+	if (!f) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		perr_set(err, file, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	char *buf = malloc(CONFIG_MAX_BYTES + 1);
+	size_t n = buf ? fread(buf, 1, CONFIG_MAX_BYTES + 1, f) : 0;
+	int bad = !buf || ferror(f);
+	fclose(f);
+	if (bad || n > CONFIG_MAX_BYTES) {
+		free(buf);
+		perr_set(err, file, 0, 0, NULL, bad ? "cannot read" : "larger than 1 MiB");
+		return -1;
+	}
+	buf[n] = 0;
+	*text = buf;
+	*len = n;
+	return 1;
+}
+
+int config_load(struct config *cfg, const char *file, enum layer layer, const char *home, struct perr *err)
+{
+	char *text;
+	size_t len;
+	int r = config_read_file(file, &text, &len, err);
+	if (r <= 0)
+		return r;
+	r = config_parse(cfg, file, text, len, layer, home, err);
+	free(text);
+	return r < 0 ? -1 : 1;
+}
+
+void profile_def_free(struct profile_def *d)
+{
+	free(d->name);
+	free(d->extends.v);
+	rules_free(&d->read_write);
+	rules_free(&d->read_only);
+	rules_free(&d->deny);
+}
+
+void config_free(struct config *cfg)
+{
+	if (!cfg)
+		return;
+	free(cfg->type.v);
+	free(cfg->net_default.v);
+	free(cfg->profile.v);
+	free(cfg->env.inherit.v);
+	rules_free(&cfg->add_rw);
+	rules_free(&cfg->add_ro);
+	rules_free(&cfg->net_allow);
+	rules_free(&cfg->net_deny);
+	rules_free(&cfg->env.exclude);
+	rules_free(&cfg->env.include_only);
+	rules_free(&cfg->env.set);
+	for (size_t i = 0; i < cfg->nprofiles; i++)
+		profile_def_free(&cfg->profiles[i]);
+	free(cfg->profiles);
+	for (size_t i = 0; i < cfg->nfiles; i++)
+		free(cfg->files[i]);
+	free(cfg->files);
+	free(cfg->file_layers);
+	memset(cfg, 0, sizeof *cfg);
+}
+
+const struct profile_def *config_profile(const struct config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nprofiles; i++)
+		if (strcmp(cfg->profiles[i].name, name) == 0)
+			return &cfg->profiles[i];
+	return NULL;
+}

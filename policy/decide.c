@@ -1,0 +1,112 @@
+/* decide: allow or deny one file operation, and say which rule decided.
+ * Order: deny globs, then sandmux's own files and other read-only roots,
+ * then protected paths (for writes) minus their exceptions, then the
+ * temp dir, write roots and read roots. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/config.h"
+#include "policy/glob.h"
+
+static struct decision decision(bool allow, const char *rule, struct origin o)
+{
+	return (struct decision){ .allow = allow, .rule = rule, .origin = o };
+}
+
+static const char *rule_text(const struct rule *r)
+{
+	return r->label ? r->label : r->text;
+}
+
+static bool under(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+	if (n == 1 && root[0] == '/')
+		return true;
+	return strncmp(path, root, n) == 0 && (path[n] == 0 || path[n] == '/');
+}
+
+static const struct rule *rules_under(const struct rules *r, const char *path)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (under(path, r->v[i].text))
+			return &r->v[i];
+	return NULL;
+}
+
+/* A glob naming path or one of its parent directories (a denied or
+ * protected directory covers what is inside it). */
+static const struct rule *rules_glob(const struct rules *r, const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+	if (n >= sizeof buf)
+		n = sizeof buf - 1;
+	memcpy(buf, path, n);
+	buf[n] = 0;
+	for (;;) {
+		for (size_t i = 0; i < r->n; i++)
+			if (glob_match_text(r->v[i].text, buf, false))
+				return &r->v[i];
+		char *slash = strrchr(buf, '/');
+		if (!slash || slash == buf)
+			return NULL;
+		*slash = 0;
+	}
+}
+
+static bool write_like(enum fs_op op)
+{
+	return op == OP_WRITE || op == OP_CREATE || op == OP_REMOVE || op == OP_RENAME;
+}
+
+/* Host paths: the session temp dir is p->tmpdir (mounted at /tmp inside
+ * by the launcher); a host /tmp is nothing special. */
+static bool in_tmp(const struct policy *p, const char *path)
+{
+	return p->tmpdir && under(path, p->tmpdir);
+}
+
+static struct decision decide_write(const struct policy *p, const char *path)
+{
+	static const struct origin hard = { .layer = LAYER_HARDCODED };
+	/* the temp dir sits under ~/.sandmux (read-only), so it comes first */
+	const struct rule *r;
+	if (in_tmp(p, path))
+		return p->tmp_writable ? decision(true, "session temp dir", hard)
+				       : decision(false, "disableTmpWrite: temp dir is read-only", hard);
+	if ((r = rules_under(&p->readonly, path)))
+		return decision(false, rule_text(r), r->origin);
+	if ((r = rules_glob(&p->protect, path)) && !rules_glob(&p->protect_except, path))
+		return decision(false, rule_text(r), r->origin);
+	if ((r = rules_under(&p->write, path)))
+		return decision(true, rule_text(r), r->origin);
+	return decision(false, "not under a writable path", p->profile_origin);
+}
+
+static struct decision decide_read(const struct policy *p, const char *path)
+{
+	const struct rule *r;
+	if (p->read_all)
+		return decision(true, "profile: reads everywhere", p->profile_origin);
+	if ((r = rules_under(&p->read, path)) || (r = rules_under(&p->write, path)))
+		return decision(true, rule_text(r), r->origin);
+	if (in_tmp(p, path))
+		return decision(true, "session temp dir", (struct origin){ .layer = LAYER_HARDCODED });
+	return decision(false, "not under a readable path", p->profile_origin);
+}
+
+struct decision policy_decide_path(const struct policy *p, const char *path, enum fs_op op)
+{
+	if (!p->sandboxed)
+		return decision(true, "no sandbox", p->profile_origin);
+	char *norm = path_normalize(path);
+	const struct rule *r = rules_glob(&p->deny, norm);
+	struct decision d;
+	if (r)
+		d = decision(false, rule_text(r), r->origin);
+	else
+		d = write_like(op) ? decide_write(p, norm) : decide_read(p, norm);
+	free(norm);
+	return d;
+}

@@ -1,0 +1,142 @@
+/* load: policy_load() reads every layer of DESIGN.md "Sources" in order
+ * (per-user, per-repo with trust, admin), merges them and resolves the
+ * profile into a struct policy. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "policy/config.h"
+#include "policy/profile.h"
+#include "policy/trust.h"
+
+#define ADMIN_FILE "/etc/sandmux/policy.json"
+
+/* Loads one file and merges it; 0 also when absent. */
+static int load_layer(struct config *cfg, const char *file, enum layer layer, const char *home, struct perr *err)
+{
+	struct config one = { 0 };
+	int r = config_load(&one, file, layer, home, err);
+	if (r > 0)
+		config_merge(cfg, &one, err);
+	config_free(&one);
+	return r < 0 ? -1 : 0;
+}
+
+/* A per-repo file: its widening parts apply only once trusted. */
+static int load_repo_file(struct config *cfg, const char *file, const char *home, struct perr *err)
+{
+	char *text, ignored[512];
+	size_t len;
+	struct config one = { 0 };
+	int r = config_read_file(file, &text, &len, err);
+	if (r <= 0)
+		return r;
+	r = config_parse(&one, file, text, len, LAYER_REPO, home, err);
+	if (r == 0 && !trust_check(home, file, text, len)) {
+		config_drop_widening(&one, cfg, ignored, sizeof ignored);
+		if (ignored[0])
+			perr_warn(err, "%s is not trusted; ignored what it widens: %s (run `sandmux trust` to apply it)",
+				  file, ignored);
+	}
+	if (r == 0)
+		config_merge(cfg, &one, err);
+	config_free(&one);
+	free(text);
+	return r;
+}
+
+/* The admin file counts only when root owns it and only root can write it. */
+static bool admin_acceptable(const char *file, const struct policy_opts *opts, struct perr *err)
+{
+	struct stat st;
+	if (stat(file, &st) < 0)
+		return false;
+	if (opts->admin_ownership_unchecked || (st.st_uid == 0 && !(st.st_mode & 022)))
+		return true;
+	perr_warn(err, "%s ignored: it must be owned by root and not writable by group or others", file);
+	return false;
+}
+
+static int load_layers(struct config *cfg, const struct policy_opts *o, struct perr *err)
+{
+	char f[4096];
+	const char *admin = o->admin_file ? o->admin_file : ADMIN_FILE;
+	if (o->user_file) {
+		struct stat st;
+		if (stat(o->user_file, &st) < 0) {
+			perr_set(err, o->user_file, 0, 0, NULL, "cannot read the --config file");
+			return -1;
+		}
+		if (load_layer(cfg, o->user_file, LAYER_USER, o->home, err) < 0)
+			return -1;
+	} else {
+		snprintf(f, sizeof f, "%s/.cursor/sandbox.json", o->home);
+		if (load_layer(cfg, f, LAYER_USER, o->home, err) < 0)
+			return -1;
+		snprintf(f, sizeof f, "%s/.sandmux/sandbox.json", o->home);
+		if (load_layer(cfg, f, LAYER_USER, o->home, err) < 0)
+			return -1;
+	}
+	snprintf(f, sizeof f, "%s/.cursor/sandbox.json", o->workspace);
+	if (load_repo_file(cfg, f, o->home, err) < 0)
+		return -1;
+	snprintf(f, sizeof f, "%s/.sandmux/sandbox.json", o->workspace);
+	if (load_repo_file(cfg, f, o->home, err) < 0)
+		return -1;
+	if (admin_acceptable(admin, o, err) && load_layer(cfg, admin, LAYER_ADMIN, o->home, err) < 0)
+		return -1;
+	return 0;
+}
+
+int policy_load(const struct policy_opts *opts, struct policy **out, struct perr *err)
+{
+	*out = NULL;
+	if (!opts->home || opts->home[0] != '/' || !opts->workspace || opts->workspace[0] != '/') {
+		perr_set(err, NULL, 0, 0, opts->home && opts->home[0] == '/' ? "workspace" : "HOME",
+			 "must be an absolute path");
+		return -1;
+	}
+	struct config *cfg = calloc(1, sizeof *cfg);
+	struct policy *p = calloc(1, sizeof *p);
+	if (!cfg || !p)
+		abort();
+	p->config = cfg;
+	p->home = path_normalize(opts->home);
+	p->workspace = path_normalize(opts->workspace);
+	struct policy_opts o = *opts;
+	o.home = p->home;
+	o.workspace = p->workspace;
+	if (load_layers(cfg, &o, err) < 0 || profile_resolve(p, cfg, &o, err) < 0) {
+		policy_free(p);
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
+static void env_policy_free(struct env_policy *e)
+{
+	rules_free(&e->exclude);
+	rules_free(&e->include_only);
+	rules_free(&e->set);
+}
+
+void policy_free(struct policy *p)
+{
+	if (!p)
+		return;
+	free(p->profile);
+	free(p->base);
+	free(p->workspace);
+	free(p->home);
+	free(p->tmpdir);
+	struct rules *lists[] = { &p->read, &p->write, &p->readonly, &p->deny, &p->protect, &p->protect_except,
+				  &p->net.allow, &p->net.deny };
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+		rules_free(lists[i]);
+	env_policy_free(&p->env);
+	config_free(p->config);
+	free(p->config);
+	free(p);
+}

@@ -1,0 +1,245 @@
+/* trust: per-repo files apply their widening parts only once trusted
+ * (DESIGN.md: a per-repo file comes with the code and may be hostile). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "policy/config.h"
+#include "policy/json.h"
+#include "policy/sha256.h"
+#include "policy/trust.h"
+
+void trust_path(const char *home, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/.sandmux/trust.json", home);
+}
+
+/* The parsed record, or NULL when absent or unreadable (nothing trusted). */
+static struct json *trust_read(const char *home)
+{
+	char path[4096], *text;
+	size_t len;
+	struct perr err = { 0 };
+	struct json_error je;
+	trust_path(home, path, sizeof path);
+	if (config_read_file(path, &text, &len, &err) <= 0)
+		return NULL;
+	struct json *j = json_parse(text, len, &je);
+	free(text);
+	return j;
+}
+
+static void hash_tag(const char *text, size_t len, char out[72])
+{
+	char hex[65];
+	sha256_hex(text, len, hex);
+	snprintf(out, 72, "sha256:%s", hex);
+}
+
+bool trust_check(const char *home, const char *file, const char *text, size_t len)
+{
+	char want[72];
+	struct json *j = trust_read(home);
+	const struct json *e = json_get(json_get(j, "trusted"), file);
+	hash_tag(text, len, want);
+	bool ok = e && e->type == JSON_STRING && strcmp(e->str, want) == 0;
+	json_free(j);
+	return ok;
+}
+
+static void put_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Writes the record with file -> tag set and every other entry kept. */
+static int trust_write(FILE *f, const struct json *old, const char *file, const char *tag)
+{
+	const struct json *c, *trusted = json_get(old, "trusted");
+	fprintf(f, "{\n  \"version\": 1,\n  \"trusted\": {");
+	int n = 0;
+	if (trusted && trusted->type == JSON_OBJECT)
+		json_each(c, trusted) {
+			if (c->type != JSON_STRING || strcmp(c->key, file) == 0)
+				continue;
+			fprintf(f, "%s\n    ", n++ ? "," : "");
+			put_json_string(f, c->key);
+			fprintf(f, ": ");
+			put_json_string(f, c->str);
+		}
+	fprintf(f, "%s\n    ", n ? "," : "");
+	put_json_string(f, file);
+	fprintf(f, ": ");
+	put_json_string(f, tag);
+	fprintf(f, "\n  }\n}\n");
+	return ferror(f) ? -1 : 0;
+}
+
+int trust_record(const char *home, const char *file, struct perr *err)
+{
+	char path[4096], tmp[4200], tag[72], *text;
+	size_t len;
+	int r = config_read_file(file, &text, &len, err);
+	if (r <= 0) {
+		if (r == 0)
+			perr_set(err, file, 0, 0, NULL, "no such file");
+		return -1;
+	}
+	hash_tag(text, len, tag);
+	free(text);
+	snprintf(path, sizeof path, "%s/.sandmux", home);
+	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+		perr_set(err, path, 0, 0, NULL, "cannot create: %s", strerror(errno));
+		return -1;
+	}
+	trust_path(home, path, sizeof path);
+	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		perr_set(err, tmp, 0, 0, NULL, "cannot create: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	struct json *old = trust_read(home);
+	r = trust_write(f, old, file, tag);
+	json_free(old);
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		r = -1;
+	if (fclose(f) != 0 || r < 0 || rename(tmp, path) < 0) {
+		perr_set(err, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static bool has_new(const struct rules *repo, const struct rules *below)
+{
+	for (size_t i = 0; i < repo->n; i++)
+		if (!rules_has(below, repo->v[i].text))
+			return true;
+	return false;
+}
+
+static void note(char *ignored, size_t size, const char *field)
+{
+	size_t n = strlen(ignored);
+	snprintf(ignored + n, size - n, "%s%s", n ? ", " : "", field);
+}
+
+static int inherit_rank(const char *v)
+{
+	return !v || strcmp(v, "all") == 0 ? 2 : strcmp(v, "core") == 0 ? 1 : 0;
+}
+
+/* A custom profile widens when it starts from a wider built-in than the
+ * default, or adds writable paths, or lets the network out. */
+static bool profile_def_widens(const struct profile_def *d)
+{
+	const char *base = d->extends.v ? d->extends.v : "workspace";
+	return strcmp(base, "devbox") == 0 || strcmp(base, "off") == 0 || d->read_write.n ||
+	       (!profile_is_builtin(base));
+}
+
+static void drop_profiles(struct config *repo, char *ignored, size_t size)
+{
+	size_t o = 0;
+	char field[128];
+	for (size_t i = 0; i < repo->nprofiles; i++) {
+		if (profile_def_widens(&repo->profiles[i])) {
+			snprintf(field, sizeof field, "profiles.%s", repo->profiles[i].name);
+			note(ignored, size, field);
+			profile_def_free(&repo->profiles[i]);
+		} else {
+			repo->profiles[o++] = repo->profiles[i];
+		}
+	}
+	repo->nprofiles = o;
+}
+
+/* Choosing a profile from a per-repo file: only narrower built-ins, or
+ * custom profiles of its own that survived drop_profiles(). */
+static bool profile_choice_widens(const struct config *repo, const struct config *below, const char *name)
+{
+	if (strcmp(name, "read-only") == 0 || strcmp(name, "strict") == 0)
+		return false;
+	if (strcmp(name, "workspace") == 0)
+		return below->profile.v && strcmp(below->profile.v, "workspace") != 0;
+	return !config_profile(repo, name) || (below->profile.v && strcmp(below->profile.v, name) != 0 &&
+					      config_profile(below, name));
+}
+
+static void drop_str(struct opt_str *s, char *ignored, size_t size, const char *field)
+{
+	free(s->v);
+	s->v = NULL;
+	note(ignored, size, field);
+}
+
+static void drop_env(struct env_cfg *e, const struct env_cfg *below, char *ignored, size_t size)
+{
+	if (e->inherit.v && inherit_rank(e->inherit.v) > inherit_rank(below->inherit.v))
+		drop_str(&e->inherit, ignored, size, "env.inherit");
+	if (e->ignore_default_excludes.set && e->ignore_default_excludes.v && below->ignore_default_excludes.set &&
+	    !below->ignore_default_excludes.v) {
+		e->ignore_default_excludes.set = false;
+		note(ignored, size, "env.ignore_default_excludes");
+	}
+	if (below->include_only.n && has_new(&e->include_only, &below->include_only)) {
+		rules_free(&e->include_only);
+		note(ignored, size, "env.include_only");
+	}
+}
+
+static void drop_type(struct config *repo, const struct config *below, char *ignored, size_t size)
+{
+	const char *t = repo->type.v, *b = below->type.v ? below->type.v : "workspace_readwrite";
+	if (t && (strcmp(t, "insecure_none") == 0 ||
+		  (strcmp(t, "workspace_readwrite") == 0 && strcmp(b, "workspace_readonly") == 0)))
+		drop_str(&repo->type, ignored, size, "type");
+}
+
+void config_drop_widening(struct config *repo, const struct config *below, char *ignored, size_t size)
+{
+	ignored[0] = 0;
+	drop_type(repo, below, ignored, size);
+	if (has_new(&repo->add_rw, &below->add_rw)) {
+		rules_free(&repo->add_rw);
+		note(ignored, size, "additionalReadwritePaths");
+	}
+	if (has_new(&repo->add_ro, &below->add_ro)) {
+		rules_free(&repo->add_ro);
+		note(ignored, size, "additionalReadonlyPaths");
+	}
+	if (repo->shared_cache.set && repo->shared_cache.v && !(below->shared_cache.set && below->shared_cache.v)) {
+		repo->shared_cache.set = false;
+		note(ignored, size, "enableSharedBuildCache");
+	}
+	if (repo->net_default.v && strcmp(repo->net_default.v, "allow") == 0)
+		drop_str(&repo->net_default, ignored, size, "networkPolicy.default");
+	if (has_new(&repo->net_allow, &below->net_allow)) {
+		rules_free(&repo->net_allow);
+		repo->net_allow_set = false;
+		note(ignored, size, "networkPolicy.allow");
+	}
+	drop_profiles(repo, ignored, size);
+	if (repo->profile.v && profile_choice_widens(repo, below, repo->profile.v))
+		drop_str(&repo->profile, ignored, size, "profile");
+	drop_env(&repo->env, &below->env, ignored, size);
+}
