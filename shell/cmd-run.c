@@ -1,9 +1,275 @@
-/* placeholder until the owner of this verb lands it */
+/* cmd-run: `sandmux run`: one command in a sandbox, in the foreground, no
+ * UI. Exits with the command's status (128+N for signal N), 2 for bad
+ * policy input (nothing runs), 1 when a layer cannot be applied.
+ *
+ * Shape: load the policy, make the session temp dir, launch, then one
+ * event loop (backends/loop.h) that relays the terminal, resizes it,
+ * forwards signals and notices the sandbox's end. The proxy and the
+ * observer join that loop when they are enabled. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backends/launch.h"
+#include "backends/loop.h"
+#include "policy/policy.h"
 #include "shell/cmd.h"
+#include "shell/run-tty.h"
+
+extern char **environ;
+
+struct run_opts {
+	struct policy_opts popts;
+	const char *report; /* --report FILE: the observer's denial report */
+	char **argv;
+	char workspace[PATH_MAX];
+};
+
+struct run {
+	struct loop *loop;
+	struct launch l;
+	struct policy *p;
+	bool use_tty;
+	struct run_tty tty;
+	int sfd;
+	struct watch *sigw;
+	bool done;
+	int status;
+	char tmpdir[PATH_MAX];
+};
+
+static int run_usage(void)
+{
+	fprintf(stderr, "usage: sandmux run [--sandbox NAME] [--workspace DIR] [--config FILE] [--report FILE] -- CMD [ARG...]\n");
+	return 2;
+}
+
+static int run_parse(int argc, char **argv, struct run_opts *o)
+{
+	const char *ws = ".";
+	memset(o, 0, sizeof *o);
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		const char **dst = strcmp(a, "--sandbox") == 0	  ? &o->popts.profile_flag
+				   : strcmp(a, "--workspace") == 0 ? &ws
+				   : strcmp(a, "--config") == 0	  ? &o->popts.user_file
+				   : strcmp(a, "--report") == 0	  ? &o->report
+								  : NULL;
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (dst == NULL || i + 1 >= argc) {
+			if (dst == NULL && a[0] != '-')
+				break; /* `sandmux run CMD` without "--" */
+			fprintf(stderr, "sandmux run: %s: %s\n", a, dst ? "needs a value" : "unknown option");
+			return -1;
+		}
+		*dst = argv[++i];
+	}
+	if (i >= argc) {
+		fprintf(stderr, "sandmux run: no command given\n");
+		return -1;
+	}
+	o->argv = argv + i;
+	if (realpath(ws, o->workspace) == NULL) {
+		fprintf(stderr, "sandmux run: --workspace %s: %s\n", ws, strerror(errno));
+		return -1;
+	}
+	o->popts.workspace = o->workspace;
+	o->popts.home = getenv("HOME");
+	o->popts.profile_env = getenv("SANDMUX_SANDBOX");
+	return 0;
+}
+
+static int run_mkdirs(char *path)
+{
+	for (char *s = path + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			int rc = mkdir(path, 0700);
+			*s = '/';
+			if (rc < 0 && errno != EEXIST)
+				return -1;
+		}
+	return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* ~/.sandmux/state/tmp/run-XXXXXX: the sandbox's /tmp, removed at the end,
+ * so a run leaves nothing in the host's /tmp. */
+static int run_make_tmpdir(struct run *r, const char *home)
+{
+	char parent[PATH_MAX];
+	if (home == NULL || home[0] != '/') {
+		fprintf(stderr, "sandmux run: $HOME is not set to an absolute path: needed for the session temp dir\n");
+		return -1;
+	}
+	snprintf(parent, sizeof parent, "%s/.sandmux/state/tmp", home);
+	if (run_mkdirs(parent) < 0 ||
+	    snprintf(r->tmpdir, sizeof r->tmpdir, "%s/run-XXXXXX", parent) >= (int)sizeof r->tmpdir ||
+	    mkdtemp(r->tmpdir) == NULL) {
+		fprintf(stderr, "sandmux run: session temp dir under %s: %s\n", parent, strerror(errno));
+		r->tmpdir[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+static int run_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path) < 0 ? 0 : 0;
+	return unlink(path) < 0 ? 0 : 0;
+}
+
+static void run_remove_tmpdir(struct run *r)
+{
+	if (r->tmpdir[0] == '\0')
+		return;
+	/* A directory the command made read-only still has to go. */
+	chmod(r->tmpdir, 0700);
+	nftw(r->tmpdir, run_rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	r->tmpdir[0] = '\0';
+}
+
+static void run_on_signal(struct watch *w, int events, void *arg)
+{
+	struct run *r = arg;
+	struct signalfd_siginfo si;
+	(void)events;
+	while (read(watch_fd(w), &si, sizeof si) == (ssize_t)sizeof si) {
+		if (si.ssi_signo == SIGWINCH && r->use_tty) {
+			run_tty_resize(&r->tty);
+		} else if (si.ssi_signo == SIGCHLD) {
+			int st;
+			if (waitpid(r->l.pid, &st, WNOHANG) == r->l.pid) {
+				r->done = true;
+				r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			}
+		} else if (si.ssi_signo != SIGWINCH) {
+			/* The sandbox has its own session: pass on what was meant for it. */
+			kill(r->l.pid, (int)si.ssi_signo);
+		}
+	}
+}
+
+static int run_signals(struct run *r, sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	int sigs[] = { SIGCHLD, SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+	r->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (r->sfd < 0)
+		return -1;
+	r->sigw = watch_add(r->loop, r->sfd, LOOP_IN, run_on_signal, r);
+	return r->sigw ? 0 : -1;
+}
+
+/* Launches the command and runs the loop until the sandbox is gone. */
+static int run_sandbox(struct run *r, struct run_opts *o)
+{
+	launch_init(&r->l);
+	r->l.policy = r->p;
+	r->l.argv = o->argv;
+	r->l.envp = environ;
+	r->l.cwd = NULL; /* the current directory when inside the workspace */
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof cwd) && strncmp(cwd, o->workspace, strlen(o->workspace)) == 0)
+		r->l.cwd = cwd;
+	if (r->use_tty)
+		r->l.tty = r->tty.slave;
+	/* --report FILE (observer): set r->l.want_notify here and hand the
+	 * listener to the observer in this loop; written at the end. */
+	if (launch_start(&r->l) < 0) {
+		fprintf(stderr, "sandmux run: %s\n", r->l.err);
+		return 1;
+	}
+	if (r->use_tty) {
+		close(r->tty.slave);
+		r->tty.slave = -1;
+		if (run_tty_start(&r->tty, r->loop) < 0)
+			fprintf(stderr, "sandmux run: %s\n", r->tty.err);
+	}
+	while (!r->done)
+		loop_once(r->loop, -1);
+	if (r->use_tty)
+		run_tty_drain(&r->tty);
+	return r->status;
+}
+
+static int run_policy(struct run *r, struct run_opts *o)
+{
+	struct perr err = { 0 };
+	int rc = policy_load(&o->popts, &r->p, &err);
+	perr_print_warnings(&err, stderr);
+	if (rc < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	perr_free(&err);
+	if (rc < 0)
+		return 2;
+	if (r->p->sandboxed && r->p->net.mode == NET_PROXY) {
+		/* Until the filtering proxy is wired in, never allow silently. */
+		fprintf(stderr, "sandmux run: profile \"%s\" allows network through the filtering proxy, "
+				"which this sandmux does not run yet; refusing (use --sandbox strict or read-only, "
+				"or a policy without networkPolicy.allow)\n", r->p->profile);
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "sandmux %s: not built yet\n", argv[0]);
-	return 1;
+	struct run_opts o;
+	struct run r = { .sfd = -1 };
+	sigset_t old;
+	int rc;
+	if (run_parse(argc, argv, &o) < 0)
+		return run_usage();
+	if ((rc = run_policy(&r, &o)) != 0)
+		goto out;
+	rc = 1;
+	if (run_make_tmpdir(&r, o.popts.home) < 0)
+		goto out;
+	free(r.p->tmpdir);
+	r.p->tmpdir = strdup(r.tmpdir);
+	r.use_tty = isatty(STDIN_FILENO);
+	if (r.use_tty && run_tty_open(&r.tty, STDIN_FILENO) < 0) {
+		fprintf(stderr, "sandmux run: %s\n", r.tty.err);
+		goto out;
+	}
+	r.loop = loop_new();
+	if (r.loop == NULL || run_signals(&r, &old) < 0) {
+		fprintf(stderr, "sandmux run: event loop: %s\n", strerror(errno));
+		goto out;
+	}
+	rc = run_sandbox(&r, &o);
+out:
+	if (r.use_tty)
+		run_tty_close(&r.tty);
+	if (r.sigw)
+		watch_del(r.sigw);
+	if (r.sfd >= 0) {
+		close(r.sfd);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	loop_free(r.loop);
+	run_remove_tmpdir(&r);
+	if (r.p)
+		policy_free(r.p);
+	return rc;
 }

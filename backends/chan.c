@@ -1,0 +1,101 @@
+/* chan: see chan.h. The 'F' message carries which fds follow in its
+ * payload, since SCM_RIGHTS only keeps their order. */
+#include "backends/chan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+struct fds_payload {
+	char type;
+	char has_notify, has_proxy;
+	int port;
+};
+
+void chan_send_err(int fd, const char *what, const char *why)
+{
+	char buf[1 + sizeof ((struct chan_msg *)0)->text];
+	int n = snprintf(buf, sizeof buf, "E%s%s%s", what, why ? ": " : "", why ? why : "");
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof buf)
+		n = sizeof buf - 1;
+	while (send(fd, buf, (size_t)n, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+int chan_send_fds(int fd, int notify_fd, int proxy_fd, int port)
+{
+	struct fds_payload pl = { 'F', notify_fd >= 0, proxy_fd >= 0, port };
+	int fds[2], n = 0;
+	union {
+		char buf[CMSG_SPACE(sizeof fds)];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { &pl, sizeof pl };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	if (notify_fd >= 0)
+		fds[n++] = notify_fd;
+	if (proxy_fd >= 0)
+		fds[n++] = proxy_fd;
+	if (n > 0) {
+		memset(&u, 0, sizeof u);
+		mh.msg_control = u.buf;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
+	}
+	return sendmsg(fd, &mh, MSG_NOSIGNAL) < 0 ? -1 : 0;
+}
+
+static void chan_take_fds(struct msghdr *mh, const struct fds_payload *pl, struct chan_msg *m)
+{
+	int fds[2] = { -1, -1 }, n = 0;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+			n = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+			if (n > 2)
+				n = 2;
+			memcpy(fds, CMSG_DATA(c), sizeof(int) * (size_t)n);
+		}
+	int i = 0;
+	m->notify_fd = pl->has_notify && i < n ? fds[i++] : -1;
+	m->proxy_fd = pl->has_proxy && i < n ? fds[i++] : -1;
+	m->port = pl->port;
+}
+
+int chan_recv(int fd, struct chan_msg *m)
+{
+	char buf[sizeof m->text + 16];
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { buf, sizeof buf - 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
+	ssize_t n;
+	memset(m, 0, sizeof *m);
+	m->notify_fd = m->proxy_fd = -1;
+	do
+		n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return (int)n;
+	buf[n] = '\0';
+	m->type = buf[0];
+	if (m->type == 'F' && (size_t)n >= sizeof(struct fds_payload)) {
+		struct fds_payload pl;
+		memcpy(&pl, buf, sizeof pl);
+		chan_take_fds(&mh, &pl, m);
+	} else {
+		size_t len = strnlen(buf + 1, sizeof m->text - 1);
+		memcpy(m->text, buf + 1, len);
+		m->text[len] = '\0';
+	}
+	return 1;
+}

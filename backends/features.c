@@ -1,0 +1,67 @@
+/* features: what the running kernel offers, probed for real (a child tries
+ * each namespace), so `sandmux doctor` reports what a launch would get. */
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backends/launch.h"
+#include "backends/sandbox.h"
+
+enum { F_USER = 1, F_MOUNT = 2, F_PID = 4, F_NET = 8 };
+
+/* In a throw-away child: a user namespace first (as the launcher does),
+ * then each other namespace inside it. The exit status holds the bits. */
+static int features_ns_child(void)
+{
+	int got = 0;
+	if (unshare(CLONE_NEWUSER) < 0)
+		return 0;
+	got |= F_USER;
+	if (unshare(CLONE_NEWNS) == 0)
+		got |= F_MOUNT;
+	if (unshare(CLONE_NEWPID) == 0)
+		got |= F_PID;
+	if (unshare(CLONE_NEWNET) == 0)
+		got |= F_NET;
+	return got;
+}
+
+static int features_ns(void)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0)
+		_exit(features_ns_child());
+	int st;
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+		return 0;
+	return WEXITSTATUS(st);
+}
+
+void features_probe(struct features *f)
+{
+	memset(f, 0, sizeof *f);
+	f->landlock_abi = landlock_abi();
+	if (f->landlock_abi == 0) {
+		long r = syscall(SYS_landlock_create_ruleset, NULL, 0, 1U);
+		snprintf(f->landlock_why, sizeof f->landlock_why, "%s",
+			 r < 0 && errno == EOPNOTSUPP ? "built in but disabled at boot (lsm= lacks landlock)"
+			 : r < 0 && errno == ENOSYS   ? "not built into this kernel"
+						      : strerror(errno));
+	}
+	f->seccomp = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+	unsigned int action = SECCOMP_RET_USER_NOTIF;
+	f->seccomp_notify = syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+	int ns = features_ns();
+	f->userns = ns & F_USER;
+	f->mountns = ns & F_MOUNT;
+	f->pidns = ns & F_PID;
+	f->netns = ns & F_NET;
+}

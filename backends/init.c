@@ -1,0 +1,107 @@
+/* init: pid 1 of the sandbox's pid namespace. It is already as restricted
+ * as the command. It forks the command, reaps every orphan the kernel
+ * re-parents to it, forwards the termination signals a supervisor sends
+ * (pid 1 ignores signals it has no handler for), and exits with the
+ * command's status, which also ends every process left in the namespace. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backends/chan.h"
+#include "backends/launch.h"
+#include "backends/sandbox.h"
+
+static int init_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 1;
+}
+
+/* Init keeps none of the command's terminal or stdio: a pipe reader
+ * outside must see end of file when the command's side is gone. */
+static void init_drop_stdio(const struct sbx *s)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	for (int fd = 0; fd < 3; fd++)
+		if (null >= 0)
+			dup2(null, fd);
+	if (null > 2)
+		close(null);
+	if (s->l->tty > 2)
+		close(s->l->tty);
+	for (int i = 0; i < 3; i++)
+		if (s->l->stdio[i] > 2)
+			close(s->l->stdio[i]);
+}
+
+/* Returns the command's status once it has exited. */
+static int init_wait(int sfd, pid_t cmd)
+{
+	for (;;) {
+		struct signalfd_siginfo si;
+		ssize_t n = read(sfd, &si, sizeof si);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof si)
+			return 1;
+		if (si.ssi_signo != SIGCHLD) {
+			kill(cmd, (int)si.ssi_signo);
+			continue;
+		}
+		int st;
+		pid_t pid;
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+			if (pid == cmd)
+				return init_status(st);
+	}
+}
+
+/* Init's memory still holds sandmux's own environment (before the env
+ * policy) and /proc/1/environ would show it to the command: wipe it, and
+ * make init non-dumpable so /proc/1 offers nothing more. */
+static void init_hide(void)
+{
+	for (char **e = environ; e != NULL && *e != NULL; e++)
+		memset(*e, 0, strlen(*e));
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
+int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
+{
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	int sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (sfd < 0) {
+		chan_send_err(s->chan, "init: signalfd", strerror(errno));
+		return 127;
+	}
+	pid_t cmd = fork();
+	if (cmd < 0) {
+		chan_send_err(s->chan, "init: fork the command", strerror(errno));
+		return 127;
+	}
+	if (cmd == 0) {
+		close(sfd);
+		exec_cmd(s);
+	}
+	close(s->chan);
+	init_drop_stdio(s);
+	init_hide();
+	return init_wait(sfd, cmd);
+}

@@ -1,0 +1,349 @@
+/* launch: the parent side (clone, then collect the child's verdict) and
+ * the child's sequence of steps. The child is pid 1 of a new pid
+ * namespace: it applies every layer to itself, hands the parent any fds it
+ * asked for, then becomes the sandbox's init and forks the command.
+ *
+ * The parent and child talk over one SOCK_SEQPACKET pair, close-on-exec:
+ * "E<message>" is a failed step, "F" carries passed fds (SCM_RIGHTS).
+ * End of file without an "E" means the command's execve succeeded. */
+#include "backends/launch.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backends/chan.h"
+#include "backends/sandbox.h"
+#include "policy/policy.h"
+
+/* The observer (backends/observer.c) installs its seccomp listener after
+ * our filter. Weak so the launcher builds and fails closed without it. */
+int observer_install(const struct policy *) __attribute__((weak));
+
+void launch_init(struct launch *l)
+{
+	memset(l, 0, sizeof *l);
+	l->tty = -1;
+	for (int i = 0; i < 3; i++)
+		l->stdio[i] = -1;
+	l->pid = -1;
+	l->notify_fd = -1;
+	l->proxy_fd = -1;
+}
+
+int sbx_fail(struct sbx *s, const char *step, const char *what)
+{
+	int e = errno;
+	snprintf(s->err, sizeof s->err, "%s: %s: %s", step, what, strerror(e));
+	return -1;
+}
+
+int sbx_failx(struct sbx *s, const char *step, const char *what)
+{
+	snprintf(s->err, sizeof s->err, "%s: %s", step, what);
+	return -1;
+}
+
+/* In the command's process: its terminal, its session, its directory,
+ * then execve. Only returns by _exit. */
+static void launch_exec(struct sbx *s)
+{
+	const struct launch *l = s->l;
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	if (l->tty >= 0) {
+		for (int fd = 0; fd < 3; fd++)
+			if (dup2(l->tty, fd) < 0)
+				goto fail_dup;
+	} else {
+		for (int fd = 0; fd < 3; fd++)
+			if (l->stdio[fd] >= 0 && l->stdio[fd] != fd && dup2(l->stdio[fd], fd) < 0)
+				goto fail_dup;
+	}
+	/* A session of its own and the PTY as its controlling terminal, so
+	 * /dev/tty and job control work, and it is not the person's tty. */
+	if (setsid() < 0) {
+		chan_send_err(s->chan, "session: setsid", strerror(errno));
+		_exit(127);
+	}
+	if (l->tty >= 0 && ioctl(0, TIOCSCTTY, 0) < 0) {
+		chan_send_err(s->chan, "session: make the pty the controlling terminal", strerror(errno));
+		_exit(127);
+	}
+	const char *cwd = l->cwd ? l->cwd : (l->policy ? l->policy->workspace : NULL);
+	if (cwd != NULL && chdir(cwd) < 0) {
+		chan_send_err(s->chan, "chdir", strerror(errno));
+		_exit(127);
+	}
+	environ = s->envp; /* execvp looks up argv[0] in the command's own PATH */
+	execvp(l->argv[0], l->argv);
+	char what[256];
+	snprintf(what, sizeof what, "exec %s", l->argv[0]);
+	chan_send_err(s->chan, what, strerror(errno));
+	_exit(127);
+fail_dup:
+	chan_send_err(s->chan, "stdio: dup2", strerror(errno));
+	_exit(127);
+}
+
+/* Every fd above 2 except the ones passed on purpose: a leaked directory
+ * fd would defeat every path rule. */
+static int launch_close_fds(struct sbx *s)
+{
+	int keep[5], n = 0;
+	keep[n++] = s->chan;
+	if (s->l->tty >= 0)
+		keep[n++] = s->l->tty;
+	for (int i = 0; i < 3; i++)
+		if (s->l->stdio[i] > 2)
+			keep[n++] = s->l->stdio[i];
+	for (int i = 1; i < n; i++) /* insertion sort: at most five */
+		for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	unsigned lo = 3;
+	for (int i = 0; i <= n; i++) {
+		unsigned hi = i < n ? (unsigned)keep[i] : ~0U;
+		if (i < n && (unsigned)keep[i] < lo)
+			continue;
+		if (hi > lo && syscall(SYS_close_range, lo, hi - 1, 0) < 0)
+			return sbx_fail(s, "fds", "close_range");
+		if (i < n)
+			lo = hi + 1;
+	}
+	return 0;
+}
+
+static int launch_proxy_listener(struct sbx *s, int *fd, int *port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof a;
+	*fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (*fd < 0)
+		return sbx_fail(s, "proxy listener", "socket");
+	if (bind(*fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(*fd, 128) < 0 ||
+	    getsockname(*fd, (struct sockaddr *)&a, &len) < 0)
+		return sbx_fail(s, "proxy listener", "bind 127.0.0.1");
+	*port = ntohs(a.sin_port);
+	return 0;
+}
+
+/* The fds the parent asked for, made in here and handed over. */
+static int launch_pass_fds(struct sbx *s)
+{
+	const struct launch *l = s->l;
+	int notify = -1, proxy = -1, port = 0;
+	if (!l->want_notify && !l->want_proxy_listener)
+		return 0;
+	if (l->want_proxy_listener && launch_proxy_listener(s, &proxy, &port) < 0)
+		return -1;
+	if (l->want_notify) {
+		if (observer_install == NULL)
+			return sbx_failx(s, "observer", "not built into this sandmux");
+		notify = observer_install(l->policy);
+		if (notify < 0)
+			return sbx_fail(s, "observer", "install the seccomp listener");
+	}
+	if (chan_send_fds(s->chan, notify, proxy, port) < 0)
+		return sbx_fail(s, "launch", "pass fds to the parent");
+	if (notify >= 0)
+		close(notify);
+	if (proxy >= 0)
+		close(proxy);
+	return 0;
+}
+
+/* Every layer, in an order where each step still has what it needs:
+ * mounts need capabilities (in the new user namespace), Landlock and
+ * seccomp need no_new_privs, the deny list forbids mount() afterwards. */
+static int launch_layers(struct sbx *s)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		return sbx_fail(s, "process", "parent-death signal");
+	if (launch_close_fds(s) < 0 || ns_map_ids(s) < 0)
+		return -1;
+	if (setsid() < 0)
+		return sbx_fail(s, "session", "setsid");
+	if (ns_mount_all(s) < 0)
+		return -1;
+	if (s->netns && ns_loopback_up(s) < 0)
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return sbx_fail(s, "process", "no_new_privs");
+	if (landlock_apply(s) < 0 || seccomp_apply(s) < 0)
+		return -1;
+	if (launch_pass_fds(s) < 0)
+		return -1;
+	return caps_drop(s);
+}
+
+static void launch_child(struct sbx *s)
+{
+	if (!s->p->sandboxed) {
+		if (launch_close_fds(s) < 0) {
+			chan_send_err(s->chan, s->err, NULL);
+			_exit(127);
+		}
+		launch_exec(s);
+	}
+	if (launch_layers(s) < 0) {
+		chan_send_err(s->chan, s->err, NULL);
+		_exit(127);
+	}
+	_exit(init_run(s, launch_exec));
+}
+
+/* Reads the child's messages until end of file (the command's execve
+ * closed the last copy) or, with an observer, until its fds arrived: the
+ * observer may hold the command at execve until someone answers. */
+static int launch_collect(struct launch *l, int chan)
+{
+	int rc = 0;
+	for (;;) {
+		struct chan_msg m;
+		int n = chan_recv(chan, &m);
+		if (n <= 0) {
+			if (n < 0) {
+				snprintf(l->err, sizeof l->err, "launch: read from the child: %s", strerror(errno));
+				rc = -1;
+			}
+			break;
+		}
+		if (m.type == 'E') {
+			snprintf(l->err, sizeof l->err, "%s", m.text);
+			rc = -1;
+		} else if (m.type == 'F') {
+			l->notify_fd = m.notify_fd;
+			l->proxy_fd = m.proxy_fd;
+			l->proxy_port = m.port;
+			if (l->want_notify)
+				break;
+		}
+	}
+	return rc;
+}
+
+/* The command's environment: the env policy applied to l->envp, then
+ * what sandmux itself sets (DESIGN.md "Environment policy"). */
+static char **launch_env(const struct launch *l)
+{
+	const struct policy *p = l->policy;
+	static const char *const own[] = { "SANDMUX_SANDBOX", "SANDMUX_ORIG_UID", "SANDMUX_ORIG_GID", "TMPDIR" };
+	char **base = env_build(&p->env, l->envp);
+	size_t n = 0, k = 0;
+	while (base[n] != NULL)
+		n++;
+	char **env = calloc(n + 5, sizeof *env);
+	if (env == NULL) {
+		env_free(base);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool mine = false;
+		for (size_t j = 0; j < 4; j++) {
+			size_t len = strlen(own[j]);
+			mine |= strncmp(base[i], own[j], len) == 0 && base[i][len] == '=';
+		}
+		if (mine)
+			free(base[i]);
+		else
+			env[k++] = base[i];
+	}
+	free(base);
+	if (asprintf(&env[k++], "SANDMUX_SANDBOX=%s", p->profile ? p->profile : "") < 0 ||
+	    asprintf(&env[k++], "SANDMUX_ORIG_UID=%u", (unsigned)getuid()) < 0 ||
+	    asprintf(&env[k++], "SANDMUX_ORIG_GID=%u", (unsigned)getgid()) < 0 ||
+	    (env[k++] = strdup("TMPDIR=/tmp")) == NULL) {
+		env[k - 1] = NULL;
+		env_free(env);
+		return NULL;
+	}
+	env[k] = NULL;
+	return env;
+}
+
+static void launch_undo(struct launch *l)
+{
+	kill(l->pid, SIGKILL);
+	waitpid(l->pid, NULL, 0);
+	l->pid = -1;
+	if (l->notify_fd >= 0)
+		close(l->notify_fd);
+	if (l->proxy_fd >= 0)
+		close(l->proxy_fd);
+	l->notify_fd = l->proxy_fd = -1;
+}
+
+int launch_start(struct launch *l)
+{
+	const struct policy *p = l->policy;
+	struct sbx s = { .l = l, .p = p, .uid = getuid(), .gid = getgid(),
+			  .empty_file = -1, .empty_dir = -1 };
+	int sv[2];
+	unsigned long flags = SIGCHLD;
+	l->err[0] = '\0';
+	if (p == NULL || l->argv == NULL || l->argv[0] == NULL) {
+		snprintf(l->err, sizeof l->err, "launch: no policy or no command");
+		return -1;
+	}
+	char **env = launch_env(l);
+	if (env == NULL) {
+		snprintf(l->err, sizeof l->err, "environment: out of memory");
+		return -1;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		snprintf(l->err, sizeof l->err, "launch: socketpair: %s", strerror(errno));
+		env_free(env);
+		return -1;
+	}
+	s.envp = env;
+	if (p->sandboxed) {
+		flags |= CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID;
+		s.netns = p->net.mode != NET_HOST;
+		if (s.netns)
+			flags |= CLONE_NEWNET;
+	}
+	/* A raw clone behaves like fork but can enter the new namespaces at
+	 * once, so the child is pid 1 of its pid namespace. */
+	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+	if (pid < 0) {
+		snprintf(l->err, sizeof l->err, "namespaces: clone (user, mount, pid%s): %s%s",
+			 s.netns ? ", net" : "", strerror(errno),
+			 errno == EPERM || errno == ENOSPC ? " (user namespaces unavailable?)" : "");
+		close(sv[0]);
+		close(sv[1]);
+		env_free(env);
+		return -1;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		s.chan = sv[1];
+		launch_child(&s);
+	}
+	close(sv[1]);
+	l->pid = pid;
+	int rc = launch_collect(l, sv[0]);
+	close(sv[0]);
+	env_free(env);
+	if (rc < 0)
+		launch_undo(l);
+	return rc;
+}

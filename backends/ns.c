@@ -1,0 +1,354 @@
+/* ns: what the sandbox sees of the file system, set up inside its new user
+ * and mount namespaces: ids mapped to themselves, every mount a slave of
+ * the host's, a fresh /proc for the new pid namespace, the session temp
+ * dir at /tmp and /var/tmp, read-only bind-overs of protected paths and
+ * sandmux's own files, empty files over `deny` matches and host sockets.
+ *
+ * Order matters: a non-recursive bind of a directory hides the mounts
+ * below it, and a bind copies the read-only flag of its source. So: temp
+ * dirs first (their source lives under ~/.sandmux, bound read-only
+ * later), then read-only directories parents first, then writable
+ * exceptions, then the leaves (deny matches, masks). Each protected
+ * directory becomes a mount point, which rename() cannot move (EBUSY). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "backends/launch.h"
+#include "backends/ns.h"
+#include "backends/sandbox.h"
+#include "policy/policy.h"
+
+/* Where the empty stand-ins are made; /tmp is covered right after, and
+ * they stay reachable through O_PATH fds (s->empty_file, s->empty_dir). */
+#define NS_STAGE "/tmp"
+#define NS_EMPTY_FILE NS_STAGE "/.sandmux-empty"
+#define NS_EMPTY_DIR NS_STAGE "/.sandmux-emptydir"
+
+static int ns_write_file(struct sbx *s, const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sbx_fail(s, "user namespace: open", path);
+	ssize_t n = write(fd, text, strlen(text));
+	int e = errno;
+	close(fd);
+	if (n != (ssize_t)strlen(text)) {
+		errno = n < 0 ? e : EIO;
+		return sbx_fail(s, "user namespace: write", path);
+	}
+	return 0;
+}
+
+int ns_map_ids(struct sbx *s)
+{
+	char map[64];
+	/* setgroups must be denied before an unprivileged gid_map write. */
+	if (ns_write_file(s, "/proc/self/setgroups", "deny") < 0)
+		return -1;
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)s->uid, (unsigned)s->uid);
+	if (ns_write_file(s, "/proc/self/uid_map", map) < 0)
+		return -1;
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)s->gid, (unsigned)s->gid);
+	return ns_write_file(s, "/proc/self/gid_map", map);
+}
+
+/* A remount inside a user namespace must keep the flags the kernel locked
+ * on the source mount (nosuid, nodev, noexec, atime). */
+static unsigned long ns_locked_flags(const char *path)
+{
+	struct statvfs sv;
+	unsigned long f = 0;
+	if (statvfs(path, &sv) < 0)
+		return 0;
+	if (sv.f_flag & ST_NOSUID)
+		f |= MS_NOSUID;
+	if (sv.f_flag & ST_NODEV)
+		f |= MS_NODEV;
+	if (sv.f_flag & ST_NOEXEC)
+		f |= MS_NOEXEC;
+	if (sv.f_flag & ST_NOATIME)
+		f |= MS_NOATIME;
+	if (sv.f_flag & ST_NODIRATIME)
+		f |= MS_NODIRATIME;
+	if (sv.f_flag & ST_RELATIME)
+		f |= MS_RELATIME;
+	return f;
+}
+
+static int ns_bind(struct sbx *s, const char *src, const char *dst, bool ro)
+{
+	char what[PATH_MAX + 64];
+	if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL) < 0) {
+		snprintf(what, sizeof what, "bind %s on %s", src, dst);
+		return sbx_fail(s, "mount", what);
+	}
+	unsigned long f = MS_REMOUNT | MS_BIND | ns_locked_flags(dst) | (ro ? MS_RDONLY : 0);
+	if (mount(NULL, dst, NULL, f, NULL) < 0) {
+		snprintf(what, sizeof what, "remount %s %s", dst, ro ? "read-only" : "read-write");
+		return sbx_fail(s, "mount", what);
+	}
+	return 0;
+}
+
+/* Binds the empty stand-in of the right kind over path. */
+static int ns_hide(struct sbx *s, const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return 0; /* gone since the walk: nothing to hide */
+	if (S_ISLNK(st.st_mode))
+		return 0; /* its target is what is matched and hidden */
+	char src[64];
+	snprintf(src, sizeof src, "/proc/self/fd/%d", S_ISDIR(st.st_mode) ? s->empty_dir : s->empty_file);
+	return ns_bind(s, src, path, true);
+}
+
+static int ns_stage(struct sbx *s)
+{
+	if (mount("tmpfs", NS_STAGE, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") < 0)
+		return sbx_fail(s, "mount", "tmpfs for the empty stand-ins");
+	int fd = open(NS_EMPTY_FILE, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return sbx_fail(s, "mount", "create the empty stand-in file");
+	close(fd);
+	if (mkdir(NS_EMPTY_DIR, 0) < 0)
+		return sbx_fail(s, "mount", "create the empty stand-in directory");
+	s->empty_file = open(NS_EMPTY_FILE, O_PATH | O_CLOEXEC);
+	s->empty_dir = open(NS_EMPTY_DIR, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (s->empty_file < 0 || s->empty_dir < 0)
+		return sbx_fail(s, "mount", "open the empty stand-ins");
+	return 0;
+}
+
+/* Roots the policy grants that live under /tmp or /var/tmp (a workspace
+ * in /tmp, say) would vanish under the session temp dir: they are opened
+ * before /tmp is covered and bound back at the same path afterwards. */
+struct ns_keep {
+	char *path[16];
+	int fd[16];
+	bool ro[16]; /* not under a write root: bound back read-only */
+	int n;
+};
+
+static bool ns_in_tmp(const char *path)
+{
+	return strncmp(path, "/tmp/", 5) == 0 || strncmp(path, "/var/tmp/", 9) == 0;
+}
+
+static bool ns_under_rules(const struct rules *r, const char *path)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		size_t n = strlen(r->v[i].text);
+		if (strncmp(path, r->v[i].text, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1))
+			return true;
+	}
+	return false;
+}
+
+static void ns_keep_add(struct ns_keep *k, const char *path, const struct rules *write)
+{
+	if (!ns_in_tmp(path) || k->n == 16)
+		return;
+	for (int i = 0; i < k->n; i++)
+		if (strcmp(k->path[i], path) == 0)
+			return;
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	k->path[k->n] = (char *)path;
+	k->ro[k->n] = !ns_under_rules(write, path);
+	k->fd[k->n++] = fd;
+}
+
+static void ns_keep_open(struct sbx *s, struct ns_keep *k)
+{
+	const struct policy *p = s->p;
+	k->n = 0;
+	if (p->workspace)
+		ns_keep_add(k, p->workspace, &p->write);
+	for (size_t i = 0; i < p->write.n; i++)
+		ns_keep_add(k, p->write.v[i].text, &p->write);
+	for (size_t i = 0; !p->read_all && i < p->read.n; i++)
+		ns_keep_add(k, p->read.v[i].text, &p->write);
+}
+
+static void ns_keep_close(struct ns_keep *k)
+{
+	for (int i = 0; i < k->n; i++)
+		close(k->fd[i]);
+	k->n = 0;
+}
+
+/* mkdir -p (or an empty file for a file root) of path inside the new
+ * /tmp, then the kept original bound on it. */
+static int ns_keep_restore(struct sbx *s, struct ns_keep *k, const char *under)
+{
+	for (int i = 0; i < k->n; i++) {
+		char path[PATH_MAX], src[64];
+		struct stat st;
+		size_t n = strlen(under);
+		if (strncmp(k->path[i], under, n) != 0 || k->path[i][n] != '/' || fstat(k->fd[i], &st) < 0)
+			continue;
+		snprintf(path, sizeof path, "%s", k->path[i]);
+		for (char *c = path + n + 1; *c; c++)
+			if (*c == '/') {
+				*c = '\0';
+				mkdir(path, 0700);
+				*c = '/';
+			}
+		if (S_ISDIR(st.st_mode) ? mkdir(path, 0700) < 0 && errno != EEXIST
+					: close(open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) < 0)
+			return sbx_fail(s, "mount", "make a mount point for a root under the temp dir");
+		snprintf(src, sizeof src, "/proc/self/fd/%d", k->fd[i]);
+		/* Landlock's rule on /tmp would cover it: the mount says no. */
+		if (ns_bind(s, src, path, k->ro[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The session temp dir at /tmp and /var/tmp; without one, a fresh tmpfs,
+ * so the host's sockets in /tmp (tmux, X11, sandmux) are never in sight. */
+static int ns_tmp(struct sbx *s, struct ns_keep *k)
+{
+	const char *dirs[] = { "/tmp", "/var/tmp" };
+	for (size_t i = 0; i < 2; i++) {
+		if (access(dirs[i], F_OK) < 0)
+			continue;
+		if (s->p->tmpdir != NULL) {
+			if (ns_bind(s, s->p->tmpdir, dirs[i], false) < 0)
+				return -1;
+		} else if (mount("tmpfs", dirs[i], "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") < 0) {
+			return sbx_fail(s, "mount", "tmpfs on the temp dir");
+		}
+		if (ns_keep_restore(s, k, dirs[i]) < 0)
+			return -1;
+		/* disableTmpWrite: read-only only now, after the mount points. */
+		if (!s->p->tmp_writable &&
+		    mount(NULL, dirs[i], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | ns_locked_flags(dirs[i]), NULL) < 0)
+			return sbx_fail(s, "mount", "remount the temp dir read-only");
+	}
+	/* A private /dev/shm: the host's is shared by every process. */
+	if (access("/dev/shm", F_OK) == 0 && mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") < 0)
+		return sbx_fail(s, "mount", "tmpfs on /dev/shm");
+	return 0;
+}
+
+static int ns_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Read-only roots and protected paths, parents first, then the writable
+ * exceptions that lie beneath a protected directory. */
+static int ns_readonly(struct sbx *s)
+{
+	const struct policy *p = s->p;
+	struct ns_paths ro = { 0 }, ex = { 0 };
+	int rc = -1;
+	char own[PATH_MAX];
+	if (p->home != NULL && snprintf(own, sizeof own, "%s/.sandmux", p->home) < (int)sizeof own)
+		ns_paths_add(&ro, own);
+	for (size_t i = 0; i < p->readonly.n; i++)
+		ns_paths_add(&ro, p->readonly.v[i].text);
+	if (ns_glob_walk(&p->protect, &p->protect_except, &ro) < 0 || ns_glob_walk(&p->protect_except, NULL, &ex) < 0) {
+		sbx_fail(s, "mount", "walk the protected paths");
+		goto out;
+	}
+	qsort(ro.v, ro.n, sizeof *ro.v, ns_cmp);
+	for (size_t i = 0; i < ro.n; i++)
+		if ((i == 0 || strcmp(ro.v[i], ro.v[i - 1]) != 0) && access(ro.v[i], F_OK) == 0 &&
+		    ns_bind(s, ro.v[i], ro.v[i], true) < 0)
+			goto out;
+	for (size_t i = 0; i < ex.n; i++)
+		if (ns_paths_under(&ro, ex.v[i]) && ns_bind(s, ex.v[i], ex.v[i], false) < 0)
+			goto out;
+	rc = 0;
+out:
+	ns_paths_free(&ro);
+	ns_paths_free(&ex);
+	return rc;
+}
+
+static int ns_deny(struct sbx *s)
+{
+	struct ns_paths d = { 0 };
+	int rc = 0;
+	if (ns_glob_walk(&s->p->deny, NULL, &d) < 0)
+		rc = sbx_fail(s, "mount", "walk the deny globs");
+	for (size_t i = 0; rc == 0 && i < d.n; i++)
+		rc = ns_hide(s, d.v[i]);
+	ns_paths_free(&d);
+	return rc;
+}
+
+/* Host sockets a readable directory would still expose: the session bus
+ * and other per-user daemons, ssh-agent, docker. The agent's and the bus's
+ * sockets are hidden themselves, not their directories, which may be one
+ * the sandbox must read (~/.ssh). */
+static int ns_masks(struct sbx *s)
+{
+	const char *fixed[] = { "/run/user", "/var/run/docker.sock", "/run/docker.sock", "/tmp/.X11-unix" };
+	const char *vars[] = { "XDG_RUNTIME_DIR", "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS" };
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (ns_hide(s, fixed[i]) < 0)
+			return -1;
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+		char path[PATH_MAX];
+		if (ns_env_path(s->l->envp, vars[i], path, sizeof path) && ns_hide(s, path) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Only loopback inside the new network namespace, and up, so local
+ * servers and the proxy listener work. */
+int ns_loopback_up(struct sbx *s)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return sbx_fail(s, "network namespace", "socket");
+	memset(&ifr, 0, sizeof ifr);
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "lo");
+	int rc = 0;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		rc = sbx_fail(s, "network namespace", "read the flags of lo");
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	if (rc == 0 && ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		rc = sbx_fail(s, "network namespace", "bring lo up");
+	close(fd);
+	return rc;
+}
+
+int ns_mount_all(struct sbx *s)
+{
+	/* Nothing done here may reach the host's mount table. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
+		return sbx_fail(s, "mount", "make / a slave of the host");
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		return sbx_fail(s, "mount", "a fresh /proc for the pid namespace");
+	int rc = 0;
+	struct ns_keep keep;
+	ns_keep_open(s, &keep);
+	if (ns_stage(s) < 0 || ns_tmp(s, &keep) < 0 || ns_readonly(s) < 0 || ns_deny(s) < 0 || ns_masks(s) < 0)
+		rc = -1;
+	ns_keep_close(&keep);
+	if (s->empty_file >= 0)
+		close(s->empty_file);
+	if (s->empty_dir >= 0)
+		close(s->empty_dir);
+	s->empty_file = s->empty_dir = -1;
+	return rc;
+}

@@ -1,0 +1,31 @@
+/* ns helpers: path lists and the walk that finds which existing paths a
+ * list of globs matches at launch (walk.c). Internal to backends/. */
+#ifndef NS_H
+#define NS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rules;
+
+struct ns_paths {
+	char **v;
+	size_t n, cap;
+};
+
+void ns_paths_add(struct ns_paths *, const char *path);
+void ns_paths_free(struct ns_paths *);
+/* Whether path is one of the list's entries or beneath one. */
+bool ns_paths_under(const struct ns_paths *, const char *path);
+
+/* Appends every existing path matched by a rule of `globs` (literal paths
+ * too) and by no rule of `except` (may be NULL). A matching directory is
+ * not descended into: whatever covers it covers its contents. Symlinks are
+ * not followed. -1 with errno set on failure (E2BIG: too many entries). */
+int ns_glob_walk(const struct rules *globs, const struct rules *except, struct ns_paths *out);
+
+/* The path named by variable `var` of envp: itself, or for a D-Bus address
+ * its "unix:path=" part. false when unset or not absolute. */
+bool ns_env_path(char *const *envp, const char *var, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,52 @@
+/* sandbox: the steps the launcher applies in the child, between clone and
+ * exec. Internal to backends/ (launch.c drives them in order); each step
+ * returns 0, or -1 after writing "STEP: what: strerror" into sbx->err. */
+#ifndef SANDBOX_H
+#define SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct launch;
+struct policy;
+
+struct sbx {
+	const struct launch *l;
+	const struct policy *p;
+	uid_t uid;      /* the caller's ids, mapped to themselves inside */
+	gid_t gid;
+	char **envp;    /* the command's environment, built before clone */
+	bool netns;     /* a fresh network namespace was asked for */
+	int chan;       /* SOCK_SEQPACKET to the parent: errors and passed fds */
+	int empty_file; /* O_PATH fds of the empty stand-ins bound over hidden paths */
+	int empty_dir;
+	char err[512];
+};
+
+/* Formats "STEP: WHAT: strerror(errno)" into s->err; returns -1. */
+int sbx_fail(struct sbx *, const char *step, const char *what);
+/* The same without an errno part. */
+int sbx_failx(struct sbx *, const char *step, const char *what);
+
+/* ns.c: user namespace maps, mounts, /proc, loopback. */
+int ns_map_ids(struct sbx *);
+int ns_mount_all(struct sbx *);
+int ns_loopback_up(struct sbx *);
+
+/* landlock.c */
+int landlock_abi(void);
+int landlock_apply(struct sbx *);
+
+/* seccomp.c */
+int seccomp_apply(struct sbx *);
+
+/* caps.c: no_new_privs, then every capability set emptied. */
+int caps_drop(struct sbx *);
+
+/* init.c: pid 1 of the sandbox. Forks the command (which runs `exec_cmd`),
+ * reaps orphans, forwards SIGTERM/SIGHUP/SIGINT, and returns the exit
+ * status init should exit with (128+N for signal N). */
+int init_run(struct sbx *, void (*exec_cmd)(struct sbx *));
+
+#endif

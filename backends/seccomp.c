@@ -1,0 +1,145 @@
+/* seccomp: the deny list of DESIGN.md, loaded with libseccomp. Everything
+ * not named here is allowed: Landlock and the namespaces are the boundary,
+ * this removes the kernel surface and the calls that would undo them. */
+#include <errno.h>
+#include <linux/sched.h>
+#include <netinet/in.h>
+#include <seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+
+#include "backends/sandbox.h"
+#include "policy/policy.h"
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+#ifndef AF_VSOCK
+#define AF_VSOCK 40
+#endif
+
+/* Kernel surface and namespace/mount calls: EPERM, always. Names, not
+ * numbers, so a syscall this libseccomp does not know is skipped rather
+ * than failing the whole filter (seccomp_syscall_resolve_name). */
+static const char *const seccomp_denied[] = {
+	"io_uring_setup", "io_uring_enter", "io_uring_register",
+	"bpf", "perf_event_open", "userfaultfd",
+	"keyctl", "add_key", "request_key",
+	"kexec_load", "kexec_file_load",
+	"init_module", "finit_module", "delete_module",
+	"mount", "umount", "umount2", "pivot_root", "chroot", "setns",
+	"fsopen", "fsmount", "move_mount", "open_tree", "open_tree_attr", "fsconfig", "fspick", "mount_setattr",
+	"acct", "swapon", "swapoff", "reboot", "syslog", "quotactl", "lookup_dcookie", "vhangup",
+	"name_to_handle_at", "open_by_handle_at",
+};
+
+/* Reading or writing another process's memory: allowed in devbox only. */
+static const char *const seccomp_ptrace[] = {
+	"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp",
+};
+
+static int seccomp_deny_names(scmp_filter_ctx ctx, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* TIOCSTI pushes bytes into the terminal's input (typed as if by the
+ * person); TIOCLINUX can do the same on a VT. The kernel compares only the
+ * low 32 bits of the request, so the filter must too (CVE-2019-10063). */
+static int seccomp_ioctls(scmp_filter_ctx ctx)
+{
+	const unsigned long reqs[] = { TIOCSTI, TIOCLINUX };
+	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++)
+		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, reqs[i])) < 0)
+			return -1;
+	return 0;
+}
+
+/* No new user namespace inside (it would hand back every capability in
+ * it); clone3 passes its flags in memory the filter cannot read, so it
+ * answers ENOSYS and libc falls back to clone. */
+static int seccomp_namespaces(scmp_filter_ctx ctx)
+{
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare), 1,
+			     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER)) < 0)
+		return -1;
+	/* clone's flags are its first argument on x86-64 and arm64. */
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+			     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER)) < 0)
+		return -1;
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+}
+
+static int seccomp_deny_socket(scmp_filter_ctx ctx, int n, struct scmp_arg_cmp a, struct scmp_arg_cmp b)
+{
+	int rc = n == 1 ? seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, a)
+			: seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2, a, b);
+	return rc;
+}
+
+/* Raw and packet sockets, SCTP and MPTCP (their own code paths, outside
+ * what the netns and the proxy reason about), netlink other than routing
+ * (the audit, netfilter, uevent families), vsock (the hypervisor). */
+static int seccomp_sockets(scmp_filter_ctx ctx)
+{
+	const int inet[] = { AF_INET, AF_INET6 };
+	if (seccomp_deny_socket(ctx, 1, SCMP_A0(SCMP_CMP_EQ, AF_PACKET), SCMP_A0(SCMP_CMP_EQ, 0)) < 0 ||
+	    seccomp_deny_socket(ctx, 1, SCMP_A0(SCMP_CMP_EQ, AF_VSOCK), SCMP_A0(SCMP_CMP_EQ, 0)) < 0 ||
+	    seccomp_deny_socket(ctx, 2, SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)) < 0)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		struct scmp_arg_cmp fam = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)inet[i]);
+		if (seccomp_deny_socket(ctx, 2, fam, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW)) < 0 ||
+		    seccomp_deny_socket(ctx, 2, fam, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_PACKET)) < 0 ||
+		    seccomp_deny_socket(ctx, 2, fam, SCMP_A2(SCMP_CMP_EQ, IPPROTO_SCTP)) < 0 ||
+		    seccomp_deny_socket(ctx, 2, fam, SCMP_A2(SCMP_CMP_EQ, IPPROTO_MPTCP)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int seccomp_build(scmp_filter_ctx ctx, const struct policy *p)
+{
+	if (seccomp_deny_names(ctx, seccomp_denied, sizeof seccomp_denied / sizeof seccomp_denied[0]) < 0)
+		return -1;
+	if (!p->allow_ptrace &&
+	    seccomp_deny_names(ctx, seccomp_ptrace, sizeof seccomp_ptrace / sizeof seccomp_ptrace[0]) < 0)
+		return -1;
+	if (seccomp_ioctls(ctx) < 0 || seccomp_namespaces(ctx) < 0 || seccomp_sockets(ctx) < 0)
+		return -1;
+	return 0;
+}
+
+int seccomp_apply(struct sbx *s)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (ctx == NULL)
+		return sbx_failx(s, "seccomp", "seccomp_init failed");
+	/* Other ABIs (i386, x32 on x86-64) would dodge every rule: kill. */
+	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	if (rc == 0)
+		rc = seccomp_build(ctx, s->p);
+	if (rc == 0) {
+		rc = seccomp_load(ctx);
+		errno = rc < 0 ? -rc : 0;
+		if (rc < 0) {
+			seccomp_release(ctx);
+			return sbx_fail(s, "seccomp", "load the filter");
+		}
+	}
+	seccomp_release(ctx);
+	if (rc < 0) {
+		errno = -rc;
+		return sbx_fail(s, "seccomp", "build the filter");
+	}
+	return 0;
+}

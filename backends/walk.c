@@ -1,0 +1,162 @@
+/* walk: the existing paths a list of globs matches, for the bind-overs of
+ * ns.c. Each glob is walked from its literal prefix only, the pseudo file
+ * systems are never entered, and the walk is bounded so a glob such as
+ * "/ ** / *.pem" (without the spaces) cannot stall a launch for minutes. */
+#include "backends/ns.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "policy/glob.h"
+#include "policy/policy.h"
+
+#define WALK_MAX_ENTRIES 200000
+
+struct walk {
+	const struct glob *g;
+	const struct rules *except;
+	struct ns_paths *out;
+	long budget;
+};
+
+void ns_paths_add(struct ns_paths *p, const char *path)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		char **v = realloc(p->v, cap * sizeof *v);
+		if (v == NULL)
+			return;
+		p->v = v;
+		p->cap = cap;
+	}
+	char *dup = strdup(path);
+	if (dup != NULL)
+		p->v[p->n++] = dup;
+}
+
+void ns_paths_free(struct ns_paths *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+	memset(p, 0, sizeof *p);
+}
+
+bool ns_paths_under(const struct ns_paths *p, const char *path)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		size_t n = strlen(p->v[i]);
+		if (strncmp(path, p->v[i], n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1))
+			return true;
+	}
+	return false;
+}
+
+static bool walk_excepted(const struct rules *except, const char *path)
+{
+	if (except == NULL)
+		return false;
+	for (size_t i = 0; i < except->n; i++) {
+		const char *pat = except->v[i].text;
+		if (glob_is_pattern(pat) ? glob_match_text(pat, path, false) : strcmp(pat, path) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool walk_pseudo(const char *path)
+{
+	return strcmp(path, "/proc") == 0 || strcmp(path, "/sys") == 0 || strcmp(path, "/dev") == 0;
+}
+
+static int walk_dir(struct walk *w, const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return errno == EACCES || errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	struct dirent *e;
+	int rc = 0;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		char path[PATH_MAX];
+		struct stat st;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (--w->budget < 0) {
+			errno = E2BIG;
+			rc = -1;
+			break;
+		}
+		if (snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, e->d_name) >= (int)sizeof path)
+			continue;
+		if (lstat(path, &st) < 0 || walk_pseudo(path))
+			continue;
+		if (glob_match(w->g, path) && !walk_excepted(w->except, path)) {
+			ns_paths_add(w->out, path);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode))
+			rc = walk_dir(w, path);
+	}
+	closedir(d);
+	return rc;
+}
+
+static int walk_one(const char *pattern, const struct rules *except, struct ns_paths *out, long *budget)
+{
+	struct stat st;
+	if (!glob_is_pattern(pattern)) {
+		if (lstat(pattern, &st) == 0 && !walk_excepted(except, pattern))
+			ns_paths_add(out, pattern);
+		return 0;
+	}
+	struct glob g;
+	char err[GLOB_ERR_MAX];
+	if (glob_compile(pattern, &g, err) < 0) {
+		errno = EINVAL; /* the policy layer validated it: cannot happen */
+		return -1;
+	}
+	struct walk w = { &g, except, out, *budget };
+	const char *prefix = glob_prefix(&g);
+	int rc = 0;
+	if (prefix[0] == '/' && lstat(prefix, &st) == 0) {
+		if (glob_match(&g, prefix) && !walk_excepted(except, prefix))
+			ns_paths_add(out, prefix);
+		else if (S_ISDIR(st.st_mode))
+			rc = walk_dir(&w, prefix);
+	}
+	*budget = w.budget;
+	glob_free(&g);
+	return rc;
+}
+
+int ns_glob_walk(const struct rules *globs, const struct rules *except, struct ns_paths *out)
+{
+	long budget = WALK_MAX_ENTRIES;
+	for (size_t i = 0; i < globs->n; i++)
+		if (walk_one(globs->v[i].text, except, out, &budget) < 0)
+			return -1;
+	return 0;
+}
+
+bool ns_env_path(char *const *envp, const char *var, char *buf, size_t size)
+{
+	size_t n = strlen(var);
+	for (; envp != NULL && *envp != NULL; envp++) {
+		if (strncmp(*envp, var, n) != 0 || (*envp)[n] != '=')
+			continue;
+		const char *v = *envp + n + 1;
+		const char *u = strstr(v, "unix:path=");
+		if (u != NULL)
+			v = u + strlen("unix:path=");
+		if (v[0] != '/')
+			return false;
+		snprintf(buf, size, "%.*s", (int)strcspn(v, ",;"), v);
+		return true;
+	}
+	return false;
+}
