@@ -90,8 +90,27 @@ size_t vt_key(struct vt *, uint32_t key, int mods, char *out, size_t cap);
 size_t vt_paste(struct vt *, const char *text, size_t len, char *out, size_t cap);
 size_t vt_mouse(struct vt *, int row, int col, int button, bool pressed, int mods, char *out, size_t cap);
 
+/* Mouse: button 1-3 (left, middle, right), 4-5 (wheel up, down), with
+ * VT_MOUSE_MOTION for a motion report (button 0 | VT_MOUSE_MOTION: no
+ * button held). Encoded only when the program asked for that kind of
+ * report (vt_modes()->mouse), in SGR form when it asked for SGR. */
+#define VT_MOUSE_MOTION 0x100
+
 /* Bytes the terminal must send back to the program (answers to device
  * attribute queries and the like). Returns the count moved into out. */
 size_t vt_take_reply(struct vt *, char *out, size_t cap);
+
+/* OSC strings the emulator does not handle itself (7: cwd, 133/633: shell
+ * integration) go to this handler: command number, argument after the ';'.
+ * OSC 52 (clipboard) reaches it only after vt_allow_clipboard(vt, true). */
+typedef void vt_osc_fn(int command, const char *arg, size_t len, void *data);
+void vt_set_osc_handler(struct vt *, vt_osc_fn *, void *data);
+void vt_allow_clipboard(struct vt *, bool allow);
+
+/* The row goes on in the next one (autowrap): join them when copying. */
+bool vt_row_wrapped(const struct vt *, int row);
+void vt_clear_history(struct vt *);
+/* Bytes this pane's emulator holds (screens and scrollback). */
+size_t vt_memory(const struct vt *);
 
 #endif

@@ -1,0 +1,514 @@
+/* grid: the screen as a ring of rows, the scrollback as compact lines.
+ * See grid.h for the shape; the point is that a line feed at the bottom of
+ * the screen costs one encoded history line and one blanked row, never a
+ * copy of the screen. */
+#include "pty/grid.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GRID_MAX 4096 /* rows and columns are clamped to this */
+
+/* A scrollback line: the cells up to the last non-blank one, as code
+ * points with their width in the top byte, then the attribute changes
+ * (runs), then the combining marks of the few cells that have any. */
+struct grid_hline {
+	uint16_t len, nruns, nmarks;
+	bool wrapped;
+	uint32_t ch[];
+};
+
+struct hrun {
+	uint16_t col;
+	struct vt_attr attr; /* from col up to the next run */
+};
+
+struct hmark {
+	uint16_t col;
+	uint32_t ch[VT_MAX_CHARS - 1];
+};
+
+struct grid_cache {
+	const struct grid_hline *line; /* decoded into cells, or NULL */
+	int cap;
+	struct vt_cell *cells;
+	struct vt_cell blank;
+};
+
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static bool attr_eq(const struct vt_attr *a, const struct vt_attr *b)
+{
+	return a->fg == b->fg && a->bg == b->bg && a->flags == b->flags;
+}
+
+static bool cell_plain_blank(const struct vt_cell *c)
+{
+	static const struct vt_attr none;
+	return c->ch[0] == 0 && c->width == 1 && attr_eq(&c->attr, &none);
+}
+
+static void cells_blank(struct vt_cell *c, int n, uint32_t bg)
+{
+	struct vt_cell b = grid_blank(bg);
+	for (int i = 0; i < n; i++)
+		c[i] = b;
+}
+
+static bool line_blank(const struct grid_line *l, int cols)
+{
+	for (int c = 0; c < cols; c++)
+		if (!cell_plain_blank(&l->cells[c]))
+			return false;
+	return true;
+}
+
+/* ---- scrollback lines ---- */
+
+static struct hrun *hline_runs(const struct grid_hline *h)
+{
+	return (struct hrun *)(void *)((char *)h + sizeof *h + h->len * sizeof(uint32_t));
+}
+
+static struct hmark *hline_marks(const struct grid_hline *h)
+{
+	return (struct hmark *)(void *)(hline_runs(h) + h->nruns);
+}
+
+static size_t hline_size(int len, int nruns, int nmarks)
+{
+	return sizeof(struct grid_hline) + len * sizeof(uint32_t) + nruns * sizeof(struct hrun) +
+	       nmarks * sizeof(struct hmark);
+}
+
+static struct grid_hline *hline_encode(const struct grid_line *l, int cols)
+{
+	const struct vt_cell *c = l->cells;
+	int len = cols, nruns = 0, nmarks = 0;
+	while (len > 0 && cell_plain_blank(&c[len - 1]))
+		len--;
+	struct vt_attr prev = {0};
+	for (int i = 0; i < len; i++) {
+		if (!attr_eq(&c[i].attr, &prev)) {
+			nruns++;
+			prev = c[i].attr;
+		}
+		nmarks += c[i].ch[1] != 0;
+	}
+	struct grid_hline *h = malloc(hline_size(len, nruns, nmarks));
+	if (!h)
+		return NULL;
+	*h = (struct grid_hline){.len = len, .nruns = nruns, .nmarks = nmarks, .wrapped = l->wrapped};
+	struct hrun *run = hline_runs(h);
+	struct hmark *mark = hline_marks(h);
+	prev = (struct vt_attr){0};
+	for (int i = 0; i < len; i++) {
+		h->ch[i] = (c[i].ch[0] & 0xffffff) | (uint32_t)c[i].width << 24;
+		if (!attr_eq(&c[i].attr, &prev)) {
+			*run++ = (struct hrun){.col = i, .attr = c[i].attr};
+			prev = c[i].attr;
+		}
+		if (c[i].ch[1]) {
+			mark->col = i;
+			memcpy(mark->ch, &c[i].ch[1], sizeof mark->ch);
+			mark++;
+		}
+	}
+	return h;
+}
+
+/* Decode into n cells: truncated or padded with blanks. */
+static void hline_decode(const struct grid_hline *h, struct vt_cell *out, int n)
+{
+	const struct hrun *run = hline_runs(h), *end = run + h->nruns;
+	struct vt_attr a = {0};
+	int len = h->len < n ? h->len : n;
+	for (int i = 0; i < len; i++) {
+		if (run < end && run->col == i)
+			a = (run++)->attr;
+		out[i] = (struct vt_cell){.ch = {h->ch[i] & 0xffffff}, .width = h->ch[i] >> 24, .attr = a};
+	}
+	cells_blank(out + len, n - len, 0);
+	const struct hmark *m = hline_marks(h);
+	for (int i = 0; i < h->nmarks; i++)
+		if (m[i].col < len)
+			memcpy(&out[m[i].col].ch[1], m[i].ch, sizeof m[i].ch);
+	if (len > 0 && h->len > n && out[len - 1].width == 2)
+		out[len - 1] = grid_blank(0);
+}
+
+static struct grid_hline **hist_slot(const struct grid *g, int i)
+{
+	return &g->hist[(g->hist_start + i) % g->hist_cap];
+}
+
+static void hist_drop_oldest(struct grid *g)
+{
+	struct grid_hline **h = hist_slot(g, 0);
+	g->hist_bytes -= hline_size((*h)->len, (*h)->nruns, (*h)->nmarks);
+	free(*h);
+	*h = NULL;
+	g->hist_start = (g->hist_start + 1) % g->hist_cap;
+	g->hist_len--;
+}
+
+static void hist_push(struct grid *g, const struct grid_line *l)
+{
+	if (g->hist_cap == 0)
+		return;
+	struct grid_hline *h = hline_encode(l, g->cols);
+	if (!h)
+		return; /* out of memory: the line is lost, the screen is not */
+	g->cache->line = NULL;
+	if (g->hist_len == g->hist_cap)
+		hist_drop_oldest(g);
+	*hist_slot(g, g->hist_len++) = h;
+	g->hist_bytes += hline_size(h->len, h->nruns, h->nmarks);
+}
+
+/* Take the newest line back out of the scrollback into l. */
+static void hist_pop(struct grid *g, struct grid_line *l, int cols)
+{
+	struct grid_hline **slot = hist_slot(g, g->hist_len - 1);
+	hline_decode(*slot, l->cells, cols);
+	l->wrapped = (*slot)->wrapped;
+	g->hist_bytes -= hline_size((*slot)->len, (*slot)->nruns, (*slot)->nmarks);
+	free(*slot);
+	*slot = NULL;
+	g->hist_len--;
+	g->cache->line = NULL;
+}
+
+void grid_clear_history(struct grid *g)
+{
+	while (g->hist_len > 0)
+		hist_drop_oldest(g);
+	g->hist_start = 0;
+	g->cache->line = NULL;
+}
+
+/* ---- screens ---- */
+
+static int screen_alloc(struct grid_screen *s, int rows, int cols)
+{
+	s->line = calloc(rows, sizeof *s->line);
+	s->block = malloc((size_t)rows * cols * sizeof *s->block);
+	s->top = 0;
+	if (!s->line || !s->block) {
+		free(s->line);
+		free(s->block);
+		return -1;
+	}
+	cells_blank(s->block, rows * cols, 0);
+	for (int r = 0; r < rows; r++)
+		s->line[r].cells = s->block + (size_t)r * cols;
+	return 0;
+}
+
+static void screen_free(struct grid_screen *s)
+{
+	free(s->line);
+	free(s->block);
+}
+
+static void touch_rows(struct grid *g, int r0, int r1)
+{
+	for (int r = r0; r < r1; r++)
+		g->dirty[r] = true;
+	g->any_dirty = true;
+}
+
+static void line_clear(struct grid_line *l, int cols, uint32_t bg)
+{
+	cells_blank(l->cells, cols, bg);
+	l->wrapped = false;
+}
+
+struct grid *grid_new(int rows, int cols, int hist_cap)
+{
+	struct grid *g = calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
+	g->rows = clamp(rows, 1, GRID_MAX);
+	g->cols = clamp(cols, 1, GRID_MAX);
+	g->hist_cap = hist_cap > 0 ? hist_cap : 0;
+	g->cache = calloc(1, sizeof *g->cache);
+	g->dirty = calloc(g->rows, sizeof *g->dirty);
+	g->tmp = calloc(g->rows, sizeof *g->tmp);
+	g->hist = g->hist_cap ? calloc(g->hist_cap, sizeof *g->hist) : NULL;
+	bool ok = g->cache && g->dirty && g->tmp && (g->hist || !g->hist_cap);
+	if (ok && screen_alloc(&g->scr[0], g->rows, g->cols) == 0) {
+		if (screen_alloc(&g->scr[1], g->rows, g->cols) == 0) {
+			g->cache->blank = grid_blank(0);
+			touch_rows(g, 0, g->rows);
+			return g;
+		}
+		screen_free(&g->scr[0]);
+	}
+	free(g->cache);
+	free(g->dirty);
+	free(g->tmp);
+	free(g->hist);
+	free(g);
+	return NULL;
+}
+
+void grid_free(struct grid *g)
+{
+	if (!g)
+		return;
+	grid_clear_history(g);
+	screen_free(&g->scr[0]);
+	screen_free(&g->scr[1]);
+	free(g->cache->cells);
+	free(g->cache);
+	free(g->dirty);
+	free(g->tmp);
+	free(g->hist);
+	free(g);
+}
+
+/* Rows [top, bottom) of the current screen rotate by n (up when n > 0);
+ * only line structs move. */
+static void rotate_region(struct grid *g, int top, int bottom, int n)
+{
+	int h = bottom - top, m = n > 0 ? n : -n;
+	int from = n > 0 ? top : bottom - m;
+	for (int k = 0; k < m; k++)
+		g->tmp[k] = *grid_line(g, from + k);
+	if (n > 0)
+		for (int r = top; r < bottom - m; r++)
+			*grid_line(g, r) = *grid_line(g, r + m);
+	else
+		for (int r = bottom - 1; r >= top + m; r--)
+			*grid_line(g, r) = *grid_line(g, r - m);
+	int to = n > 0 ? top + h - m : top;
+	for (int k = 0; k < m; k++)
+		*grid_line(g, to + k) = g->tmp[k];
+}
+
+void grid_scroll(struct grid *g, int top, int bottom, int n, uint32_t bg)
+{
+	top = clamp(top, 0, g->rows);
+	bottom = clamp(bottom, top, g->rows);
+	int h = bottom - top;
+	if (h == 0 || n == 0)
+		return;
+	n = clamp(n, -h, h);
+	int m = n > 0 ? n : -n;
+	struct grid_screen *s = &g->scr[g->cur];
+	if (h == g->rows) {
+		/* The whole screen: move the ring's start. */
+		if (n > 0 && g->cur == 0)
+			for (int k = 0; k < n; k++)
+				hist_push(g, grid_line(g, k));
+		s->top = ((s->top + n) % g->rows + g->rows) % g->rows;
+	} else {
+		rotate_region(g, top, bottom, n);
+	}
+	int first = n > 0 ? bottom - m : top;
+	for (int k = 0; k < m; k++)
+		line_clear(grid_line(g, first + k), g->cols, bg);
+	touch_rows(g, top, bottom);
+}
+
+void grid_erase(struct grid *g, int r0, int r1, int c0, int c1, uint32_t bg)
+{
+	r0 = clamp(r0, 0, g->rows);
+	r1 = clamp(r1, r0, g->rows);
+	c0 = clamp(c0, 0, g->cols);
+	c1 = clamp(c1, c0, g->cols);
+	if (c0 == c1)
+		return;
+	for (int r = r0; r < r1; r++) {
+		struct grid_line *l = grid_line(g, r);
+		/* Never leave half of a wide character behind. */
+		if (c0 > 0 && l->cells[c0].width == 0)
+			l->cells[c0 - 1] = grid_blank(l->cells[c0 - 1].attr.bg);
+		if (c1 < g->cols && l->cells[c1].width == 0)
+			l->cells[c1] = grid_blank(l->cells[c1].attr.bg);
+		cells_blank(l->cells + c0, c1 - c0, bg);
+		if (c1 == g->cols)
+			l->wrapped = false;
+		grid_touch(g, r);
+	}
+}
+
+void grid_move(struct grid *g, int dr, int dc, int sr, int sc, int h, int w)
+{
+	if (h <= 0 || w <= 0 || dr < 0 || sr < 0 || dc < 0 || sc < 0 || dr + h > g->rows || sr + h > g->rows ||
+	    dc + w > g->cols || sc + w > g->cols)
+		return;
+	bool down = dr > sr;
+	for (int k = 0; k < h; k++) {
+		int i = down ? h - 1 - k : k;
+		struct vt_cell *d = grid_line(g, dr + i)->cells + dc;
+		memmove(d, grid_line(g, sr + i)->cells + sc, w * sizeof *d);
+		grid_touch(g, dr + i);
+	}
+}
+
+void grid_set_alt(struct grid *g, bool on)
+{
+	if ((g->cur == 1) == on)
+		return;
+	g->cur = on;
+	if (on) {
+		struct grid_screen *s = &g->scr[1];
+		s->top = 0;
+		for (int r = 0; r < g->rows; r++)
+			line_clear(&s->line[r], g->cols, 0);
+	}
+	touch_rows(g, 0, g->rows);
+}
+
+/* ---- resize ---- */
+
+static void row_copy(struct grid_line *d, const struct grid_line *s, int cols, int ocols)
+{
+	int n = cols < ocols ? cols : ocols;
+	memcpy(d->cells, s->cells, n * sizeof *d->cells);
+	cells_blank(d->cells + n, cols - n, 0);
+	if (n > 0 && d->cells[n - 1].width == 2 && n < ocols)
+		d->cells[n - 1] = grid_blank(d->cells[n - 1].attr.bg);
+	d->wrapped = s->wrapped && cols >= ocols;
+}
+
+/* Blank rows at the bottom of screen `which`, below row `below`. */
+static int blank_tail(struct grid *g, int which, int below)
+{
+	int save = g->cur, n = 0;
+	g->cur = which;
+	for (int r = g->rows - 1; r > below && line_blank(grid_line(g, r), g->cols); r--)
+		n++;
+	g->cur = save;
+	return n;
+}
+
+static int screen_resize(struct grid *g, int which, int rows, int cols, int *crow)
+{
+	struct grid_screen ns;
+	if (screen_alloc(&ns, rows, cols) < 0)
+		return -1;
+	int orows = g->rows, skip = 0, pull = 0, save = g->cur;
+	if (rows < orows) {
+		int n = orows - rows, tail = blank_tail(g, which, *crow);
+		skip = n - (tail < n ? tail : n);
+	} else if (which == 0 && g->cur == 0) {
+		pull = rows - orows < g->hist_len ? rows - orows : g->hist_len;
+	}
+	g->cur = which;
+	for (int k = 0; k < skip; k++)
+		if (which == 0)
+			hist_push(g, grid_line(g, k));
+	for (int k = pull - 1; k >= 0; k--)
+		hist_pop(g, &ns.line[k], cols);
+	for (int r = pull; r < rows && skip + r - pull < orows; r++)
+		row_copy(&ns.line[r], grid_line(g, skip + r - pull), cols, g->cols);
+	g->cur = save;
+	screen_free(&g->scr[which]);
+	g->scr[which] = ns;
+	*crow += pull - skip;
+	return 0;
+}
+
+void grid_resize(struct grid *g, int rows, int cols, int *crow, int *ccol)
+{
+	rows = clamp(rows, 1, GRID_MAX);
+	cols = clamp(cols, 1, GRID_MAX);
+	if (rows == g->rows && cols == g->cols)
+		return;
+	bool *dirty = calloc(rows, sizeof *dirty);
+	struct grid_line *tmp = calloc(rows, sizeof *tmp);
+	if (!dirty || !tmp) {
+		free(dirty);
+		free(tmp);
+		return; /* out of memory: keep the old size */
+	}
+	for (int which = 0; which < 2; which++) {
+		int other = -1, *cr = which == g->cur ? crow : &other;
+		if (screen_resize(g, which, rows, cols, cr) < 0) {
+			free(dirty);
+			free(tmp);
+			return;
+		}
+	}
+	free(g->dirty);
+	free(g->tmp);
+	g->dirty = dirty;
+	g->tmp = tmp;
+	g->rows = rows;
+	g->cols = cols;
+	g->cache->line = NULL;
+	*crow = clamp(*crow, 0, rows - 1);
+	*ccol = clamp(*ccol, 0, cols - 1);
+	touch_rows(g, 0, rows);
+}
+
+/* ---- reading ---- */
+
+static const struct grid_hline *hist_line(const struct grid *g, int row)
+{
+	int i = g->hist_len + row;
+	return row < 0 && i >= 0 ? *hist_slot(g, i) : NULL;
+}
+
+const struct vt_cell *grid_cell(const struct grid *g, int row, int col)
+{
+	struct grid_cache *cache = g->cache;
+	if (col < 0 || row >= g->rows)
+		return &cache->blank;
+	if (row >= 0) {
+		if (col >= g->cols)
+			return &cache->blank;
+		const struct grid_screen *s = &g->scr[g->cur];
+		return &s->line[(s->top + row) % g->rows].cells[col];
+	}
+	const struct grid_hline *h = hist_line(g, row);
+	if (!h || col >= h->len)
+		return &cache->blank;
+	if (cache->line != h) {
+		if (cache->cap < h->len) {
+			struct vt_cell *c = realloc(cache->cells, h->len * sizeof *c);
+			if (!c)
+				return &cache->blank;
+			cache->cells = c;
+			cache->cap = h->len;
+		}
+		hline_decode(h, cache->cells, h->len);
+		cache->line = h;
+	}
+	return &cache->cells[col];
+}
+
+bool grid_wrapped(const struct grid *g, int row)
+{
+	if (row >= g->rows)
+		return false;
+	if (row >= 0) {
+		const struct grid_screen *s = &g->scr[g->cur];
+		return s->line[(s->top + row) % g->rows].wrapped;
+	}
+	const struct grid_hline *h = hist_line(g, row);
+	return h && h->wrapped;
+}
+
+int grid_history(const struct grid *g)
+{
+	return g->hist_len;
+}
+
+void grid_clear_dirty(struct grid *g)
+{
+	memset(g->dirty, 0, g->rows * sizeof *g->dirty);
+	g->any_dirty = false;
+}
+
+size_t grid_history_bytes(const struct grid *g)
+{
+	return g->hist_bytes + g->hist_cap * sizeof *g->hist;
+}

@@ -1,0 +1,536 @@
+/* vt: libvterm's state layer (parser + state machine) driving our grid.
+ * This is the only file in sandmux that includes vterm.h.
+ *
+ * Why not libvterm's screen layer: in 0.1.4 it moves its whole buffer on
+ * every line feed. Here a full-width scroll is a ring rotation in grid.c.
+ * Why the OSC hold-back: 0.1.4 drops an OSC string split across two
+ * vterm_input_write() calls, so an unterminated ESC ] is kept here until
+ * its terminator arrives, then fed in one piece. */
+#include "pty/vt.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <vterm.h>
+
+#include "pty/grid.h"
+
+#define VT_REPLY_MAX (64 * 1024) /* replies the host has not taken yet */
+#define VT_OSC_MAX 4096          /* a longer unterminated OSC is dropped */
+#define VT_TITLE_MAX 256
+
+enum osc_scan { SCAN_GROUND, SCAN_ESC, SCAN_OSC, SCAN_OSC_ESC };
+
+struct vt {
+	VTerm *vterm;
+	VTermState *state;
+	struct grid *grid;
+	struct vt_attr pen;
+	struct vt_modes modes;
+	int crow, ccol;
+	bool moved; /* cursor moved since vt_clear_dirty */
+	bool bell;
+	char title[VT_TITLE_MAX];
+
+	/* Autowrap is invisible in the state callbacks: a glyph that ends on
+	 * the last column, then one at column 0 of the next row with no
+	 * cursor movement between, means the row wrapped. */
+	bool wrap_pending;
+	int wrap_row;
+
+	enum osc_scan scan;
+	bool osc_drop; /* the OSC being held grew too long: discard to its end */
+	char held[VT_OSC_MAX];
+	size_t held_len;
+
+	char *reply;
+	size_t reply_len;
+	bool probing; /* output goes to probe[], not to the program */
+	char probe[64];
+	size_t probe_len;
+
+	vt_osc_fn *osc_fn;
+	void *osc_data;
+	bool clipboard;
+};
+
+/* ---- state callbacks ---- */
+
+static uint32_t vt_color(const VTermColor *c, bool fg)
+{
+	if (fg ? VTERM_COLOR_IS_DEFAULT_FG(c) : VTERM_COLOR_IS_DEFAULT_BG(c))
+		return VT_COLOR_DEFAULT;
+	if (VTERM_COLOR_IS_INDEXED(c))
+		return VT_COLOR_INDEX | c->indexed.idx;
+	return VT_COLOR_RGB | (uint32_t)c->rgb.red << 16 | (uint32_t)c->rgb.green << 8 | c->rgb.blue;
+}
+
+/* Overwriting half of a wide character blanks its other half. */
+static void unwide(struct grid_line *l, int col, int w, int cols)
+{
+	struct vt_cell *c = l->cells;
+	if (c[col].width == 0 && col > 0)
+		c[col - 1] = grid_blank(c[col - 1].attr.bg);
+	int end = col + w; /* first cell after the new glyph */
+	if (end < cols && c[end].width == 0)
+		c[end] = grid_blank(c[end].attr.bg);
+}
+
+static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
+{
+	struct vt *vt = user;
+	struct grid *g = vt->grid;
+	if (pos.row < 0 || pos.row >= g->rows || pos.col < 0 || pos.col >= g->cols)
+		return 1;
+	int w = info->width == 2 && pos.col + 1 < g->cols ? 2 : 1;
+	struct grid_line *l = grid_line(g, pos.row);
+	unwide(l, pos.col, w, g->cols);
+	struct vt_cell *c = &l->cells[pos.col];
+	*c = (struct vt_cell){.width = w, .attr = vt->pen};
+	for (int i = 0; i < VT_MAX_CHARS && info->chars[i]; i++)
+		c->ch[i] = info->chars[i] <= 0x10ffff ? info->chars[i] : 0xfffd;
+	if (w == 2)
+		c[1] = (struct vt_cell){.width = 0, .attr = vt->pen};
+	grid_touch(g, pos.row);
+	if (vt->wrap_pending && pos.col == 0 && pos.row == vt->wrap_row + 1)
+		grid_line(g, vt->wrap_row)->wrapped = true;
+	vt->wrap_pending = pos.col + w == g->cols;
+	vt->wrap_row = pos.row;
+	return 1;
+}
+
+static int cb_movecursor(VTermPos pos, VTermPos oldpos, int visible, void *user)
+{
+	struct vt *vt = user;
+	(void)oldpos;
+	(void)visible;
+	vt->crow = pos.row;
+	vt->ccol = pos.col;
+	vt->moved = true;
+	if (!(pos.row == vt->wrap_row && pos.col == vt->grid->cols - 1))
+		vt->wrap_pending = false;
+	return 1;
+}
+
+static int cb_scrollrect(VTermRect r, int downward, int rightward, void *user)
+{
+	struct vt *vt = user;
+	if (rightward != 0 || r.start_col != 0 || r.end_col != vt->grid->cols)
+		return 0; /* libvterm falls back to moverect + erase */
+	grid_scroll(vt->grid, r.start_row, r.end_row, downward, vt->pen.bg);
+	if (vt->wrap_row >= r.start_row && vt->wrap_row < r.end_row)
+		vt->wrap_row -= downward;
+	return 1;
+}
+
+static int cb_moverect(VTermRect dest, VTermRect src, void *user)
+{
+	struct vt *vt = user;
+	grid_move(vt->grid, dest.start_row, dest.start_col, src.start_row, src.start_col,
+		  src.end_row - src.start_row, src.end_col - src.start_col);
+	return 1;
+}
+
+static int cb_erase(VTermRect r, int selective, void *user)
+{
+	struct vt *vt = user;
+	(void)selective;
+	grid_erase(vt->grid, r.start_row, r.end_row, r.start_col, r.end_col, vt->pen.bg);
+	return 1;
+}
+
+static int cb_initpen(void *user)
+{
+	struct vt *vt = user;
+	vt->pen = (struct vt_attr){0};
+	return 1;
+}
+
+static void pen_flag(struct vt *vt, int flag, bool on)
+{
+	if (on)
+		vt->pen.flags |= flag;
+	else
+		vt->pen.flags &= ~flag;
+}
+
+static int cb_setpenattr(VTermAttr attr, VTermValue *val, void *user)
+{
+	struct vt *vt = user;
+	switch (attr) {
+	case VTERM_ATTR_BOLD: pen_flag(vt, VT_BOLD, val->boolean); break;
+	case VTERM_ATTR_UNDERLINE: pen_flag(vt, VT_UNDERLINE, val->number != 0); break;
+	case VTERM_ATTR_ITALIC: pen_flag(vt, VT_ITALIC, val->boolean); break;
+	case VTERM_ATTR_BLINK: pen_flag(vt, VT_BLINK, val->boolean); break;
+	case VTERM_ATTR_REVERSE: pen_flag(vt, VT_REVERSE, val->boolean); break;
+	case VTERM_ATTR_STRIKE: pen_flag(vt, VT_STRIKE, val->boolean); break;
+	case VTERM_ATTR_FOREGROUND: vt->pen.fg = vt_color(&val->color, true); break;
+	case VTERM_ATTR_BACKGROUND: vt->pen.bg = vt_color(&val->color, false); break;
+	default: break;
+	}
+	return 1;
+}
+
+/* Titles are stored, never sent on: printable characters only. */
+static void title_set(struct vt *vt, const char *s)
+{
+	size_t n = 0;
+	for (; *s && n + 1 < sizeof vt->title; s++)
+		if ((unsigned char)*s >= 0x20 && *s != 0x7f)
+			vt->title[n++] = *s;
+	vt->title[n] = '\0';
+}
+
+static int cb_settermprop(VTermProp prop, VTermValue *val, void *user)
+{
+	struct vt *vt = user;
+	switch (prop) {
+	case VTERM_PROP_CURSORVISIBLE: vt->modes.cursor_visible = val->boolean; vt->moved = true; break;
+	case VTERM_PROP_ALTSCREEN:
+		vt->modes.altscreen = val->boolean;
+		grid_set_alt(vt->grid, val->boolean);
+		break;
+	case VTERM_PROP_TITLE: title_set(vt, val->string ? val->string : ""); break;
+	case VTERM_PROP_MOUSE: vt->modes.mouse = val->number; break;
+	default: break;
+	}
+	return 1;
+}
+
+static int cb_bell(void *user)
+{
+	struct vt *vt = user;
+	vt->bell = true;
+	return 1;
+}
+
+static int cb_resize(int rows, int cols, VTermPos *delta, void *user)
+{
+	struct vt *vt = user;
+	int crow = vt->crow, ccol = vt->ccol;
+	grid_resize(vt->grid, rows, cols, &crow, &ccol);
+	delta->row = crow - vt->crow;
+	delta->col = 0;
+	vt->wrap_pending = false;
+	return 1;
+}
+
+static int cb_setlineinfo(int row, const VTermLineInfo *newinfo, const VTermLineInfo *oldinfo, void *user)
+{
+	(void)row;
+	(void)newinfo;
+	(void)oldinfo;
+	(void)user;
+	return 1; /* double-width lines are drawn single width */
+}
+
+static const VTermStateCallbacks vt_callbacks = {
+	.putglyph = cb_putglyph,
+	.movecursor = cb_movecursor,
+	.scrollrect = cb_scrollrect,
+	.moverect = cb_moverect,
+	.erase = cb_erase,
+	.initpen = cb_initpen,
+	.setpenattr = cb_setpenattr,
+	.settermprop = cb_settermprop,
+	.bell = cb_bell,
+	.resize = cb_resize,
+	.setlineinfo = cb_setlineinfo,
+};
+
+/* OSC strings libvterm does not handle: cwd (7), shell integration (133,
+ * 633) go to the host's handler; the clipboard (52) only when allowed. */
+static int fb_osc(const char *command, size_t len, void *user)
+{
+	struct vt *vt = user;
+	int num = 0;
+	size_t i = 0;
+	for (; i < len && i < 6 && command[i] >= '0' && command[i] <= '9'; i++)
+		num = num * 10 + (command[i] - '0');
+	if (i == 0 || !vt->osc_fn || (num == 52 && !vt->clipboard))
+		return 1;
+	if (i < len && command[i] == ';')
+		i++;
+	vt->osc_fn(num, command + i, len - i, vt->osc_data);
+	return 1;
+}
+
+static const VTermParserCallbacks vt_fallbacks = {
+	.osc = fb_osc,
+};
+
+static void cb_output(const char *s, size_t len, void *user)
+{
+	struct vt *vt = user;
+	if (vt->probing) {
+		size_t n = len < sizeof vt->probe - vt->probe_len ? len : sizeof vt->probe - vt->probe_len;
+		memcpy(vt->probe + vt->probe_len, s, n);
+		vt->probe_len += n;
+		return;
+	}
+	if (len > VT_REPLY_MAX - vt->reply_len)
+		return; /* the host is not reading replies: drop, never grow without bound */
+	memcpy(vt->reply + vt->reply_len, s, len);
+	vt->reply_len += len;
+}
+
+/* ---- life ---- */
+
+struct vt *vt_new(int rows, int cols, int scrollback_lines)
+{
+	struct vt *vt = calloc(1, sizeof *vt);
+	if (!vt)
+		return NULL;
+	vt->grid = grid_new(rows, cols, scrollback_lines);
+	vt->reply = malloc(VT_REPLY_MAX);
+	if (vt->grid && vt->reply)
+		vt->vterm = vterm_new(vt->grid->rows, vt->grid->cols);
+	if (!vt->vterm) {
+		vt_free(vt);
+		return NULL;
+	}
+	vterm_set_utf8(vt->vterm, 1);
+	vterm_output_set_callback(vt->vterm, cb_output, vt);
+	vt->state = vterm_obtain_state(vt->vterm);
+	vterm_state_set_callbacks(vt->state, &vt_callbacks, vt);
+	vterm_state_set_unrecognised_fallbacks(vt->state, &vt_fallbacks, vt);
+	vterm_state_set_bold_highbright(vt->state, 0);
+	vt->modes.cursor_visible = true;
+	vterm_state_reset(vt->state, 1);
+	return vt;
+}
+
+void vt_free(struct vt *vt)
+{
+	if (!vt)
+		return;
+	if (vt->vterm)
+		vterm_free(vt->vterm);
+	grid_free(vt->grid);
+	free(vt->reply);
+	free(vt);
+}
+
+void vt_set_osc_handler(struct vt *vt, vt_osc_fn *fn, void *data)
+{
+	vt->osc_fn = fn;
+	vt->osc_data = data;
+}
+
+void vt_allow_clipboard(struct vt *vt, bool allow)
+{
+	vt->clipboard = allow;
+}
+
+/* ---- input ---- */
+
+/* Ask libvterm how it would encode a key or event, to learn the modes it
+ * tracks internally (DECCKM, DECKPAM, bracketed paste, SGR mouse). */
+static bool probe_starts(struct vt *vt, const char *prefix)
+{
+	bool yes = vt->probe_len >= strlen(prefix) && memcmp(vt->probe, prefix, strlen(prefix)) == 0;
+	vt->probe_len = 0;
+	return yes;
+}
+
+static void modes_probe(struct vt *vt)
+{
+	vt->probing = true;
+	vt->probe_len = 0;
+	vterm_keyboard_key(vt->vterm, VTERM_KEY_UP, VTERM_MOD_NONE);
+	vt->modes.app_cursor = probe_starts(vt, "\033O");
+	vterm_keyboard_key(vt->vterm, VTERM_KEY_KP_0, VTERM_MOD_NONE);
+	vt->modes.app_keypad = probe_starts(vt, "\033O");
+	vterm_keyboard_start_paste(vt->vterm);
+	vt->modes.bracketed_paste = probe_starts(vt, "\033[200~");
+	vterm_keyboard_end_paste(vt->vterm);
+	vt->probe_len = 0;
+	vt->modes.mouse_sgr = false;
+	if (vt->modes.mouse) {
+		/* A wheel press changes no button state in libvterm. */
+		vterm_mouse_button(vt->vterm, 4, true, VTERM_MOD_NONE);
+		vt->modes.mouse_sgr = probe_starts(vt, "\033[<");
+	}
+	vt->probing = false;
+}
+
+static void feed(struct vt *vt, const char *buf, size_t len)
+{
+	if (len > 0)
+		vterm_input_write(vt->vterm, buf, len);
+}
+
+static void held_add(struct vt *vt, const char *buf, size_t len)
+{
+	if (vt->osc_drop)
+		return;
+	if (len > sizeof vt->held - vt->held_len) {
+		/* A runaway OSC: drop it, and cancel the ESC libvterm has seen. */
+		vt->osc_drop = true;
+		vt->held_len = 0;
+		feed(vt, "\030", 1);
+		return;
+	}
+	memcpy(vt->held + vt->held_len, buf, len);
+	vt->held_len += len;
+}
+
+/* The OSC being held ended with buf[0..end): feed it whole. */
+static void held_flush(struct vt *vt, const char *buf, size_t end)
+{
+	held_add(vt, buf, end);
+	if (!vt->osc_drop)
+		feed(vt, vt->held, vt->held_len);
+	vt->held_len = 0;
+	vt->osc_drop = false;
+	vt->scan = SCAN_GROUND;
+}
+
+void vt_write(struct vt *vt, const char *buf, size_t len)
+{
+	size_t start = 0, i = 0;
+	while (i < len) {
+		unsigned char ch = buf[i];
+		switch (vt->scan) {
+		case SCAN_GROUND: {
+			const char *esc = memchr(buf + i, 0x1b, len - i);
+			if (!esc) {
+				i = len;
+				continue;
+			}
+			i = esc - buf;
+			vt->scan = SCAN_ESC;
+			break;
+		}
+		case SCAN_ESC:
+			if (ch == ']') {
+				/* Everything before (the ESC too) goes now; the rest waits. */
+				feed(vt, buf + start, i - start);
+				start = i;
+				vt->scan = SCAN_OSC;
+			} else {
+				vt->scan = ch == 0x1b ? SCAN_ESC : SCAN_GROUND;
+			}
+			break;
+		case SCAN_OSC:
+			if (ch == 0x07) {
+				held_flush(vt, buf + start, i + 1 - start);
+				start = i + 1;
+			} else if (ch == 0x1b) {
+				vt->scan = SCAN_OSC_ESC;
+			}
+			break;
+		case SCAN_OSC_ESC:
+			if (ch == '\\') {
+				held_flush(vt, buf + start, i + 1 - start);
+				start = i + 1;
+			} else {
+				/* Another escape ends the string; look at ch again. */
+				held_flush(vt, buf + start, i - start);
+				start = i;
+				vt->scan = SCAN_ESC;
+				continue;
+			}
+			break;
+		}
+		i++;
+	}
+	if (vt->scan == SCAN_OSC || vt->scan == SCAN_OSC_ESC)
+		held_add(vt, buf + start, len - start);
+	else
+		feed(vt, buf + start, len - start);
+	modes_probe(vt);
+}
+
+void vt_resize(struct vt *vt, int rows, int cols)
+{
+	if (rows < 1 || cols < 1 || (rows == vt->grid->rows && cols == vt->grid->cols))
+		return;
+	vterm_set_size(vt->vterm, rows, cols);
+}
+
+/* ---- reading ---- */
+
+int vt_rows(const struct vt *vt)
+{
+	return vt->grid->rows;
+}
+
+int vt_cols(const struct vt *vt)
+{
+	return vt->grid->cols;
+}
+
+const struct vt_cell *vt_cell(const struct vt *vt, int row, int col)
+{
+	return grid_cell(vt->grid, row, col);
+}
+
+bool vt_row_wrapped(const struct vt *vt, int row)
+{
+	return grid_wrapped(vt->grid, row);
+}
+
+int vt_history(const struct vt *vt)
+{
+	return grid_history(vt->grid);
+}
+
+void vt_clear_history(struct vt *vt)
+{
+	grid_clear_history(vt->grid);
+}
+
+size_t vt_memory(const struct vt *vt)
+{
+	const struct grid *g = vt->grid;
+	return sizeof *vt + grid_history_bytes(g) +
+	       2 * (size_t)g->rows * (g->cols * sizeof(struct vt_cell) + sizeof(struct grid_line));
+}
+
+void vt_cursor(const struct vt *vt, int *row, int *col)
+{
+	*row = vt->crow;
+	*col = vt->ccol;
+}
+
+const struct vt_modes *vt_modes(const struct vt *vt)
+{
+	return &vt->modes;
+}
+
+const char *vt_title(const struct vt *vt)
+{
+	return vt->title;
+}
+
+bool vt_row_dirty(const struct vt *vt, int row)
+{
+	return row >= 0 && row < vt->grid->rows && vt->grid->dirty[row];
+}
+
+bool vt_dirty(const struct vt *vt)
+{
+	return vt->grid->any_dirty || vt->moved;
+}
+
+void vt_clear_dirty(struct vt *vt)
+{
+	grid_clear_dirty(vt->grid);
+	vt->moved = false;
+}
+
+bool vt_take_bell(struct vt *vt)
+{
+	bool b = vt->bell;
+	vt->bell = false;
+	return b;
+}
+
+size_t vt_take_reply(struct vt *vt, char *out, size_t cap)
+{
+	size_t n = vt->reply_len < cap ? vt->reply_len : cap;
+	memcpy(out, vt->reply, n);
+	memmove(vt->reply, vt->reply + n, vt->reply_len - n);
+	vt->reply_len -= n;
+	return n;
+}

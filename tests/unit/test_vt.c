@@ -1,0 +1,529 @@
+/* The emulator, fed known sequences, compared screen by screen. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pty/vt.h"
+#include "unit.h"
+
+/* Row text as UTF-8, trailing blanks trimmed; blanks inside are spaces,
+ * the second half of a wide character is skipped. */
+static const char *row_text(struct vt *vt, int row)
+{
+	static char s[4096];
+	size_t n = 0, keep = 0;
+	for (int c = 0; c < vt_cols(vt) && n + 16 < sizeof s; c++) {
+		const struct vt_cell *cell = vt_cell(vt, row, c);
+		if (cell->width == 0)
+			continue;
+		if (cell->ch[0] == 0) {
+			s[n++] = ' ';
+			continue;
+		}
+		for (int i = 0; i < VT_MAX_CHARS && cell->ch[i]; i++) {
+			uint32_t ch = cell->ch[i];
+			if (ch < 0x80) {
+				s[n++] = ch;
+			} else if (ch < 0x800) {
+				s[n++] = 0xc0 | ch >> 6;
+				s[n++] = 0x80 | (ch & 0x3f);
+			} else if (ch < 0x10000) {
+				s[n++] = 0xe0 | ch >> 12;
+				s[n++] = 0x80 | (ch >> 6 & 0x3f);
+				s[n++] = 0x80 | (ch & 0x3f);
+			} else {
+				s[n++] = 0xf0 | ch >> 18;
+				s[n++] = 0x80 | (ch >> 12 & 0x3f);
+				s[n++] = 0x80 | (ch >> 6 & 0x3f);
+				s[n++] = 0x80 | (ch & 0x3f);
+			}
+		}
+		keep = n;
+	}
+	s[keep] = '\0';
+	return s;
+}
+
+static void put(struct vt *vt, const char *s)
+{
+	vt_write(vt, s, strlen(s));
+}
+
+static void test_text_and_cursor(struct unit *u)
+{
+	struct vt *vt = vt_new(5, 10, 100);
+	put(vt, "hello\r\nworld");
+	CHECK_STR(u, row_text(vt, 0), "hello");
+	CHECK_STR(u, row_text(vt, 1), "world");
+	int r, c;
+	vt_cursor(vt, &r, &c);
+	CHECK_INT(u, r, 1);
+	CHECK_INT(u, c, 5);
+	put(vt, "\033[3;4HX\033[1;1H\033[2CY");
+	CHECK_STR(u, row_text(vt, 2), "   X");
+	CHECK_STR(u, row_text(vt, 0), "heYlo");
+	put(vt, "\033[10;20HZ"); /* clamped to the corner */
+	vt_cursor(vt, &r, &c);
+	CHECK_INT(u, r, 4);
+	CHECK_INT(u, c, 9);
+	CHECK_STR(u, row_text(vt, 4), "         Z");
+	vt_free(vt);
+}
+
+static void test_erase(struct unit *u)
+{
+	struct vt *vt = vt_new(3, 10, 0);
+	put(vt, "abcdefghij\r\nklmnopqrst\r\nuvwxyz");
+	put(vt, "\033[1;4H\033[K"); /* erase to end of line */
+	CHECK_STR(u, row_text(vt, 0), "abc");
+	put(vt, "\033[2;4H\033[1K"); /* erase to start, cursor included */
+	CHECK_STR(u, row_text(vt, 1), "    opqrst");
+	put(vt, "\033[3;3H\033[X"); /* erase one character */
+	CHECK_STR(u, row_text(vt, 2), "uv xyz");
+	put(vt, "\033[2J");
+	CHECK_STR(u, row_text(vt, 0), "");
+	CHECK_STR(u, row_text(vt, 2), "");
+	/* Erase paints the current background (BCE). */
+	put(vt, "\033[44m\033[2;1H\033[K\033[m");
+	CHECK_INT(u, vt_cell(vt, 1, 5)->attr.bg, VT_COLOR_INDEX | 4);
+	vt_free(vt);
+}
+
+static void test_insert_delete(struct unit *u)
+{
+	struct vt *vt = vt_new(4, 10, 0);
+	put(vt, "0123456789\r\nline1\r\nline2\r\nline3");
+	put(vt, "\033[1;3H\033[2P"); /* delete 2 chars */
+	CHECK_STR(u, row_text(vt, 0), "01456789");
+	put(vt, "\033[1;3H\033[3@"); /* insert 3 blanks */
+	CHECK_STR(u, row_text(vt, 0), "01   45678");
+	put(vt, "\033[2;1H\033[L"); /* insert a line at row 2 */
+	CHECK_STR(u, row_text(vt, 1), "");
+	CHECK_STR(u, row_text(vt, 2), "line1");
+	CHECK_STR(u, row_text(vt, 3), "line2");
+	put(vt, "\033[2;1H\033[2M"); /* delete 2 lines */
+	CHECK_STR(u, row_text(vt, 1), "line2");
+	CHECK_STR(u, row_text(vt, 2), "");
+	vt_free(vt);
+}
+
+static void test_scroll_region(struct unit *u)
+{
+	struct vt *vt = vt_new(5, 10, 100);
+	put(vt, "a\r\nb\r\nc\r\nd\r\ne");
+	put(vt, "\033[2;4r\033[4;1H\n"); /* region rows 2-4, LF at its bottom */
+	CHECK_STR(u, row_text(vt, 0), "a");
+	CHECK_STR(u, row_text(vt, 1), "c");
+	CHECK_STR(u, row_text(vt, 2), "d");
+	CHECK_STR(u, row_text(vt, 3), "");
+	CHECK_STR(u, row_text(vt, 4), "e");
+	CHECK_INT(u, vt_history(vt), 0); /* a partial region feeds no history */
+	put(vt, "\033[2;1H\033M"); /* reverse index at the region's top */
+	CHECK_STR(u, row_text(vt, 1), "");
+	CHECK_STR(u, row_text(vt, 2), "c");
+	CHECK_STR(u, row_text(vt, 3), "d");
+	put(vt, "\033[r\033[5;1H\n");
+	CHECK_INT(u, vt_history(vt), 1);
+	CHECK_STR(u, row_text(vt, -1), "a");
+	/* A narrowed region (DECLRMM) falls back to moving cells. */
+	put(vt, "\033[?69h\033[1;3s\033[1;5r\033[1;1H\033[S\033[s\033[?69l\033[r");
+	vt_free(vt);
+}
+
+static void test_scrollback(struct unit *u)
+{
+	struct vt *vt = vt_new(10, 20, 500);
+	char line[32];
+	for (int i = 0; i < 1000; i++) {
+		snprintf(line, sizeof line, "line %d\r\n", i);
+		put(vt, line);
+	}
+	CHECK_INT(u, vt_history(vt), 500);
+	CHECK_STR(u, row_text(vt, -1), "line 990");
+	CHECK_STR(u, row_text(vt, -500), "line 491");
+	CHECK_STR(u, row_text(vt, 0), "line 991");
+	CHECK_STR(u, row_text(vt, 8), "line 999");
+	CHECK_STR(u, row_text(vt, -501), "");
+	/* Colours survive the compact history. */
+	put(vt, "\033[31mred\033[42mgreen\033[m plain\033[38;2;1;2;3mrgb\033[m\r\n");
+	for (int i = 0; i < 9; i++)
+		put(vt, "\r\n");
+	CHECK_STR(u, row_text(vt, -1), "redgreen plainrgb");
+	CHECK_INT(u, vt_cell(vt, -1, 0)->attr.fg, VT_COLOR_INDEX | 1);
+	CHECK_INT(u, vt_cell(vt, -1, 3)->attr.bg, VT_COLOR_INDEX | 2);
+	CHECK_INT(u, vt_cell(vt, -1, 3)->attr.fg, VT_COLOR_INDEX | 1);
+	CHECK_INT(u, vt_cell(vt, -1, 9)->attr.fg, VT_COLOR_DEFAULT);
+	CHECK_INT(u, vt_cell(vt, -1, 14)->attr.fg, VT_COLOR_RGB | 0x010203);
+	vt_clear_history(vt);
+	CHECK_INT(u, vt_history(vt), 0);
+	vt_free(vt);
+}
+
+static void test_wide_and_combining(struct unit *u)
+{
+	struct vt *vt = vt_new(3, 6, 0);
+	put(vt, "a\xe4\xb8\xad" "b"); /* a, U+4E2D (wide), b */
+	CHECK_INT(u, vt_cell(vt, 0, 1)->ch[0], 0x4e2d);
+	CHECK_INT(u, vt_cell(vt, 0, 1)->width, 2);
+	CHECK_INT(u, vt_cell(vt, 0, 2)->width, 0);
+	CHECK_INT(u, vt_cell(vt, 0, 3)->ch[0], 'b');
+	/* A wide character at the last column wraps whole to the next row. */
+	put(vt, "\033[2;6H\xe4\xb8\xad");
+	CHECK_INT(u, vt_cell(vt, 1, 5)->ch[0], 0);
+	CHECK_INT(u, vt_cell(vt, 2, 0)->ch[0], 0x4e2d);
+	CHECK_INT(u, vt_cell(vt, 2, 0)->width, 2);
+	/* Overwriting half of it blanks the other half. */
+	put(vt, "\033[1;3Hx");
+	CHECK_INT(u, vt_cell(vt, 0, 1)->ch[0], 0);
+	CHECK_INT(u, vt_cell(vt, 0, 1)->width, 1);
+	CHECK_STR(u, row_text(vt, 0), "a xb");
+	/* e + combining acute, in one write and split over two. */
+	put(vt, "\033[2;1He\xcc\x81");
+	CHECK_INT(u, vt_cell(vt, 1, 0)->ch[0], 'e');
+	CHECK_INT(u, vt_cell(vt, 1, 0)->ch[1], 0x301);
+	put(vt, "\033[2;3Hu");
+	put(vt, "\xcc\x88");
+	CHECK_INT(u, vt_cell(vt, 1, 2)->ch[1], 0x308);
+	/* Invalid UTF-8 becomes U+FFFD, not a crash. */
+	put(vt, "\033[3;1H\xff\xc3(");
+	CHECK(u, vt_cell(vt, 2, 0)->ch[0] == 0xfffd);
+	vt_free(vt);
+}
+
+static void test_sgr(struct unit *u)
+{
+	struct vt *vt = vt_new(2, 20, 0);
+	put(vt, "\033[1;3;4;7;9mA\033[22;23;24;27;29mB\033[38;5;208;48;2;10;20;30mC\033[39;49mD\033[95mE");
+	const struct vt_cell *a = vt_cell(vt, 0, 0);
+	CHECK_INT(u, a->attr.flags, VT_BOLD | VT_ITALIC | VT_UNDERLINE | VT_REVERSE | VT_STRIKE);
+	CHECK_INT(u, vt_cell(vt, 0, 1)->attr.flags, 0);
+	CHECK_INT(u, vt_cell(vt, 0, 2)->attr.fg, VT_COLOR_INDEX | 208);
+	CHECK_INT(u, vt_cell(vt, 0, 2)->attr.bg, VT_COLOR_RGB | 0x0a141e);
+	CHECK_INT(u, vt_cell(vt, 0, 3)->attr.fg, VT_COLOR_DEFAULT);
+	CHECK_INT(u, vt_cell(vt, 0, 3)->attr.bg, VT_COLOR_DEFAULT);
+	CHECK_INT(u, vt_cell(vt, 0, 4)->attr.fg, VT_COLOR_INDEX | 13);
+	/* Bold does not brighten the colour: the drawing code decides. */
+	put(vt, "\033[1;31mF");
+	CHECK_INT(u, vt_cell(vt, 0, 5)->attr.fg, VT_COLOR_INDEX | 1);
+	vt_free(vt);
+}
+
+static void test_altscreen(struct unit *u)
+{
+	struct vt *vt = vt_new(4, 10, 100);
+	put(vt, "shell\r\nprompt$ ");
+	put(vt, "\033[?1049h");
+	CHECK(u, vt_modes(vt)->altscreen);
+	CHECK_STR(u, row_text(vt, 0), "");
+	put(vt, "\033[Hvim screen\r\n\r\n\r\n\r\n\r\n\r\n");
+	CHECK_INT(u, vt_history(vt), 0); /* the alternate screen keeps none */
+	put(vt, "\033[?1049l");
+	CHECK(u, !vt_modes(vt)->altscreen);
+	CHECK_STR(u, row_text(vt, 0), "shell");
+	CHECK_STR(u, row_text(vt, 1), "prompt$ ");
+	int r, c;
+	vt_cursor(vt, &r, &c);
+	CHECK_INT(u, r, 1);
+	CHECK_INT(u, c, 8);
+	vt_free(vt);
+}
+
+static void test_resize(struct unit *u)
+{
+	struct vt *vt = vt_new(5, 10, 100);
+	put(vt, "1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n7");
+	CHECK_INT(u, vt_history(vt), 2);
+	vt_resize(vt, 3, 10); /* the cursor's line stays on screen */
+	CHECK_INT(u, vt_rows(vt), 3);
+	CHECK_STR(u, row_text(vt, 2), "7");
+	CHECK_STR(u, row_text(vt, 0), "5");
+	CHECK_INT(u, vt_history(vt), 4);
+	int r, c;
+	vt_cursor(vt, &r, &c);
+	CHECK_INT(u, r, 2);
+	vt_resize(vt, 6, 10); /* growing pulls lines back */
+	CHECK_STR(u, row_text(vt, 0), "2");
+	CHECK_STR(u, row_text(vt, 5), "7");
+	CHECK_INT(u, vt_history(vt), 1);
+	vt_cursor(vt, &r, &c);
+	CHECK_INT(u, r, 5);
+	vt_resize(vt, 6, 4); /* narrower: truncated */
+	put(vt, "\033[1;1Habcdef");
+	CHECK_STR(u, row_text(vt, 0), "abcd");
+	CHECK_STR(u, row_text(vt, 1), "ef");
+	vt_resize(vt, 6, 12);
+	CHECK_STR(u, row_text(vt, 0), "abcd");
+	put(vt, "\033[1;5H12345678X");
+	CHECK_STR(u, row_text(vt, 0), "abcd12345678");
+	CHECK_STR(u, row_text(vt, 1), "Xf");
+	/* Blank rows under the cursor go first when shrinking. */
+	put(vt, "\033[2J\033[Htop");
+	int h = vt_history(vt);
+	vt_resize(vt, 2, 12);
+	CHECK_STR(u, row_text(vt, 0), "top");
+	CHECK_INT(u, vt_history(vt), h);
+	vt_free(vt);
+}
+
+static void test_wrap_flag(struct unit *u)
+{
+	struct vt *vt = vt_new(6, 5, 10);
+	put(vt, "abcdefg\r\nxy\r\n12345\r\nz");
+	CHECK(u, vt_row_wrapped(vt, 0));
+	CHECK(u, !vt_row_wrapped(vt, 1));
+	CHECK(u, !vt_row_wrapped(vt, 2)); /* exactly full, then CR LF */
+	put(vt, "\r\n\r\n\r\n\r\n\r\n\r\n");
+	CHECK_INT(u, vt_history(vt), 5);
+	CHECK(u, vt_row_wrapped(vt, -5)); /* the flag goes into the scrollback */
+	CHECK(u, !vt_row_wrapped(vt, -4));
+	CHECK_STR(u, row_text(vt, -4), "fg");
+	vt_free(vt);
+}
+
+static void test_osc(struct unit *u)
+{
+	struct vt *vt = vt_new(3, 20, 0);
+	CHECK_STR(u, vt_title(vt), "");
+	put(vt, "\033]2;first title\007");
+	CHECK_STR(u, vt_title(vt), "first title");
+	/* Split across writes, in several places. */
+	put(vt, "ab\033]0;spl");
+	put(vt, "it ti");
+	put(vt, "tle\033");
+	put(vt, "\\cd");
+	CHECK_STR(u, vt_title(vt), "split title");
+	CHECK_STR(u, row_text(vt, 0), "abcd");
+	put(vt, "\033");
+	put(vt, "]2;esc alone\007");
+	CHECK_STR(u, vt_title(vt), "esc alone");
+	/* Control characters never reach the stored title. */
+	put(vt, "\033]2;a\033[31mb\007");
+	CHECK(u, strchr(vt_title(vt), '\033') == NULL);
+	/* A runaway OSC is dropped, and what follows still works. */
+	put(vt, "\033]2;");
+	char junk[1000];
+	memset(junk, 'x', sizeof junk);
+	for (int i = 0; i < 10; i++)
+		vt_write(vt, junk, sizeof junk);
+	put(vt, "\007\033[2;1Hafter");
+	CHECK_STR(u, row_text(vt, 1), "after");
+	CHECK(u, strlen(vt_title(vt)) < 1000);
+	vt_free(vt);
+}
+
+struct osc_seen {
+	int count, last;
+	char arg[64];
+};
+
+static void osc_record(int command, const char *arg, size_t len, void *data)
+{
+	struct osc_seen *s = data;
+	s->count++;
+	s->last = command;
+	snprintf(s->arg, sizeof s->arg, "%.*s", (int)len, arg);
+}
+
+static void test_osc_hooks(struct unit *u)
+{
+	struct vt *vt = vt_new(3, 20, 0);
+	struct osc_seen seen = {0};
+	put(vt, "\033]52;c;aGVsbG8=\007"); /* no handler: ignored */
+	vt_set_osc_handler(vt, osc_record, &seen);
+	put(vt, "\033]52;c;aGVsbG8=\007"); /* clipboard not allowed: ignored */
+	CHECK_INT(u, seen.count, 0);
+	put(vt, "\033]7;file://host/tmp\033\\");
+	CHECK_INT(u, seen.count, 1);
+	CHECK_INT(u, seen.last, 7);
+	CHECK_STR(u, seen.arg, "file://host/tmp");
+	put(vt, "\033]133;A\007");
+	CHECK_INT(u, seen.last, 133);
+	vt_allow_clipboard(vt, true);
+	put(vt, "\033]52;c;aGk=\007");
+	CHECK_INT(u, seen.last, 52);
+	CHECK_STR(u, seen.arg, "c;aGk=");
+	/* Nothing was answered or passed through. */
+	char out[64];
+	CHECK_INT(u, vt_take_reply(vt, out, sizeof out), 0);
+	vt_free(vt);
+}
+
+static void test_modes_and_replies(struct unit *u)
+{
+	struct vt *vt = vt_new(3, 20, 0);
+	const struct vt_modes *m = vt_modes(vt);
+	CHECK(u, m->cursor_visible);
+	put(vt, "\033[?25l\033[?1h\033=\033[?2004h\033[?1002h\033[?1006h");
+	CHECK(u, !m->cursor_visible);
+	CHECK(u, m->app_cursor);
+	CHECK(u, m->app_keypad);
+	CHECK(u, m->bracketed_paste);
+	CHECK_INT(u, m->mouse, 2);
+	CHECK(u, m->mouse_sgr);
+	put(vt, "\033[?25h\033[?1l\033>\033[?2004l\033[?1002l\033[?1006l");
+	CHECK(u, m->cursor_visible && !m->app_cursor && !m->app_keypad && !m->bracketed_paste);
+	CHECK_INT(u, m->mouse, 0);
+	put(vt, "\033[c\033[6n");
+	char out[64];
+	size_t n = vt_take_reply(vt, out, sizeof out);
+	out[n] = '\0';
+	CHECK(u, strncmp(out, "\033[?1;2c", 7) == 0);
+	CHECK(u, strstr(out, "\033[1;1R") != NULL);
+	CHECK_INT(u, vt_take_reply(vt, out, sizeof out), 0);
+	put(vt, "\007");
+	CHECK(u, vt_take_bell(vt));
+	CHECK(u, !vt_take_bell(vt));
+	vt_free(vt);
+}
+
+static void test_dirty(struct unit *u)
+{
+	struct vt *vt = vt_new(4, 10, 0);
+	vt_clear_dirty(vt);
+	CHECK(u, !vt_dirty(vt));
+	put(vt, "\033[3;1Hx");
+	CHECK(u, vt_dirty(vt));
+	CHECK(u, vt_row_dirty(vt, 2));
+	CHECK(u, !vt_row_dirty(vt, 0));
+	vt_clear_dirty(vt);
+	CHECK(u, !vt_row_dirty(vt, 2));
+	vt_free(vt);
+}
+
+static size_t key(struct vt *vt, uint32_t k, int mods, char *out)
+{
+	size_t n = vt_key(vt, k, mods, out, 32);
+	out[n] = '\0';
+	return n;
+}
+
+static void test_keys(struct unit *u)
+{
+	struct vt *vt = vt_new(3, 20, 0);
+	char o[33];
+	key(vt, VT_KEY_UP, 0, o);
+	CHECK_STR(u, o, "\033[A");
+	key(vt, VT_KEY_HOME, 0, o);
+	CHECK_STR(u, o, "\033[H");
+	key(vt, VT_KEY_RIGHT, VT_MOD_CTRL, o);
+	CHECK_STR(u, o, "\033[1;5C");
+	put(vt, "\033[?1h");
+	key(vt, VT_KEY_UP, 0, o);
+	CHECK_STR(u, o, "\033OA");
+	key(vt, VT_KEY_END, 0, o);
+	CHECK_STR(u, o, "\033OF");
+	key(vt, VT_KEY_LEFT, VT_MOD_SHIFT, o);
+	CHECK_STR(u, o, "\033[1;2D");
+	put(vt, "\033[?1l");
+	key(vt, VT_KEY_F1, 0, o);
+	CHECK_STR(u, o, "\033OP");
+	key(vt, VT_KEY_F1 + 4, 0, o);
+	CHECK_STR(u, o, "\033[15~");
+	key(vt, VT_KEY_F12, VT_MOD_ALT, o);
+	CHECK_STR(u, o, "\033[24;3~");
+	key(vt, VT_KEY_PAGEUP, 0, o);
+	CHECK_STR(u, o, "\033[5~");
+	key(vt, VT_KEY_DEL, VT_MOD_CTRL, o);
+	CHECK_STR(u, o, "\033[3;5~");
+	key(vt, 'c', VT_MOD_CTRL, o);
+	CHECK_STR(u, o, "\003");
+	key(vt, 'x', VT_MOD_ALT, o);
+	CHECK_STR(u, o, "\033x");
+	key(vt, 'i', VT_MOD_CTRL | VT_MOD_ALT, o);
+	CHECK_STR(u, o, "\033\t");
+	key(vt, 0xe9, 0, o);
+	CHECK_STR(u, o, "\xc3\xa9");
+	key(vt, VT_KEY_ENTER, 0, o);
+	CHECK_STR(u, o, "\r");
+	key(vt, VT_KEY_BACKSPACE, 0, o);
+	CHECK_STR(u, o, "\177");
+	key(vt, VT_KEY_TAB, VT_MOD_SHIFT, o);
+	CHECK_STR(u, o, "\033[Z");
+	CHECK_INT(u, vt_key(vt, VT_KEY_F1 + 4, 0, o, 2), 0); /* never half a key */
+	vt_free(vt);
+}
+
+static void test_paste_and_mouse(struct unit *u)
+{
+	struct vt *vt = vt_new(3, 20, 0);
+	char o[64];
+	size_t n = vt_paste(vt, "a\nb", 3, o, sizeof o);
+	CHECK_INT(u, n, 3);
+	CHECK(u, memcmp(o, "a\rb", 3) == 0);
+	put(vt, "\033[?2004h");
+	n = vt_paste(vt, "x\033[201~y", 8, o, sizeof o);
+	o[n] = '\0';
+	CHECK_STR(u, o, "\033[200~x[201~y\033[201~");
+	CHECK_INT(u, vt_mouse(vt, 0, 0, 1, true, 0, o, sizeof o), 0); /* not asked for */
+	put(vt, "\033[?1000h");
+	n = vt_mouse(vt, 2, 4, 1, true, 0, o, sizeof o);
+	o[n] = '\0';
+	CHECK_STR(u, o, "\033[M %#");
+	n = vt_mouse(vt, 2, 4, 1, false, 0, o, sizeof o);
+	o[n] = '\0';
+	CHECK_STR(u, o, "\033[M#%#");
+	CHECK_INT(u, vt_mouse(vt, 2, 4, 1 | VT_MOUSE_MOTION, true, 0, o, sizeof o), 0);
+	put(vt, "\033[?1002h\033[?1006h");
+	n = vt_mouse(vt, 2, 4, 3, true, VT_MOD_CTRL, o, sizeof o);
+	o[n] = '\0';
+	CHECK_STR(u, o, "\033[<18;5;3M");
+	n = vt_mouse(vt, 2, 4, 3, false, 0, o, sizeof o);
+	o[n] = '\0';
+	CHECK_STR(u, o, "\033[<2;5;3m");
+	n = vt_mouse(vt, 0, 0, 1 | VT_MOUSE_MOTION, true, 0, o, sizeof o);
+	o[n] = '\0';
+	CHECK_STR(u, o, "\033[<32;1;1M");
+	n = vt_mouse(vt, 0, 0, 4, true, 0, o, sizeof o);
+	o[n] = '\0';
+	CHECK_STR(u, o, "\033[<64;1;1M");
+	vt_free(vt);
+}
+
+/* Garbage must neither crash nor hang; bounded, deterministic. */
+static void test_random_bytes(struct unit *u)
+{
+	unsigned seed = 12345;
+	struct vt *vt = vt_new(24, 80, 200);
+	char buf[512], out[256];
+	for (int iter = 0; iter < 3000; iter++) {
+		size_t len = 1 + (seed = seed * 1103515245 + 12345) % sizeof buf;
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245 + 12345;
+			unsigned r = seed >> 16;
+			/* Bias towards escape-sequence bytes so the parser goes deep. */
+			static const char pick[] = "\033[];?0123456789;mHJKLMP@hlrSTXc\007\\\r\n\x9b\xe4\xcc";
+			buf[i] = r % 3 ? pick[r % (sizeof pick - 1)] : (char)r;
+		}
+		vt_write(vt, buf, len);
+		vt_take_reply(vt, out, sizeof out);
+		if (iter % 500 == 0)
+			vt_resize(vt, 5 + iter % 40, 10 + iter % 150);
+	}
+	for (int r = -vt_history(vt); r < vt_rows(vt); r++)
+		for (int c = 0; c < vt_cols(vt); c++)
+			(void)vt_cell(vt, r, c);
+	CHECK(u, vt_rows(vt) > 0);
+	vt_free(vt);
+}
+
+int main(void)
+{
+	struct unit u = {0};
+	test_text_and_cursor(&u);
+	test_erase(&u);
+	test_insert_delete(&u);
+	test_scroll_region(&u);
+	test_scrollback(&u);
+	test_wide_and_combining(&u);
+	test_sgr(&u);
+	test_altscreen(&u);
+	test_resize(&u);
+	test_wrap_flag(&u);
+	test_osc(&u);
+	test_osc_hooks(&u);
+	test_modes_and_replies(&u);
+	test_dirty(&u);
+	test_keys(&u);
+	test_paste_and_mouse(&u);
+	test_random_bytes(&u);
+	return unit_done(&u, "test_vt");
+}
