@@ -1,0 +1,408 @@
+/* observer: the filter (child side) and the answering loop (host side).
+ * See observer.h for why answering "continue" never widens anything. */
+#include "backends/observer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "backends/events.h"
+#include "backends/loop.h"
+#include "policy/config.h"
+#include "policy/policy.h"
+#include "policy/suggest.h"
+
+/* What a notified syscall does, and where its path arguments are. */
+enum kind {
+	K_OPEN,    /* flags decide read / write / create */
+	K_OPENAT2, /* the flags are in a struct open_how */
+	K_CREATE,
+	K_REMOVE,
+	K_RENAME,  /* two paths: both checked */
+	K_LINK,    /* the second path is created */
+	K_WRITE,   /* truncate, chmod, chown: the file's content or metadata */
+	K_EXEC,
+};
+
+struct sysdesc {
+	const char *name;
+	enum kind kind;
+	signed char dirfd, path;   /* argument indexes; dirfd -1: AT_FDCWD */
+	signed char dirfd2, path2; /* the second path, path2 -1: none */
+	signed char flags;         /* argument index of open flags / open_how */
+};
+
+static const struct sysdesc syscalls[] = {
+	{"open", K_OPEN, -1, 0, -1, -1, 1},
+	{"openat", K_OPEN, 0, 1, -1, -1, 2},
+	{"creat", K_CREATE, -1, 0, -1, -1, -1},
+	{"openat2", K_OPENAT2, 0, 1, -1, -1, 2},
+	{"mkdir", K_CREATE, -1, 0, -1, -1, -1},
+	{"mkdirat", K_CREATE, 0, 1, -1, -1, -1},
+	{"mknod", K_CREATE, -1, 0, -1, -1, -1},
+	{"mknodat", K_CREATE, 0, 1, -1, -1, -1},
+	{"unlink", K_REMOVE, -1, 0, -1, -1, -1},
+	{"unlinkat", K_REMOVE, 0, 1, -1, -1, -1},
+	{"rmdir", K_REMOVE, -1, 0, -1, -1, -1},
+	{"rename", K_RENAME, -1, 0, -1, 1, -1},
+	{"renameat", K_RENAME, 0, 1, 2, 3, -1},
+	{"renameat2", K_RENAME, 0, 1, 2, 3, -1},
+	{"link", K_LINK, -1, -1, -1, 1, -1},
+	{"linkat", K_LINK, -1, -1, 2, 3, -1},
+	{"symlink", K_LINK, -1, -1, -1, 1, -1},
+	{"symlinkat", K_LINK, -1, -1, 1, 2, -1},
+	{"truncate", K_WRITE, -1, 0, -1, -1, -1},
+	{"chmod", K_WRITE, -1, 0, -1, -1, -1},
+	{"fchmodat", K_WRITE, 0, 1, -1, -1, -1},
+	{"fchmodat2", K_WRITE, 0, 1, -1, -1, -1},
+	{"chown", K_WRITE, -1, 0, -1, -1, -1},
+	{"lchown", K_WRITE, -1, 0, -1, -1, -1},
+	{"fchownat", K_WRITE, 0, 1, -1, -1, -1},
+	{"execve", K_EXEC, -1, 0, -1, -1, -1},
+	{"execveat", K_EXEC, 0, 1, -1, -1, -1},
+};
+#define NSYSCALLS (sizeof syscalls / sizeof syscalls[0])
+
+#define WRITE_INTENT (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
+
+/* Reads need the observer only where the profile can refuse them. */
+static bool reads_restricted(const struct policy *p)
+{
+	return !p->read_all || p->deny.n > 0;
+}
+
+/* open/openat: notified only with a write-intent flag, unless reads are
+ * restricted; libseccomp ORs the rules of one syscall. */
+static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all)
+{
+	int nr = seccomp_syscall_resolve_name(s->name);
+	if (nr == __NR_SCMP_ERROR)
+		return 0; /* not on this architecture */
+	if (all)
+		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+	static const int flags[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC};
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+		struct scmp_arg_cmp cmp = {(unsigned)s->flags, SCMP_CMP_MASKED_EQ, (scmp_datum_t)flags[i],
+					   (scmp_datum_t)flags[i]};
+		int rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1, &cmp);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int add_rules(scmp_filter_ctx ctx, const struct policy *p)
+{
+	for (size_t i = 0; i < NSYSCALLS; i++) {
+		const struct sysdesc *s = &syscalls[i];
+		int rc;
+		if (s->kind == K_OPEN)
+			rc = add_open_rules(ctx, s, reads_restricted(p));
+		else {
+			int nr = seccomp_syscall_resolve_name(s->name);
+			rc = nr == __NR_SCMP_ERROR ? 0 : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int observer_install(const struct policy *p)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (ctx == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	int rc = add_rules(ctx, p);
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	int fd = rc == 0 ? seccomp_notify_fd(ctx) : rc;
+	seccomp_release(ctx);
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	return fd;
+}
+
+struct observer {
+	struct loop *loop;
+	const struct policy *policy;
+	int fd;
+	struct watch *watch;
+	observer_cb cb;
+	void *arg;
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	int nr[NSYSCALLS]; /* native syscall numbers of syscalls[] */
+	bool done;
+	struct observer_stats stats;
+};
+
+static const struct sysdesc *observer_lookup(const struct observer *o, const struct seccomp_data *d)
+{
+	if (d->arch == seccomp_arch_native()) {
+		for (size_t i = 0; i < NSYSCALLS; i++)
+			if (o->nr[i] == d->nr)
+				return &syscalls[i];
+		return NULL;
+	}
+	/* A compat ABI (i386 on x86_64): look the number up by name. */
+	char *name = seccomp_syscall_resolve_num_arch(d->arch, d->nr);
+	const struct sysdesc *s = NULL;
+	for (size_t i = 0; name != NULL && i < NSYSCALLS; i++)
+		if (strcmp(syscalls[i].name, name) == 0)
+			s = &syscalls[i];
+	free(name);
+	return s;
+}
+
+/* Reads size bytes of the target's memory; page by page so that a string
+ * ending just before an unmapped page is still read. */
+static ssize_t read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool stop_at_nul)
+{
+	size_t got = 0;
+	while (got < size) {
+		size_t page = 4096 - ((addr + got) & 4095);
+		size_t want = size - got < page ? size - got : page;
+		struct iovec local = {(char *)buf + got, want};
+		struct iovec remote = {(void *)(uintptr_t)(addr + got), want};
+		ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+		if (n <= 0)
+			return got > 0 ? (ssize_t)got : -1;
+		if (stop_at_nul && memchr((char *)buf + got, '\0', (size_t)n) != NULL)
+			return (ssize_t)(got + (size_t)n);
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/* readlink of /proc/PID/WHAT into buf; only absolute results count
+ * ("pipe:[12]" or "/x (deleted)" do not name a path to decide on). */
+static int proc_link(pid_t pid, const char *what, char *buf, size_t size)
+{
+	char link[64];
+	snprintf(link, sizeof link, "/proc/%d/%s", (int)pid, what);
+	ssize_t n = readlink(link, buf, size - 1);
+	if (n <= 0 || buf[0] != '/')
+		return -1;
+	buf[n] = '\0';
+	if (n > 10 && strcmp(buf + n - 10, " (deleted)") == 0)
+		return -1;
+	return 0;
+}
+
+/* The absolute, normalised path a (dirfd, path) pair names for the
+ * process; malloc'ed, or NULL when it cannot be told. */
+static char *resolve_at(const struct seccomp_notif *req, int dirfd_arg, int path_arg)
+{
+	char path[PATH_MAX], base[PATH_MAX], joined[2 * PATH_MAX + 2];
+	pid_t pid = (pid_t)req->pid;
+	if (read_mem(pid, req->data.args[path_arg], path, sizeof path, true) <= 0 ||
+	    memchr(path, '\0', sizeof path) == NULL)
+		return NULL;
+	if (path[0] == '/')
+		return path_normalize(path);
+	int dirfd = dirfd_arg < 0 ? AT_FDCWD : (int)req->data.args[dirfd_arg];
+	char what[32];
+	if (dirfd == AT_FDCWD)
+		snprintf(what, sizeof what, "cwd");
+	else
+		snprintf(what, sizeof what, "fd/%d", dirfd);
+	if (proc_link(pid, what, base, sizeof base) < 0)
+		return NULL;
+	snprintf(joined, sizeof joined, "%s/%s", base, path);
+	return path_normalize(joined);
+}
+
+static bool exists(pid_t pid, const char *path)
+{
+	char host[PATH_MAX + 32];
+	struct stat st;
+	snprintf(host, sizeof host, "/proc/%d/root%s", (int)pid, path);
+	return lstat(host, &st) == 0;
+}
+
+/* The operation an open asks for; -1 when it needs no check. */
+static int open_op(const struct observer *o, const struct seccomp_notif *req, const struct sysdesc *s,
+		   uint64_t *flags)
+{
+	*flags = req->data.args[(int)s->flags];
+	if (s->kind == K_OPENAT2 &&
+	    (req->data.args[3] < sizeof(uint64_t) ||
+	     read_mem((pid_t)req->pid, req->data.args[2], flags, sizeof *flags, false) != sizeof *flags))
+		return -1; /* the kernel refuses a short open_how itself */
+	if (*flags & WRITE_INTENT)
+		return (*flags & O_CREAT) ? OP_CREATE : OP_WRITE;
+	return reads_restricted(o->policy) ? OP_READ : -1;
+}
+
+/* The checks one notification asks for: up to two paths. */
+struct check {
+	char *path[2];
+	enum fs_op op[2];
+};
+
+static int plan_checks(const struct observer *o, const struct seccomp_notif *req, const struct sysdesc *s,
+		       struct check *c)
+{
+	static const enum fs_op kind_op[] = {
+		[K_CREATE] = OP_CREATE, [K_REMOVE] = OP_REMOVE, [K_RENAME] = OP_RENAME,
+		[K_LINK] = OP_CREATE,   [K_WRITE] = OP_WRITE,   [K_EXEC] = OP_EXEC,
+	};
+	uint64_t flags;
+	int op = s->kind == K_OPEN || s->kind == K_OPENAT2 ? open_op(o, req, s, &flags) : (int)kind_op[s->kind];
+	if (op < 0)
+		return 0;
+	if (s->path >= 0) {
+		c->path[0] = resolve_at(req, s->dirfd, s->path);
+		c->op[0] = (enum fs_op)op;
+		if (op == OP_CREATE && s->kind != K_CREATE && c->path[0] && exists((pid_t)req->pid, c->path[0]))
+			c->op[0] = OP_WRITE; /* O_CREAT on an existing file */
+	}
+	if (s->path2 >= 0) {
+		c->path[1] = resolve_at(req, s->dirfd2, s->path2);
+		c->op[1] = (enum fs_op)op;
+	}
+	return 0;
+}
+
+static void observer_report(struct observer *o, const struct seccomp_notif *req, const char *path, enum fs_op op,
+			    const struct decision *dec)
+{
+	struct denial d = {0};
+	char link[64];
+	snprintf(link, sizeof link, "/proc/%d/comm", (int)req->pid);
+	FILE *f = fopen(link, "re");
+	if (f != NULL) {
+		if (fgets(d.comm, sizeof d.comm, f) != NULL)
+			d.comm[strcspn(d.comm, "\n")] = '\0';
+		fclose(f);
+	}
+	d.pid = (pid_t)req->pid;
+	if (denial_set(&d, fs_op_name(op), "observer", path, dec->rule) == 0) {
+		d.rule_file = dec->origin.file ? strdup(dec->origin.file) : NULL;
+		d.rule_line = dec->origin.line;
+		suggest_path(o->policy, path, op, &d.suggest);
+		if (o->cb != NULL)
+			o->cb(&d, o->arg);
+	}
+	denial_clear(&d);
+}
+
+/* Decides one notification: the first denied path, or none. */
+static int observer_decide(struct observer *o, const struct seccomp_notif *req, struct check *c,
+			   struct decision *dec)
+{
+	for (int i = 0; i < 2; i++) {
+		if (c->path[i] == NULL)
+			continue;
+		*dec = policy_decide_path(o->policy, c->path[i], c->op[i]);
+		if (!dec->allow)
+			return i;
+	}
+	(void)req;
+	return -1;
+}
+
+static void observer_answer(struct observer *o, const struct seccomp_notif *req)
+{
+	const struct sysdesc *s = observer_lookup(o, &req->data);
+	struct check c = {{NULL, NULL}, {OP_READ, OP_READ}};
+	struct decision dec = {0};
+	int denied = -1;
+	if (s != NULL && plan_checks(o, req, s, &c) == 0)
+		denied = observer_decide(o, req, &c, &dec);
+	/* The path was read from memory the process controls and may have
+	 * changed since; the id still being valid means the process is still
+	 * the one waiting, so the pid and /proc lookups named the right one. */
+	if (seccomp_notify_id_valid(o->fd, req->id) != 0) {
+		o->stats.gone++;
+		goto out;
+	}
+	memset(o->resp, 0, sizeof *o->resp);
+	o->resp->id = req->id;
+	if (denied >= 0) {
+		o->resp->error = -EACCES;
+		o->stats.denied++;
+	} else {
+		o->resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		o->stats.continued++;
+	}
+	if (seccomp_notify_respond(o->fd, o->resp) != 0)
+		o->stats.gone++;
+	else if (denied >= 0)
+		observer_report(o, req, c.path[denied], c.op[denied], &dec);
+out:
+	free(c.path[0]);
+	free(c.path[1]);
+}
+
+static void observer_ready(struct watch *w, int events, void *arg)
+{
+	struct observer *o = arg;
+	if (events & LOOP_IN) {
+		memset(o->req, 0, sizeof *o->req);
+		/* Readable means a notification is pending; if its process died
+		 * meanwhile, receive fails with ENOENT rather than blocking. */
+		if (seccomp_notify_receive(o->fd, o->req) == 0) {
+			o->stats.seen++;
+			observer_answer(o, o->req);
+		}
+		return;
+	}
+	if (events & LOOP_ERR) {
+		/* Hang-up: no process is left under the filter. */
+		o->done = true;
+		watch_del(w);
+		o->watch = NULL;
+	}
+}
+
+struct observer *observer_new(struct loop *loop, const struct policy *p, int notify_fd, observer_cb cb, void *arg)
+{
+	struct observer *o = calloc(1, sizeof *o);
+	if (o == NULL)
+		return NULL;
+	*o = (struct observer){.loop = loop, .policy = p, .fd = notify_fd, .cb = cb, .arg = arg};
+	for (size_t i = 0; i < NSYSCALLS; i++)
+		o->nr[i] = seccomp_syscall_resolve_name(syscalls[i].name);
+	if (seccomp_notify_alloc(&o->req, &o->resp) != 0 ||
+	    (o->watch = watch_add(loop, notify_fd, LOOP_IN, observer_ready, o)) == NULL) {
+		observer_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+const struct observer_stats *observer_stats(const struct observer *o)
+{
+	return &o->stats;
+}
+
+bool observer_done(const struct observer *o)
+{
+	return o->done;
+}
+
+void observer_free(struct observer *o)
+{
+	if (o == NULL)
+		return;
+	if (o->watch != NULL)
+		watch_del(o->watch);
+	if (o->req != NULL)
+		seccomp_notify_free(o->req, o->resp);
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o);
+}

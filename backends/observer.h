@@ -1,0 +1,61 @@
+/* observer: seccomp user notification on the syscalls that change the
+ * file system (and on every open where the profile restricts reads or has
+ * `deny` entries), answered by the host from the policy.
+ *
+ * The child installs the filter (observer_install, called by the launcher
+ * after its own deny-list filter) and hands the listener fd to the host.
+ * The host (observer_new) reads each call's path from the process's
+ * memory, resolves it as the process sees it (cwd, dirfd, root through
+ * /proc), and asks policy_decide_path():
+ *
+ * - deny: the call fails with EACCES at once and a denial is reported;
+ * - allow: the kernel goes on with the call (SECCOMP_USER_NOTIF_FLAG_CONTINUE),
+ *   and Landlock, the mounts and the deny list decide as if the observer
+ *   were not there.
+ *
+ * Why CONTINUE cannot be turned into a way around Landlock: CONTINUE does
+ * not run the call on the process's behalf or with the host's rights; the
+ * kernel resumes it in the process, where every later check (Landlock's
+ * path walk, read-only bind mounts, capabilities) still applies. A process
+ * that rewrites the path in its memory after the host read it (another
+ * thread) can at most make the host decide on the wrong path: it gains
+ * "allow", which only means "Landlock decides". So the observer may deny
+ * early and explain, and can never allow anything Landlock denies.
+ *
+ * Fail closed: when the host (the listener fd) is gone, the kernel fails
+ * every notified call with ENOSYS instead of running it. */
+#ifndef OBSERVER_H
+#define OBSERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct denial;
+struct loop;
+struct policy;
+
+/* In the child, after no_new_privs: loads the filter; returns the listener
+ * fd, or -1 with errno set. */
+int observer_install(const struct policy *);
+
+/* Called with each denial (layer "observer", pane 0, suggestion filled);
+ * the callee may set d->pane and must copy what it keeps. */
+typedef void (*observer_cb)(struct denial *d, void *arg);
+
+struct observer_stats {
+	uint64_t seen;      /* notifications received */
+	uint64_t denied;    /* answered EACCES */
+	uint64_t continued; /* handed back to the kernel */
+	uint64_t gone;      /* the call went away before the answer */
+};
+
+struct observer;
+/* Watches notify_fd on the loop and owns it (observer_free closes it,
+ * which fails any call still waiting: fail closed). NULL on failure. */
+struct observer *observer_new(struct loop *, const struct policy *, int notify_fd, observer_cb, void *arg);
+const struct observer_stats *observer_stats(const struct observer *);
+/* True once no process uses the filter any more (all exited). */
+bool observer_done(const struct observer *);
+void observer_free(struct observer *);
+
+#endif

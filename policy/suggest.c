@@ -1,0 +1,138 @@
+/* suggest: a candidate broadening, then the proof that it is enough: the
+ * policy is asked again with the candidate added, and only a candidate
+ * that turns the decision into "allow" is offered. That one step keeps
+ * protected paths, deny globs, sandmux's own files and always-blocked
+ * addresses out of every suggestion, whatever rule denied. */
+#include "policy/suggest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Decides with one more entry in a list of the policy; the policy itself
+ * is left as it was (a shallow copy with a longer array). */
+static bool allowed_with(const struct policy *p, struct rules *(*list)(struct policy *), const char *entry,
+			 const char *path, enum fs_op op, const char *host)
+{
+	struct policy q = *p;
+	struct rules *r = list(&q);
+	struct rule *v = malloc((r->n + 1) * sizeof *v);
+	if (v == NULL)
+		return false;
+	if (r->n > 0)
+		memcpy(v, r->v, r->n * sizeof *v);
+	v[r->n] = (struct rule){.text = (char *)entry, .origin = {.file = NULL, .layer = LAYER_USER}};
+	*r = (struct rules){.v = v, .n = r->n + 1, .cap = r->n + 1};
+	struct decision d = host ? policy_decide_host(&q, host, NULL, 0) : policy_decide_path(&q, path, op);
+	free(v);
+	return d.allow;
+}
+
+static struct rules *write_list(struct policy *p)
+{
+	return &p->write;
+}
+
+static struct rules *read_list(struct policy *p)
+{
+	return &p->read;
+}
+
+static struct rules *net_list(struct policy *p)
+{
+	return &p->net.allow;
+}
+
+static bool fill(struct suggestion *out, const char *key, const char *value)
+{
+	out->key = key;
+	snprintf(out->value, sizeof out->value, "%s", value);
+	return true;
+}
+
+bool suggest_path(const struct policy *p, const char *path, enum fs_op op, struct suggestion *out)
+{
+	out->key = NULL;
+	out->value[0] = '\0';
+	if (path == NULL || path[0] != '/' || strlen(path) >= sizeof out->value)
+		return false;
+	if (op == OP_READ || op == OP_EXEC) {
+		/* Reads: the path itself; the profile chose to list them. */
+		if (allowed_with(p, read_list, path, path, op, NULL))
+			return fill(out, SUGGEST_KEY_RO, path);
+		return false;
+	}
+	/* Writes: the directory the file is in (a new file needs it). */
+	char dir[sizeof out->value];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		return false; /* never the whole file system */
+	*slash = '\0';
+	if (allowed_with(p, write_list, dir, path, op, NULL))
+		return fill(out, SUGGEST_KEY_RW, dir);
+	return false;
+}
+
+/* "host", "host:port", "[v6]:port" or a bare v6 address -> host. */
+static void host_of(const char *target, char *host, size_t size)
+{
+	if (target[0] == '[') {
+		size_t len = strcspn(target + 1, "]");
+		snprintf(host, size, "%.*s", (int)len, target + 1);
+		return;
+	}
+	const char *colon = strchr(target, ':');
+	if (colon != NULL && strchr(colon + 1, ':') == NULL)
+		snprintf(host, size, "%.*s", (int)(colon - target), target);
+	else
+		snprintf(host, size, "%s", target);
+}
+
+bool suggest_host(const struct policy *p, const char *target, struct suggestion *out)
+{
+	char host[256], cidr[272];
+	out->key = NULL;
+	out->value[0] = '\0';
+	if (target == NULL)
+		return false;
+	host_of(target, host, sizeof host);
+	if (host[0] == '\0')
+		return false;
+	if (allowed_with(p, net_list, host, NULL, OP_READ, host))
+		return fill(out, SUGGEST_KEY_NET, host);
+	/* An address literal may need the CIDR form of the allow list. */
+	snprintf(cidr, sizeof cidr, "%s/%d", host, strchr(host, ':') ? 128 : 32);
+	if (strspn(host, "0123456789.:abcdefABCDEF") == strlen(host) &&
+	    allowed_with(p, net_list, cidr, NULL, OP_READ, host))
+		return fill(out, SUGGEST_KEY_NET, cidr);
+	return false;
+}
+
+/* The value as a JSON string (quotes and backslashes escaped). */
+static size_t quoted(const char *v, char *buf, size_t size)
+{
+	size_t n = 0;
+	for (; *v && n + 3 < size; v++) {
+		if (*v == '"' || *v == '\\')
+			buf[n++] = '\\';
+		buf[n++] = *v;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+size_t suggest_format(const struct suggestion *s, char *buf, size_t size)
+{
+	char v[sizeof s->value * 2];
+	if (s->key == NULL || size == 0)
+		return 0;
+	quoted(s->value, v, sizeof v);
+	const char *dot = strchr(s->key, '.');
+	int n;
+	if (dot != NULL)
+		n = snprintf(buf, size, "\"%.*s\": {\"%s\": [\"%s\"]}", (int)(dot - s->key), s->key, dot + 1, v);
+	else
+		n = snprintf(buf, size, "\"%s\": [\"%s\"]", s->key, v);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}

@@ -1,0 +1,43 @@
+/* suggest: the smallest broadening of a policy that would have allowed one
+ * denial (DESIGN.md "Escalation"). Pure: a policy and a denied target in,
+ * one sandbox.json list entry out.
+ *
+ * - a write, create, remove or rename: the file's directory, as an
+ *   `additionalReadwritePaths` entry;
+ * - a read or exec where the profile restricts reads: the path itself, as
+ *   an `additionalReadonlyPaths` entry;
+ * - a connection: the exact host, as a `networkPolicy.allow` entry.
+ *
+ * A suggestion is only made when the policy, broadened by it, really
+ * allows the target: a protected path, a `deny` match, sandmux's own files
+ * or an always-blocked address get no suggestion at all. */
+#ifndef SUGGEST_H
+#define SUGGEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "policy/policy.h"
+
+/* The sandbox.json keys a suggestion can name. */
+#define SUGGEST_KEY_RW "additionalReadwritePaths"
+#define SUGGEST_KEY_RO "additionalReadonlyPaths"
+#define SUGGEST_KEY_NET "networkPolicy.allow"
+
+struct suggestion {
+	const char *key; /* one of SUGGEST_KEY_*; NULL: nothing to suggest */
+	char value[4096];
+};
+
+/* Fills `out` and returns true when a broadening exists. `path` is
+ * absolute and normalised. */
+bool suggest_path(const struct policy *, const char *path, enum fs_op, struct suggestion *out);
+/* `target` is "host", "host:port" or "[v6]:port"; the port is dropped. */
+bool suggest_host(const struct policy *, const char *target, struct suggestion *out);
+
+/* The suggestion as sandbox.json text, e.g.
+ * "additionalReadwritePaths": ["/etc"]  or  "networkPolicy": {"allow": ["a.com"]}.
+ * Returns the length written (truncated to size), or 0 when there is none. */
+size_t suggest_format(const struct suggestion *, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,136 @@
+/* run-denials: events and observer for `sandmux run`; the report and the
+ * hint lines at its end. */
+#include "shell/run-denials.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/observer.h"
+#include "policy/policy.h"
+
+int run_denials_init(struct run_denials *rd, const struct policy *p, const char *home)
+{
+	memset(rd, 0, sizeof *rd);
+	rd->policy = p;
+	char *log = home != NULL && home[0] == '/' ? events_log_path(home) : NULL;
+	int rc = events_init(&rd->ev, log);
+	free(log);
+	return rc;
+}
+
+static void run_denials_on(struct denial *d, void *arg)
+{
+	struct run_denials *rd = arg;
+	d->pane = 0;
+	events_emit(&rd->ev, d);
+}
+
+int run_denials_watch(struct run_denials *rd, struct loop *loop, int notify_fd)
+{
+	rd->obs = observer_new(loop, rd->policy, notify_fd, run_denials_on, rd);
+	if (rd->obs == NULL) {
+		close(notify_fd);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every suggestion, merged: {"additionalReadwritePaths": ["/etc", ...], ...}. */
+static cJSON *merged_suggestions(const struct denials *l)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (size_t i = 0; o != NULL && i < l->n; i++) {
+		const struct suggestion *s = &l->v[i].suggest;
+		if (s->key == NULL)
+			continue;
+		cJSON *list = cJSON_GetObjectItem(o, s->key);
+		if (list == NULL)
+			cJSON_AddItemToObject(o, s->key, list = cJSON_CreateArray());
+		bool have = false;
+		cJSON *e;
+		cJSON_ArrayForEach(e, list) have |= strcmp(e->valuestring, s->value) == 0;
+		if (!have)
+			cJSON_AddItemToArray(list, cJSON_CreateString(s->value));
+	}
+	return o;
+}
+
+static cJSON *report_json(const struct run_denials *rd, char *const *argv, int status)
+{
+	cJSON *r = cJSON_CreateObject(), *cmd = cJSON_CreateArray(), *list = cJSON_CreateArray();
+	for (size_t i = 0; argv[i] != NULL; i++)
+		cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
+	cJSON_AddItemToObject(r, "command", cmd);
+	cJSON_AddNumberToObject(r, "status", status);
+	cJSON_AddStringToObject(r, "profile", rd->policy->profile ? rd->policy->profile : "");
+	cJSON_AddStringToObject(r, "workspace", rd->policy->workspace ? rd->policy->workspace : "");
+	for (size_t i = 0; i < rd->ev.list.n; i++) {
+		char *s = denial_to_json(&rd->ev.list.v[i], true);
+		cJSON *d = s ? cJSON_Parse(s) : NULL;
+		free(s);
+		if (d != NULL)
+			cJSON_AddItemToArray(list, d);
+	}
+	cJSON_AddItemToObject(r, "denials", list);
+	cJSON_AddItemToObject(r, "suggest", merged_suggestions(&rd->ev.list));
+	if (rd->obs != NULL) {
+		const struct observer_stats *st = observer_stats(rd->obs);
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "notified", (double)st->seen);
+		cJSON_AddNumberToObject(o, "denied", (double)st->denied);
+		cJSON_AddItemToObject(r, "observer", o);
+	}
+	return r;
+}
+
+static int write_report(const char *path, const char *text)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stderr : fopen(path, "we");
+	if (f == NULL) {
+		fprintf(stderr, "sandmux run: --report %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "%s\n", text);
+	int rc = f == stderr ? fflush(f) : fclose(f);
+	if (rc != 0)
+		fprintf(stderr, "sandmux run: --report %s: %s\n", path, strerror(errno));
+	return rc != 0 ? -1 : 0;
+}
+
+/* sandmux: denied write /etc/foo (not under a writable path) — allow with: "additionalReadwritePaths": ["/etc"] */
+static void print_hint(const struct denial *d)
+{
+	char times[32] = "", how[4200];
+	if (d->count > 1)
+		snprintf(times, sizeof times, " %u times", d->count);
+	if (suggest_format(&d->suggest, how, sizeof how) == 0)
+		snprintf(how, sizeof how, "sandmux offers no broadening for this");
+	fprintf(stderr, "sandmux: denied %s %s%s (%s) \u2014 %s%s\n", d->op, d->target ? d->target : "", times,
+		d->rule ? d->rule : "", d->suggest.key ? "allow with: " : "", how);
+}
+
+int run_denials_finish(struct run_denials *rd, char *const *argv, int status, const char *report)
+{
+	if (report == NULL) {
+		for (size_t i = 0; i < rd->ev.list.n; i++)
+			print_hint(&rd->ev.list.v[i]);
+		return 0;
+	}
+	cJSON *r = report_json(rd, argv, status);
+	char *text = r ? cJSON_Print(r) : NULL;
+	cJSON_Delete(r);
+	int rc = text ? write_report(report, text) : -1;
+	free(text);
+	return rc;
+}
+
+void run_denials_free(struct run_denials *rd)
+{
+	observer_free(rd->obs);
+	rd->obs = NULL;
+	events_free(&rd->ev);
+}

@@ -1,0 +1,30 @@
+/* run-denials: the observer and the denial events of `sandmux run`, and
+ * what it says about them at the end: a JSON report (--report FILE, "-"
+ * for stderr) or one hint line per coalesced denial on stderr, so that a
+ * person or an agent reading the output knows the failure came from the
+ * sandbox and what to ask for. */
+#ifndef RUN_DENIALS_H
+#define RUN_DENIALS_H
+
+#include "backends/events.h"
+
+struct loop;
+struct observer;
+struct policy;
+
+struct run_denials {
+	struct events ev;
+	struct observer *obs;
+	const struct policy *policy;
+};
+
+/* Logs to $HOME/.sandmux/state/denials.jsonl (no log without a home). */
+int run_denials_init(struct run_denials *, const struct policy *, const char *home);
+/* Hands the launcher's listener fd to an observer on the loop; owns it. */
+int run_denials_watch(struct run_denials *, struct loop *, int notify_fd);
+/* report NULL: hint lines; otherwise the report to that file ("-": stderr).
+ * Returns -1 when the report cannot be written (said on stderr). */
+int run_denials_finish(struct run_denials *, char *const *argv, int status, const char *report);
+void run_denials_free(struct run_denials *);
+
+#endif
