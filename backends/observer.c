@@ -299,18 +299,25 @@ static void observer_report(struct observer *o, const struct seccomp_notif *req,
 	denial_clear(&d);
 }
 
+/* /dev and /proc: Landlock grants the terminal and null devices and (for
+ * restricted reads) /proc for a process to run at all, outside the
+ * policy's lists; the observer leaves those to Landlock rather than deny
+ * what the sandbox allows. */
+static bool runtime_path(const char *path)
+{
+	return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 || strcmp(path, "/proc") == 0;
+}
+
 /* Decides one notification: the first denied path, or none. */
-static int observer_decide(struct observer *o, const struct seccomp_notif *req, struct check *c,
-			   struct decision *dec)
+static int observer_decide(struct observer *o, struct check *c, struct decision *dec)
 {
 	for (int i = 0; i < 2; i++) {
-		if (c->path[i] == NULL)
+		if (c->path[i] == NULL || runtime_path(c->path[i]))
 			continue;
 		*dec = policy_decide_path(o->policy, c->path[i], c->op[i]);
 		if (!dec->allow)
 			return i;
 	}
-	(void)req;
 	return -1;
 }
 
@@ -321,7 +328,7 @@ static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 	struct decision dec = {0};
 	int denied = -1;
 	if (s != NULL && plan_checks(o, req, s, &c) == 0)
-		denied = observer_decide(o, req, &c, &dec);
+		denied = observer_decide(o, &c, &dec);
 	/* The path was read from memory the process controls and may have
 	 * changed since; the id still being valid means the process is still
 	 * the one waiting, so the pid and /proc lookups named the right one. */

@@ -23,6 +23,7 @@
 #include "backends/loop.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
+#include "shell/run-denials.h"
 #include "shell/run-tty.h"
 
 extern char **environ;
@@ -45,6 +46,7 @@ struct run {
 	bool done;
 	int status;
 	char tmpdir[PATH_MAX];
+	struct run_denials denials; /* the observer and its events */
 };
 
 static int run_usage(void)
@@ -193,12 +195,19 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		r->l.cwd = cwd;
 	if (r->use_tty)
 		r->l.tty = r->tty.slave;
-	/* --report FILE (observer): set r->l.want_notify here and hand the
-	 * listener to the observer in this loop; written at the end. */
+	/* The observer reports denials as they happen (hint lines or
+	 * --report at the end); Landlock is the boundary either way. */
+	r->l.want_notify = r->p->sandboxed;
 	if (launch_start(&r->l) < 0) {
 		fprintf(stderr, "sandmux run: %s\n", r->l.err);
 		return 1;
 	}
+	if (r->l.notify_fd >= 0 && run_denials_watch(&r->denials, r->loop, r->l.notify_fd) < 0) {
+		/* The command waits at execve for an answer: it cannot go on. */
+		fprintf(stderr, "sandmux run: observer: %s\n", strerror(errno));
+		kill(r->l.pid, SIGKILL);
+	}
+	r->l.notify_fd = -1;
 	if (r->use_tty) {
 		close(r->tty.slave);
 		r->tty.slave = -1;
@@ -209,6 +218,8 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		loop_once(r->loop, -1);
 	if (r->use_tty)
 		run_tty_drain(&r->tty);
+	if (run_denials_finish(&r->denials, o->argv, r->status, o->report) < 0 && r->status == 0)
+		return 1;
 	return r->status;
 }
 
@@ -247,6 +258,10 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	free(r.p->tmpdir);
 	r.p->tmpdir = strdup(r.tmpdir);
+	if (run_denials_init(&r.denials, r.p, o.popts.home) < 0) {
+		fprintf(stderr, "sandmux run: out of memory\n");
+		goto out;
+	}
 	r.use_tty = isatty(STDIN_FILENO);
 	if (r.use_tty && run_tty_open(&r.tty, STDIN_FILENO) < 0) {
 		fprintf(stderr, "sandmux run: %s\n", r.tty.err);
@@ -267,6 +282,7 @@ out:
 		close(r.sfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
+	run_denials_free(&r.denials);
 	loop_free(r.loop);
 	run_remove_tmpdir(&r);
 	if (r.p)
