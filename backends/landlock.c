@@ -52,11 +52,8 @@ struct ll_ruleset_attr {
 	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |        \
 	 LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
-/* Devices a terminal program writes to and configures. */
-static const char *const landlock_devs[] = {
-	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-	"/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm",
-};
+/* Devices a terminal program writes to and configures (paths.c). */
+extern const char *const launch_devs[];
 
 struct ll {
 	int fd;
@@ -147,8 +144,8 @@ static int landlock_add_all(struct sbx *s, struct ll *ll)
 	if (landlock_rule(s, ll, "/tmp", LL_READ | (p->tmp_writable ? LL_WRITE : 0)) < 0 ||
 	    landlock_rule(s, ll, "/var/tmp", LL_READ | (p->tmp_writable ? LL_WRITE : 0)) < 0)
 		return -1;
-	for (size_t i = 0; i < sizeof landlock_devs / sizeof landlock_devs[0]; i++)
-		if (landlock_rule(s, ll, landlock_devs[i], LL_READ | LL_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV) < 0)
+	for (size_t i = 0; launch_devs[i] != NULL; i++)
+		if (landlock_rule(s, ll, launch_devs[i], LL_READ | LL_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV) < 0)
 			return -1;
 	return 0;
 }

@@ -49,3 +49,12 @@ struct features {
 void features_probe(struct features *);
 
 #endif
+
+/* How the sandbox's paths relate to the host's, for whoever resolves a
+ * path seen inside (the observer): /tmp and /var/tmp inside are the
+ * session temp dir (policy->tmpdir) outside. Writes the host path into buf
+ * and returns it, or returns `inside` unchanged. */
+const char *launch_host_path(const struct policy *, const char *inside, char *buf, unsigned long size);
+/* The devices Landlock lets every sandbox open for writing and configure
+ * (/dev/null, /dev/tty, /dev/pts/N, ...): a terminal program needs them. */
+bool launch_dev_allowed(const char *path);
