@@ -88,7 +88,7 @@ static size_t hline_size(int len, int nruns, int nmarks)
 static struct grid_hline *hline_encode(const struct grid_line *l, int cols)
 {
 	const struct vt_cell *c = l->cells;
-	int len = cols, nruns = 0, nmarks = 0;
+	int len = l->used < cols ? l->used : cols, nruns = 0, nmarks = 0;
 	while (len > 0 && cell_plain_blank(&c[len - 1]))
 		len--;
 	struct vt_attr prev = {0};
@@ -175,6 +175,7 @@ static void hist_pop(struct grid *g, struct grid_line *l, int cols)
 {
 	struct grid_hline **slot = hist_slot(g, g->hist_len - 1);
 	hline_decode(*slot, l->cells, cols);
+	l->used = (*slot)->len < cols ? (*slot)->len : cols;
 	l->wrapped = (*slot)->wrapped;
 	g->hist_bytes -= hline_size((*slot)->len, (*slot)->nruns, (*slot)->nmarks);
 	free(*slot);
@@ -213,6 +214,8 @@ static void screen_free(struct grid_screen *s)
 {
 	free(s->line);
 	free(s->block);
+	s->line = NULL;
+	s->block = NULL;
 }
 
 static void touch_rows(struct grid *g, int r0, int r1)
@@ -224,7 +227,8 @@ static void touch_rows(struct grid *g, int r0, int r1)
 
 static void line_clear(struct grid_line *l, int cols, uint32_t bg)
 {
-	cells_blank(l->cells, cols, bg);
+	cells_blank(l->cells, bg ? cols : l->used, bg);
+	l->used = bg ? cols : 0;
 	l->wrapped = false;
 }
 
@@ -241,20 +245,18 @@ struct grid *grid_new(int rows, int cols, int hist_cap)
 	g->tmp = calloc(g->rows, sizeof *g->tmp);
 	g->hist = g->hist_cap ? calloc(g->hist_cap, sizeof *g->hist) : NULL;
 	bool ok = g->cache && g->dirty && g->tmp && (g->hist || !g->hist_cap);
-	if (ok && screen_alloc(&g->scr[0], g->rows, g->cols) == 0) {
-		if (screen_alloc(&g->scr[1], g->rows, g->cols) == 0) {
-			g->cache->blank = grid_blank(0);
-			touch_rows(g, 0, g->rows);
-			return g;
-		}
-		screen_free(&g->scr[0]);
+	/* The alternate screen is allocated only while a program uses it. */
+	if (!ok || screen_alloc(&g->scr[0], g->rows, g->cols) < 0) {
+		free(g->cache);
+		free(g->dirty);
+		free(g->tmp);
+		free(g->hist);
+		free(g);
+		return NULL;
 	}
-	free(g->cache);
-	free(g->dirty);
-	free(g->tmp);
-	free(g->hist);
-	free(g);
-	return NULL;
+	g->cache->blank = grid_blank(0);
+	touch_rows(g, 0, g->rows);
+	return g;
 }
 
 void grid_free(struct grid *g)
@@ -332,6 +334,8 @@ void grid_erase(struct grid *g, int r0, int r1, int c0, int c1, uint32_t bg)
 		if (c1 < g->cols && l->cells[c1].width == 0)
 			l->cells[c1] = grid_blank(l->cells[c1].attr.bg);
 		cells_blank(l->cells + c0, c1 - c0, bg);
+		if (bg)
+			grid_use(l, c1);
 		if (c1 == g->cols)
 			l->wrapped = false;
 		grid_touch(g, r);
@@ -346,8 +350,9 @@ void grid_move(struct grid *g, int dr, int dc, int sr, int sc, int h, int w)
 	bool down = dr > sr;
 	for (int k = 0; k < h; k++) {
 		int i = down ? h - 1 - k : k;
-		struct vt_cell *d = grid_line(g, dr + i)->cells + dc;
-		memmove(d, grid_line(g, sr + i)->cells + sc, w * sizeof *d);
+		struct grid_line *l = grid_line(g, dr + i);
+		memmove(l->cells + dc, grid_line(g, sr + i)->cells + sc, w * sizeof *l->cells);
+		grid_use(l, dc + w);
 		grid_touch(g, dr + i);
 	}
 }
@@ -356,13 +361,11 @@ void grid_set_alt(struct grid *g, bool on)
 {
 	if ((g->cur == 1) == on)
 		return;
+	if (on && screen_alloc(&g->scr[1], g->rows, g->cols) < 0)
+		return; /* out of memory: the program draws on the main screen */
+	if (!on)
+		screen_free(&g->scr[1]);
 	g->cur = on;
-	if (on) {
-		struct grid_screen *s = &g->scr[1];
-		s->top = 0;
-		for (int r = 0; r < g->rows; r++)
-			line_clear(&s->line[r], g->cols, 0);
-	}
 	touch_rows(g, 0, g->rows);
 }
 
@@ -375,6 +378,7 @@ static void row_copy(struct grid_line *d, const struct grid_line *s, int cols, i
 	cells_blank(d->cells + n, cols - n, 0);
 	if (n > 0 && d->cells[n - 1].width == 2 && n < ocols)
 		d->cells[n - 1] = grid_blank(d->cells[n - 1].attr.bg);
+	d->used = s->used < cols ? s->used : cols;
 	d->wrapped = s->wrapped && cols >= ocols;
 }
 
@@ -429,13 +433,17 @@ void grid_resize(struct grid *g, int rows, int cols, int *crow, int *ccol)
 		free(tmp);
 		return; /* out of memory: keep the old size */
 	}
-	for (int which = 0; which < 2; which++) {
+	for (int which = 0; which < 2 && g->scr[which].line; which++) {
 		int other = -1, *cr = which == g->cur ? crow : &other;
-		if (screen_resize(g, which, rows, cols, cr) < 0) {
+		if (screen_resize(g, which, rows, cols, cr) == 0)
+			continue;
+		if (which == 0) { /* nothing changed yet */
 			free(dirty);
 			free(tmp);
 			return;
 		}
+		screen_free(&g->scr[1]); /* out of memory: back to the main screen */
+		g->cur = 0;
 	}
 	free(g->dirty);
 	free(g->tmp);

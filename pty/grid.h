@@ -10,12 +10,15 @@
 #define GRID_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "pty/vt.h"
 
 struct grid_line {
 	struct vt_cell *cells;
-	bool wrapped; /* the text goes on in the next row (autowrap) */
+	uint16_t used; /* cells from here on are plain blanks: clearing and
+			* pushing into the scrollback stop here */
+	bool wrapped;  /* the text goes on in the next row (autowrap) */
 };
 
 struct grid_screen {
@@ -50,6 +53,12 @@ static inline struct grid_line *grid_line(struct grid *g, int r)
 	struct grid_screen *s = &g->scr[g->cur];
 	int i = s->top + r;
 	return &s->line[i >= g->rows ? i - g->rows : i];
+}
+
+static inline void grid_use(struct grid_line *l, int end)
+{
+	if (end > l->used)
+		l->used = end;
 }
 
 static inline void grid_touch(struct grid *g, int r)

@@ -43,7 +43,7 @@ struct vt {
 	size_t held_len;
 
 	char *reply;
-	size_t reply_len;
+	size_t reply_len, reply_cap;
 	bool probing; /* output goes to probe[], not to the program */
 	char probe[64];
 	size_t probe_len;
@@ -90,6 +90,7 @@ static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 		c->ch[i] = info->chars[i] <= 0x10ffff ? info->chars[i] : 0xfffd;
 	if (w == 2)
 		c[1] = (struct vt_cell){.width = 0, .attr = vt->pen};
+	grid_use(l, pos.col + w);
 	grid_touch(g, pos.row);
 	if (vt->wrap_pending && pos.col == 0 && pos.row == vt->wrap_row + 1)
 		grid_line(g, vt->wrap_row)->wrapped = true;
@@ -269,6 +270,14 @@ static void cb_output(const char *s, size_t len, void *user)
 	}
 	if (len > VT_REPLY_MAX - vt->reply_len)
 		return; /* the host is not reading replies: drop, never grow without bound */
+	if (vt->reply_len + len > vt->reply_cap) {
+		size_t cap = vt->reply_len + len < 256 ? 256 : 2 * (vt->reply_len + len);
+		char *r = realloc(vt->reply, cap < VT_REPLY_MAX ? cap : VT_REPLY_MAX);
+		if (!r)
+			return;
+		vt->reply = r;
+		vt->reply_cap = cap < VT_REPLY_MAX ? cap : VT_REPLY_MAX;
+	}
 	memcpy(vt->reply + vt->reply_len, s, len);
 	vt->reply_len += len;
 }
@@ -281,8 +290,7 @@ struct vt *vt_new(int rows, int cols, int scrollback_lines)
 	if (!vt)
 		return NULL;
 	vt->grid = grid_new(rows, cols, scrollback_lines);
-	vt->reply = malloc(VT_REPLY_MAX);
-	if (vt->grid && vt->reply)
+	if (vt->grid)
 		vt->vterm = vterm_new(vt->grid->rows, vt->grid->cols);
 	if (!vt->vterm) {
 		vt_free(vt);
@@ -483,8 +491,9 @@ void vt_clear_history(struct vt *vt)
 size_t vt_memory(const struct vt *vt)
 {
 	const struct grid *g = vt->grid;
-	return sizeof *vt + grid_history_bytes(g) +
-	       2 * (size_t)g->rows * (g->cols * sizeof(struct vt_cell) + sizeof(struct grid_line));
+	int screens = g->scr[1].line ? 2 : 1;
+	return sizeof *vt + vt->reply_cap + grid_history_bytes(g) +
+	       screens * (size_t)g->rows * (g->cols * sizeof(struct vt_cell) + sizeof(struct grid_line));
 }
 
 void vt_cursor(const struct vt *vt, int *row, int *col)
@@ -529,6 +538,8 @@ bool vt_take_bell(struct vt *vt)
 size_t vt_take_reply(struct vt *vt, char *out, size_t cap)
 {
 	size_t n = vt->reply_len < cap ? vt->reply_len : cap;
+	if (n == 0)
+		return 0;
 	memcpy(out, vt->reply, n);
 	memmove(vt->reply, vt->reply + n, vt->reply_len - n);
 	vt->reply_len -= n;

@@ -1,0 +1,123 @@
+/* vt throughput: the same generated output (text, colours, UTF-8, long
+ * wrapping lines) fed in pty-sized reads through (a) libvterm 0.1.4's
+ * screen layer and (b) sandmux's vt (libvterm's state layer + our grid).
+ * Prints both times and the ratio. A benchmark, not a test: it never
+ * fails on timing. Usage: vt_bench [MB] [rows] [cols] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <vterm.h>
+
+#include "pty/vt.h"
+
+static unsigned rnd(unsigned *s)
+{
+	*s = *s * 1103515245 + 12345;
+	return *s >> 16;
+}
+
+/* Plain short lines, like cat of source code: line feeds dominate. */
+static size_t gen_plain(char *buf, size_t size)
+{
+	unsigned s = 11;
+	size_t n = 0;
+	while (n + 128 < size) {
+		int w = rnd(&s) % 80;
+		for (int i = 0; i < w; i++)
+			buf[n++] = i < 4 && w > 40 ? ' ' : 'a' + rnd(&s) % 26;
+		buf[n++] = '\r';
+		buf[n++] = '\n';
+	}
+	return n;
+}
+
+static size_t gen_mixed(char *buf, size_t size)
+{
+	static const char *words[] = {"sandbox", "pane", "terminal", "émulateur", "终端", "grid", "scroll",
+				      "policy", "landlock", "seccomp", "λ", "make", "build/", "ok", "-", "42"};
+	unsigned s = 7;
+	size_t n = 0;
+	while (n + 2048 < size) {
+		int w = 3 + rnd(&s) % 30;
+		if (rnd(&s) % 20 == 0)
+			w *= 8; /* a long line that wraps */
+		for (int i = 0; i < w; i++) {
+			unsigned r = rnd(&s) % 16;
+			if (r == 0)
+				n += sprintf(buf + n, "\033[%dm", 31 + rnd(&s) % 7);
+			else if (r == 1)
+				n += sprintf(buf + n, "\033[38;5;%dm", rnd(&s) % 256);
+			else if (r == 2)
+				n += sprintf(buf + n, "\033[1;38;2;%d;%d;%dm", rnd(&s) % 256, rnd(&s) % 256, rnd(&s) % 256);
+			else if (r == 3)
+				n += sprintf(buf + n, "\033[0m");
+			n += sprintf(buf + n, "%s ", words[rnd(&s) % 16]);
+		}
+		n += sprintf(buf + n, "\033[0m\r\n");
+	}
+	return n;
+}
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+#define CHUNK 4096
+
+static double run_screen(const char *buf, size_t len, int rows, int cols)
+{
+	VTerm *vt = vterm_new(rows, cols);
+	vterm_set_utf8(vt, 1);
+	VTermScreen *scr = vterm_obtain_screen(vt);
+	vterm_screen_enable_altscreen(scr, 1);
+	vterm_screen_reset(scr, 1);
+	double t = now();
+	for (size_t off = 0; off < len; off += CHUNK)
+		vterm_input_write(vt, buf + off, len - off < CHUNK ? len - off : CHUNK);
+	vterm_screen_flush_damage(scr);
+	t = now() - t;
+	vterm_free(vt);
+	return t;
+}
+
+static double run_vt(const char *buf, size_t len, int rows, int cols, size_t *mem)
+{
+	struct vt *vt = vt_new(rows, cols, 2000);
+	double t = now();
+	for (size_t off = 0; off < len; off += CHUNK)
+		vt_write(vt, buf + off, len - off < CHUNK ? len - off : CHUNK);
+	t = now() - t;
+	*mem = vt_memory(vt);
+	vt_free(vt);
+	return t;
+}
+
+int main(int argc, char **argv)
+{
+	double mb = argc > 1 ? atof(argv[1]) : 5;
+	int rows = argc > 2 ? atoi(argv[2]) : 50, cols = argc > 3 ? atoi(argv[3]) : 200;
+	size_t size = (size_t)(mb * 1024 * 1024);
+	char *buf = malloc(size);
+	if (!buf)
+		return 1;
+	static const struct {
+		const char *name;
+		size_t (*gen)(char *, size_t);
+	} sets[] = {{"mixed text, colours, UTF-8, wrapping", gen_mixed}, {"plain short lines (cat of code)", gen_plain}};
+	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+		size_t len = sets[i].gen(buf, size), mem;
+		double tv = run_vt(buf, len, rows, cols, &mem);
+		double ts = getenv("VT_BENCH_ONLY_VT") ? 1 : run_screen(buf, len, rows, cols);
+		printf("vt bench: %s, %.1f MB at %dx%d\n", sets[i].name, len / 1048576.0, cols, rows);
+		printf("  libvterm screen layer: %.3f s (%.1f MB/s)\n", ts, len / 1048576.0 / ts);
+		printf("  sandmux vt:            %.3f s (%.1f MB/s)\n", tv, len / 1048576.0 / tv);
+		printf("  ratio screen/vt:       %.1fx\n", ts / tv);
+		printf("  vt memory with 2000 lines of history: %.2f MB\n", mem / 1048576.0);
+	}
+	free(buf);
+	return 0;
+}
