@@ -9,11 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "backends/events.h"
+#include "backends/launch.h"
 #include "backends/loop.h"
 #include "policy/config.h"
 #include "policy/policy.h"
@@ -201,17 +204,17 @@ static int proc_link(pid_t pid, const char *what, char *buf, size_t size)
 	return 0;
 }
 
-/* The absolute, normalised path a (dirfd, path) pair names for the
- * process; malloc'ed, or NULL when it cannot be told. */
-static char *resolve_at(const struct seccomp_notif *req, int dirfd_arg, int path_arg)
+/* The path a (dirfd, path) pair names, absolute but not yet resolved
+ * (symlinks and ".." are the kernel's job, in canon()). */
+static int read_path(const struct seccomp_notif *req, int dirfd_arg, int path_arg, char *out, size_t size)
 {
-	char path[PATH_MAX], base[PATH_MAX], joined[2 * PATH_MAX + 2];
+	char path[PATH_MAX], base[PATH_MAX];
 	pid_t pid = (pid_t)req->pid;
 	if (read_mem(pid, req->data.args[path_arg], path, sizeof path, true) <= 0 ||
 	    memchr(path, '\0', sizeof path) == NULL)
-		return NULL;
+		return -1;
 	if (path[0] == '/')
-		return path_normalize(path);
+		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
 	int dirfd = dirfd_arg < 0 ? AT_FDCWD : (int)req->data.args[dirfd_arg];
 	char what[32];
 	if (dirfd == AT_FDCWD)
@@ -219,17 +222,71 @@ static char *resolve_at(const struct seccomp_notif *req, int dirfd_arg, int path
 	else
 		snprintf(what, sizeof what, "fd/%d", dirfd);
 	if (proc_link(pid, what, base, sizeof base) < 0)
-		return NULL;
-	snprintf(joined, sizeof joined, "%s/%s", base, path);
-	return path_normalize(joined);
+		return -1;
+	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
 }
 
-static bool exists(pid_t pid, const char *path)
+/* The path an fd of ours names (in the process's mount namespace, seen
+ * from its root: the kernel prints it from that namespace's root). */
+static int fd_path(int fd, char *buf, size_t size)
 {
-	char host[PATH_MAX + 32];
-	struct stat st;
-	snprintf(host, sizeof host, "/proc/%d/root%s", (int)pid, path);
-	return lstat(host, &st) == 0;
+	char what[32];
+	snprintf(what, sizeof what, "fd/%d", fd);
+	return proc_link(getpid(), what, buf, size);
+}
+
+/* Opens abs in the process's root, resolving symlinks the way the process
+ * would (absolute ones stay inside its root), without following a final
+ * symlink unless `follow`. */
+static int open_in_root(int root, const char *abs, bool dir)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | (dir ? O_DIRECTORY : 0),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	return (int)syscall(SYS_openat2, root, abs, &how, sizeof how);
+}
+
+/* The canonical path the call acts on: with `follow`, the file itself if
+ * it exists (a final symlink followed, as open and exec do); otherwise
+ * the canonical directory plus the last name (create, remove, rename act
+ * on the name). *exists says whether that name exists. */
+static char *canon(pid_t pid, const char *abs, bool follow, bool *exists)
+{
+	char link[64], dir[PATH_MAX], got[PATH_MAX], out[2 * PATH_MAX + 2];
+	snprintf(link, sizeof link, "/proc/%d/root", (int)pid);
+	int root = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
+	char *r = NULL;
+	*exists = false;
+	if (root < 0)
+		return NULL;
+	if (follow && (fd = open_in_root(root, abs, false)) >= 0) {
+		*exists = true;
+		if (fd_path(fd, got, sizeof got) == 0)
+			r = path_normalize(got);
+		goto out;
+	}
+	snprintf(dir, sizeof dir, "%s", abs);
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';
+	char *slash = strrchr(dir, '/');
+	const char *name = slash ? slash + 1 : dir;
+	if (slash == dir)
+		name = dir[1] ? dir + 1 : ".";
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof parent, "%.*s", slash && slash != dir ? (int)(slash - dir) : 1, dir);
+	if ((fd = open_in_root(root, parent, true)) >= 0 && fd_path(fd, got, sizeof got) == 0) {
+		struct stat st;
+		*exists = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+		snprintf(out, sizeof out, "%s/%s", got, name);
+		r = path_normalize(out);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	close(root);
+	return r;
 }
 
 /* The operation an open asks for; -1 when it needs no check. */
@@ -246,34 +303,48 @@ static int open_op(const struct observer *o, const struct seccomp_notif *req, co
 	return reads_restricted(o->policy) ? OP_READ : -1;
 }
 
+/* Whether the call acts on what a final symlink names. */
+static bool follows(const struct sysdesc *s, uint64_t flags)
+{
+	switch (s->kind) {
+	case K_OPEN:
+	case K_OPENAT2:
+		return !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+	case K_WRITE:
+	case K_EXEC:
+		return strcmp(s->name, "lchown") != 0;
+	default:
+		return false;
+	}
+}
+
 /* The checks one notification asks for: up to two paths. */
 struct check {
 	char *path[2];
 	enum fs_op op[2];
 };
 
-static int plan_checks(const struct observer *o, const struct seccomp_notif *req, const struct sysdesc *s,
-		       struct check *c)
+static void plan_checks(const struct observer *o, const struct seccomp_notif *req, const struct sysdesc *s,
+			struct check *c)
 {
 	static const enum fs_op kind_op[] = {
 		[K_CREATE] = OP_CREATE, [K_REMOVE] = OP_REMOVE, [K_RENAME] = OP_RENAME,
 		[K_LINK] = OP_CREATE,   [K_WRITE] = OP_WRITE,   [K_EXEC] = OP_EXEC,
 	};
-	uint64_t flags;
+	uint64_t flags = 0;
 	int op = s->kind == K_OPEN || s->kind == K_OPENAT2 ? open_op(o, req, s, &flags) : (int)kind_op[s->kind];
+	char abs[2 * PATH_MAX];
+	bool exists;
 	if (op < 0)
-		return 0;
-	if (s->path >= 0) {
-		c->path[0] = resolve_at(req, s->dirfd, s->path);
-		c->op[0] = (enum fs_op)op;
-		if (op == OP_CREATE && s->kind != K_CREATE && c->path[0] && exists((pid_t)req->pid, c->path[0]))
-			c->op[0] = OP_WRITE; /* O_CREAT on an existing file */
+		return;
+	if (s->path >= 0 && read_path(req, s->dirfd, s->path, abs, sizeof abs) == 0) {
+		c->path[0] = canon((pid_t)req->pid, abs, follows(s, flags), &exists);
+		c->op[0] = op == OP_CREATE && exists && s->kind != K_CREATE ? OP_WRITE : (enum fs_op)op;
 	}
-	if (s->path2 >= 0) {
-		c->path[1] = resolve_at(req, s->dirfd2, s->path2);
+	if (s->path2 >= 0 && read_path(req, s->dirfd2, s->path2, abs, sizeof abs) == 0) {
+		c->path[1] = canon((pid_t)req->pid, abs, false, &exists);
 		c->op[1] = (enum fs_op)op;
 	}
-	return 0;
 }
 
 static void observer_report(struct observer *o, const struct seccomp_notif *req, const char *path, enum fs_op op,
@@ -292,29 +363,36 @@ static void observer_report(struct observer *o, const struct seccomp_notif *req,
 	if (denial_set(&d, fs_op_name(op), "observer", path, dec->rule) == 0) {
 		d.rule_file = dec->origin.file ? strdup(dec->origin.file) : NULL;
 		d.rule_line = dec->origin.line;
-		suggest_path(o->policy, path, op, &d.suggest);
+		char buf[PATH_MAX];
+		suggest_path(o->policy, launch_host_path(o->policy, path, buf, sizeof buf), op, &d.suggest);
 		if (o->cb != NULL)
 			o->cb(&d, o->arg);
 	}
 	denial_clear(&d);
 }
 
-/* /dev and /proc: Landlock grants the terminal and null devices and (for
- * restricted reads) /proc for a process to run at all, outside the
- * policy's lists; the observer leaves those to Landlock rather than deny
+/* Landlock grants the terminal and null devices for writing, and /dev and
+ * /proc for reading, outside the policy's lists (a process needs them to
+ * run at all); the observer leaves those to Landlock rather than deny
  * what the sandbox allows. */
-static bool runtime_path(const char *path)
+static bool runtime_path(const char *path, enum fs_op op)
 {
-	return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 || strcmp(path, "/proc") == 0;
+	if (launch_dev_allowed(path))
+		return true;
+	bool read = op == OP_READ || op == OP_EXEC;
+	return read && (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 || strcmp(path, "/proc") == 0);
 }
 
-/* Decides one notification: the first denied path, or none. */
+/* Decides one notification: the first denied path, or none. The policy
+ * speaks of host paths: /tmp inside is the session temp dir outside. */
 static int observer_decide(struct observer *o, struct check *c, struct decision *dec)
 {
 	for (int i = 0; i < 2; i++) {
-		if (c->path[i] == NULL || runtime_path(c->path[i]))
+		if (c->path[i] == NULL || runtime_path(c->path[i], c->op[i]))
 			continue;
-		*dec = policy_decide_path(o->policy, c->path[i], c->op[i]);
+		char buf[PATH_MAX];
+		const char *host = launch_host_path(o->policy, c->path[i], buf, sizeof buf);
+		*dec = policy_decide_path(o->policy, host, c->op[i]);
 		if (!dec->allow)
 			return i;
 	}
@@ -327,8 +405,10 @@ static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 	struct check c = {{NULL, NULL}, {OP_READ, OP_READ}};
 	struct decision dec = {0};
 	int denied = -1;
-	if (s != NULL && plan_checks(o, req, s, &c) == 0)
+	if (s != NULL) {
+		plan_checks(o, req, s, &c);
 		denied = observer_decide(o, &c, &dec);
+	}
 	/* The path was read from memory the process controls and may have
 	 * changed since; the id still being valid means the process is still
 	 * the one waiting, so the pid and /proc lookups named the right one. */
