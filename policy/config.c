@@ -49,6 +49,15 @@ static int fail(struct loader *ld, const struct json *j, const char *fmt, ...)
 	return -1;
 }
 
+/* An error about an object member's key rather than its value. */
+static int fail_key(struct loader *ld, const struct json *j, const char *what)
+{
+	char field[256];
+	perr_set(ld->err, ld->file, j->key_line, j->key_col, json_path(j, field, sizeof field), "\"%.80s\" is %s",
+		 j->key, what);
+	return -1;
+}
+
 static int want(struct loader *ld, const struct json *j, enum json_type t)
 {
 	if (j->type == t)
@@ -282,9 +291,9 @@ static int one_profile(struct loader *ld, const struct json *j)
 					  { "deny", p_deny }, { "restrict_network", p_restrict }, { NULL, NULL } };
 	struct config *cfg = ld->cfg;
 	if (profile_is_builtin(j->key))
-		return fail(ld, j, "\"%s\" is a built-in profile; a custom profile needs another name", j->key);
+		return fail_key(ld, j, "a built-in profile; a custom profile needs another name");
 	if (!name_valid(j->key))
-		return fail(ld, j, "\"%.80s\" is not a valid profile name (letters, digits, . _ -)", j->key);
+		return fail_key(ld, j, "not a valid profile name (letters, digits, . _ -)");
 	struct profile_def *v = realloc(cfg->profiles, (cfg->nprofiles + 1) * sizeof *v);
 	if (!v)
 		abort();

@@ -221,7 +221,13 @@ static int parse_number(struct parser *p, struct json *j)
 	return 0;
 }
 
-static int parse_value(struct parser *p, struct json **out);
+struct member {
+	char *key; /* moved into the node */
+	int line, col;
+	size_t start;
+};
+
+static int parse_value(struct parser *p, struct json *parent, struct member *m, struct json **out);
 
 static void json_append(struct json *parent, struct json *c)
 {
@@ -236,34 +242,22 @@ static void json_append(struct json *parent, struct json *c)
 
 static int parse_member(struct parser *p, struct json *obj)
 {
-	int line, col;
-	size_t at = p->pos;
-	char *key;
+	struct member m = { .start = p->pos };
 	size_t keylen;
+	struct json *v;
 	if (p->pos >= p->len || p->s[p->pos] != '"')
 		return parser_fail(p, p->pos, "expected a key in double quotes");
-	parser_where(p, at, &line, &col);
-	if (parse_string(p, &key, &keylen) < 0)
+	parser_where(p, m.start, &m.line, &m.col);
+	if (parse_string(p, &m.key, &keylen) < 0)
 		return -1;
 	parser_skip_ws(p);
 	if (p->pos >= p->len || p->s[p->pos] != ':') {
-		free(key);
+		free(m.key);
 		return parser_fail(p, p->pos, "expected ':' after the key");
 	}
 	p->pos++;
 	parser_skip_ws(p);
-	struct json *v = NULL;
-	int r = parse_value(p, &v);
-	if (v) {
-		v->key = key;
-		v->key_line = line;
-		v->key_col = col;
-		v->key_start = at;
-		json_append(obj, v);
-	} else {
-		free(key);
-	}
-	return r;
+	return parse_value(p, obj, &m, &v);
 }
 
 /* Arrays and objects: elements separated by ',', closed by `close`. */
@@ -280,15 +274,10 @@ static int parse_container(struct parser *p, struct json *j, char close)
 		goto done;
 	}
 	for (;;) {
-		struct json *v = NULL;
+		struct json *v;
 		parser_skip_ws(p);
-		if (close == '}' ? parse_member(p, j) < 0 : parse_value(p, &v) < 0) {
-			if (v)
-				json_append(j, v);
+		if (close == '}' ? parse_member(p, j) < 0 : parse_value(p, j, NULL, &v) < 0)
 			return -1;
-		}
-		if (v)
-			json_append(j, v);
 		parser_skip_ws(p);
 		if (p->pos < p->len && p->s[p->pos] == ',') {
 			p->pos++;
@@ -316,25 +305,46 @@ static int parse_literal(struct parser *p, const char *word, struct json *j)
 	return 0;
 }
 
-static int parse_value(struct parser *p, struct json **out)
+static enum json_type type_of(char c)
 {
-	if (p->pos >= p->len)
-		return parser_fail(p, p->pos, "unexpected end of input");
-	char c = p->s[p->pos];
-	struct json *j;
+	switch (c) {
+	case '{': return JSON_OBJECT;
+	case '[': return JSON_ARRAY;
+	case '"': return JSON_STRING;
+	case 't': case 'f': return JSON_BOOL;
+	case 'n': return JSON_NULL;
+	default: return JSON_NUMBER;
+	}
+}
+
+/* The node is attached to its parent before its contents are read, so an
+ * error inside it can name its path. */
+static int parse_value(struct parser *p, struct json *parent, struct member *m, struct json **out)
+{
+	char c = p->pos < p->len ? p->s[p->pos] : 0;
+	*out = NULL;
+	if (!c || (!strchr("{[\"tfn-", c) && (c < '0' || c > '9'))) {
+		free(m ? m->key : NULL);
+		return parser_fail(p, p->pos, p->pos < p->len ? "expected a value" : "unexpected end of input");
+	}
+	struct json *j = *out = json_new(p, type_of(c));
+	if (m) {
+		j->key = m->key;
+		j->key_line = m->line;
+		j->key_col = m->col;
+		j->key_start = m->start;
+	}
+	if (parent)
+		json_append(parent, j);
 	int r;
 	switch (c) {
-	case '{': *out = j = json_new(p, JSON_OBJECT); r = parse_container(p, j, '}'); break;
-	case '[': *out = j = json_new(p, JSON_ARRAY); r = parse_container(p, j, ']'); break;
-	case '"': *out = j = json_new(p, JSON_STRING); r = parse_string(p, &j->str, &j->len); break;
-	case 't': *out = j = json_new(p, JSON_BOOL); r = parse_literal(p, "true", j); break;
-	case 'f': *out = j = json_new(p, JSON_BOOL); r = parse_literal(p, "false", j); break;
-	case 'n': *out = j = json_new(p, JSON_NULL); r = parse_literal(p, "null", j); break;
-	default:
-		if (c != '-' && (c < '0' || c > '9'))
-			return parser_fail(p, p->pos, "expected a value");
-		*out = j = json_new(p, JSON_NUMBER);
-		r = parse_number(p, j);
+	case '{': r = parse_container(p, j, '}'); break;
+	case '[': r = parse_container(p, j, ']'); break;
+	case '"': r = parse_string(p, &j->str, &j->len); break;
+	case 't': r = parse_literal(p, "true", j); break;
+	case 'f': r = parse_literal(p, "false", j); break;
+	case 'n': r = parse_literal(p, "null", j); break;
+	default: r = parse_number(p, j);
 	}
 	j->end = p->pos;
 	return r;
@@ -346,9 +356,9 @@ struct json *json_parse(const char *text, size_t len, struct json_error *err)
 	struct json *root = NULL;
 	memset(err, 0, sizeof *err);
 	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-		p.pos = 3; /* a UTF-8 byte order mark, as some editors write */
+		p.pos = p.tpos = 3; /* a UTF-8 byte order mark, as some editors write: not a column */
 	parser_skip_ws(&p);
-	if (parse_value(&p, &root) == 0) {
+	if (parse_value(&p, NULL, NULL, &root) == 0) {
 		parser_skip_ws(&p);
 		if (p.pos == p.len)
 			return root;
