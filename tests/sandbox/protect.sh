@@ -1,0 +1,42 @@
+#!/bin/sh
+# Protected paths stay read-only in a writable workspace; git still works;
+# rm -rf of a directory holding a protected path fails only on that path.
+. "$TESTS/sandbox/common.inc"
+cd "$ws" || exit 1
+git init -q . && git config user.email t@example.com && git config user.name t
+mkdir -p .vscode .sandmux .git/hooks .cursor/rules
+echo hook >.git/hooks/pre-commit
+echo v >.vscode/settings.json
+echo '{}' >.sandmux/sandbox.json
+echo r >.cursor/rules/r.md
+cp .git/config "$ws/.t/config.orig"
+
+for f in .git/hooks/pre-commit .git/config .vscode/settings.json .sandmux/sandbox.json; do
+	before=$(cat "$f")
+	sbx -- sh -c "echo pwned >> '$f'" 2>/dev/null
+	same "protected: $f not writable" "$(cat "$f")" "$before"
+	sbx -- sh -c "rm -f '$f'; mv '$f' '$f.x'" 2>/dev/null
+	check "protected: $f not removable or renamable" test -f "$f"
+done
+sbx -- sh -c 'echo x > .git/hooks/post-checkout' 2>/dev/null
+refuse "protected: no new hook" test -e .git/hooks/post-checkout
+sbx -- sh -c 'mv .git/hooks .git/hooks.old; mkdir .git/hooks; echo x > .git/hooks/pre-commit' 2>/dev/null
+same "protected: the hooks dir cannot be renamed aside" "$(cat .git/hooks/pre-commit)" "hook"
+sbx -- sh -c 'mv .vscode .vscode.old; mv .sandmux .sandmux.old' 2>/dev/null
+check "protected: .vscode and .sandmux stay" test -f .vscode/settings.json -a -f .sandmux/sandbox.json
+check "writable exception: .cursor/rules" sbx -- sh -c 'echo w > .cursor/rules/new.md'
+check "workspace still writable" sbx -- sh -c 'echo w > free.txt'
+
+echo one >a.txt
+check "git add and commit inside the workspace" sbx -- sh -c 'git add a.txt && git commit -qm one'
+same "the commit is there, seen from outside" "$(git log --format=%s -1 2>/dev/null)" "one"
+check "git config is unchanged" cmp -s .git/config "$ws/.t/config.orig"
+
+mkdir -p sub && echo s >sub/f && cp -r .vscode sub/ 2>/dev/null
+out=$(sbx -- rm -rf .git 2>&1)
+check "rm -rf .git: the protected hooks survive" test -f .git/hooks/pre-commit
+check "rm -rf .git: the protected config survives" test -f .git/config
+refuse "rm -rf .git: the rest is removed" test -e .git/HEAD
+contains "rm -rf .git: a clear error names the protected path" "$out" ".git/config"
+case "$out" in *objects*) fail "rm -rf .git: errors only on protected paths"; echo "$out" | head -5 | sed 's/^/#   /' ;; *) ok "rm -rf .git: errors only on protected paths" ;; esac
+exit $T_FAILED
