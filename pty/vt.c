@@ -18,7 +18,7 @@
 #define VT_OSC_MAX 4096          /* a longer unterminated OSC is dropped */
 #define VT_TITLE_MAX 256
 
-enum osc_scan { SCAN_GROUND, SCAN_ESC, SCAN_OSC, SCAN_OSC_ESC };
+enum scan { SCAN_GROUND, SCAN_ESC, SCAN_CSI, SCAN_OSC, SCAN_OSC_ESC };
 
 struct vt {
 	VTerm *vterm;
@@ -37,7 +37,12 @@ struct vt {
 	bool wrap_pending;
 	int wrap_row;
 
-	enum osc_scan scan;
+	enum scan scan;
+	/* The parameters of the CSI being scanned: libvterm 0.1.4 knows no
+	 * dim (SGR 2) or conceal (SGR 8), so those are applied here. */
+	char csi[64];
+	size_t csi_len;
+	bool csi_other; /* private marker, intermediate or too long: not ours */
 	bool osc_drop; /* the OSC being held grew too long: discard to its end */
 	char held[VT_OSC_MAX];
 	size_t held_len;
@@ -393,6 +398,76 @@ static void held_flush(struct vt *vt, const char *buf, size_t end)
 	vt->scan = SCAN_GROUND;
 }
 
+/* Skip n parameters after p (colour arguments of SGR 38/48/58). */
+static const char *sgr_skip(const char *p, const char *end, int n)
+{
+	for (; n > 0 && p < end; p++)
+		if (*p == ';')
+			n--;
+	return p;
+}
+
+static void sgr_apply(struct vt *vt, int n)
+{
+	switch (n) {
+	case 0: vt->pen.flags &= ~(VT_DIM | VT_CONCEAL); break;
+	case 2: vt->pen.flags |= VT_DIM; break;
+	case 22: vt->pen.flags &= ~VT_DIM; break;
+	case 8: vt->pen.flags |= VT_CONCEAL; break;
+	case 28: vt->pen.flags &= ~VT_CONCEAL; break;
+	default: break;
+	}
+}
+
+/* The SGR just fed, for what libvterm ignores: dim and conceal. An empty
+ * parameter is 0 (reset). */
+static void sgr_extra(struct vt *vt)
+{
+	const char *p = vt->csi, *end = vt->csi + vt->csi_len;
+	for (;;) {
+		int n = 0;
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			if (n < 10000)
+				n = n * 10 + (*p - '0');
+		bool sub = p < end && *p == ':';
+		while (p < end && *p != ';')
+			p++; /* sub-parameters (38:2:r:g:b, 4:3) belong to this one */
+		bool more = p < end;
+		p += more;
+		sgr_apply(vt, n);
+		if (more && !sub && (n == 38 || n == 48 || n == 58)) {
+			/* 38;5;N and 38;2;R;G;B: their arguments are not SGRs */
+			p = sgr_skip(p, end, *p == '5' ? 2 : *p == '2' ? 4 : 1);
+			more = p < end;
+		}
+		if (!more)
+			break;
+	}
+}
+
+/* Worth splitting the input at this SGR: it may set or clear dim/conceal. */
+static bool sgr_wanted(const struct vt *vt)
+{
+	return (vt->pen.flags & (VT_DIM | VT_CONCEAL)) || memchr(vt->csi, '2', vt->csi_len) ||
+	       memchr(vt->csi, '8', vt->csi_len);
+}
+
+static void csi_byte(struct vt *vt, unsigned char ch)
+{
+	if ((ch >= '0' && ch <= '9') || ch == ';' || ch == ':') {
+		if (vt->csi_len < sizeof vt->csi)
+			vt->csi[vt->csi_len++] = ch;
+		else
+			vt->csi_other = true;
+	} else if (ch == 0x1b) {
+		vt->scan = SCAN_ESC;
+	} else if (ch == 0x18 || ch == 0x1a) {
+		vt->scan = SCAN_GROUND;
+	} else if (ch >= 0x20) {
+		vt->csi_other = true;
+	}
+}
+
 void vt_write(struct vt *vt, const char *buf, size_t len)
 {
 	size_t start = 0, i = 0;
@@ -415,8 +490,24 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 				feed(vt, buf + start, i - start);
 				start = i;
 				vt->scan = SCAN_OSC;
+			} else if (ch == '[') {
+				vt->scan = SCAN_CSI;
+				vt->csi_len = 0;
+				vt->csi_other = false;
 			} else {
 				vt->scan = ch == 0x1b ? SCAN_ESC : SCAN_GROUND;
+			}
+			break;
+		case SCAN_CSI:
+			if (ch < 0x40 || ch > 0x7e) {
+				csi_byte(vt, ch);
+				break;
+			}
+			vt->scan = SCAN_GROUND;
+			if (ch == 'm' && !vt->csi_other && sgr_wanted(vt)) {
+				feed(vt, buf + start, i + 1 - start);
+				start = i + 1;
+				sgr_extra(vt);
 			}
 			break;
 		case SCAN_OSC:

@@ -201,9 +201,25 @@ static void test_sgr(struct unit *u)
 	CHECK_INT(u, vt_cell(vt, 0, 3)->attr.fg, VT_COLOR_DEFAULT);
 	CHECK_INT(u, vt_cell(vt, 0, 3)->attr.bg, VT_COLOR_DEFAULT);
 	CHECK_INT(u, vt_cell(vt, 0, 4)->attr.fg, VT_COLOR_INDEX | 13);
+	/* Dim and conceal, which libvterm 0.1.4 does not know, also split. */
+	put(vt, "\033[H\033[2mG\033[38;5;2mH\033[22mI\033[2;8");
+	put(vt, "mJ\033[0mK\033[2;38;2;2;2;2mL\033[mM\033[1;2;22mN");
+	CHECK_INT(u, vt_cell(vt, 0, 0)->attr.flags, VT_DIM);
+	CHECK_INT(u, vt_cell(vt, 0, 1)->attr.flags, VT_DIM);
+	CHECK_INT(u, vt_cell(vt, 0, 1)->attr.fg, VT_COLOR_INDEX | 2);
+	CHECK_INT(u, vt_cell(vt, 0, 2)->attr.flags, 0);
+	CHECK_INT(u, vt_cell(vt, 0, 3)->attr.flags, VT_DIM | VT_CONCEAL);
+	CHECK_INT(u, vt_cell(vt, 0, 4)->attr.flags, 0);
+	CHECK_INT(u, vt_cell(vt, 0, 5)->attr.flags, VT_DIM);
+	CHECK_INT(u, vt_cell(vt, 0, 5)->attr.fg, VT_COLOR_RGB | 0x020202);
+	CHECK_INT(u, vt_cell(vt, 0, 6)->attr.flags, 0);
+	CHECK_INT(u, vt_cell(vt, 0, 7)->attr.flags, 0);
+	put(vt, "\033[38;5;8mO");
+	CHECK_INT(u, vt_cell(vt, 0, 8)->attr.flags, 0);
+	put(vt, "\033[m\033[1;5H");
 	/* Bold does not brighten the colour: the drawing code decides. */
 	put(vt, "\033[1;31mF");
-	CHECK_INT(u, vt_cell(vt, 0, 5)->attr.fg, VT_COLOR_INDEX | 1);
+	CHECK_INT(u, vt_cell(vt, 0, 4)->attr.fg, VT_COLOR_INDEX | 1);
 	vt_free(vt);
 }
 
