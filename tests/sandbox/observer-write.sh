@@ -1,0 +1,54 @@
+#!/bin/sh
+# The observer under `sandmux run`: a write outside the workspace is
+# denied, reported with its rule (--report, the hint line, denials.jsonl),
+# coalesced, and the file is not created (checked from outside).
+. "$TESTS/sandbox/common.inc"
+probe="$HOME/.sandmux-obs-$$"
+log="$HOME/.sandmux/state/denials.jsonl"
+rep="$ws/.t/report.json"
+trap 't_cleanup; rm -rf "$probe"' EXIT
+# A directory the user may write to outside the sandbox: only the sandbox says no.
+mkdir -p "$probe" && chmod 777 "$probe"
+flat() { tr -d '\t\n' <"$1"; }
+
+sbx --report "$rep" -- sh -c "echo x > '$probe/new'" 2>/dev/null
+same "observer: the command sees the failure" "$?" "2"
+refuse "observer: the file is not created" test -e "$probe/new"
+r=$(flat "$rep")
+contains "report: the command" "$r" '"command":["sh", "-c", "echo x > '"'$probe/new'"'"]'
+contains "report: the status" "$r" '"status":2'
+contains "report: the denial and its rule" "$r" \
+	"\"op\":\"create\",\"target\":\"$probe/new\",\"rule\":\"not under a writable path\",\"layer\":\"observer\""
+contains "report: the smallest broadening" "$r" "\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]}"
+contains "report: the policy change" "$r" "}],\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]}"
+line=$(grep -F "\"target\":\"$probe/new\"" "$log" 2>/dev/null | tail -1)
+contains "denials.jsonl: the event" "$line" '"op":"create"'
+contains "denials.jsonl: the rule and the layer" "$line" '"rule":"not under a writable path","layer":"observer"'
+contains "denials.jsonl: DESIGN.md fields" "$line" '"pane":0,"pid":'
+contains "denials.jsonl: the suggestion" "$line" "\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]}"
+
+sbx_out out -- sh -c "echo x > '$probe/new2'"
+contains "hint line on stderr without --report" "$out" \
+	"sandmux: denied create $probe/new2 (not under a writable path) — allow with: \"additionalReadwritePaths\": [\"$probe\"]"
+refuse "hint run: the file is not created" test -e "$probe/new2"
+
+sbx --report "$rep" -- sh -c "for i in 1 2 3; do echo x > '$probe/c'; done; mkdir '$probe/d'; touch '$probe/x' '$probe/y'" 2>/dev/null
+r=$(flat "$rep")
+contains "coalesced: same op+target counts up" "$r" "\"target\":\"$probe/c\",\"rule\":\"not under a writable path\",\"layer\":\"observer\",\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]},\"count\":3"
+same "coalesced: one entry per op+target" "$(echo "$r" | grep -o '"count":' | wc -l | tr -d ' ')" "4"
+contains "report: one merged suggestion" "$r" "\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]},\"observer\""
+same "nothing was created outside" "$(ls -A "$probe")" ""
+
+echo keep >"$probe/existing" && chmod 666 "$probe/existing"
+sbx --report "$rep" -- sh -c "echo x >> '$probe/existing'; rm -f '$probe/existing'; chmod 600 '$probe/existing'" 2>/dev/null
+r=$(flat "$rep")
+contains "append to an existing file: op write" "$r" "\"op\":\"write\",\"target\":\"$probe/existing\""
+contains "removal: op remove" "$r" "\"op\":\"remove\",\"target\":\"$probe/existing\""
+same "the existing file is untouched" "$(cat "$probe/existing"; stat -c %a "$probe/existing")" "keep
+666"
+
+check "workspace writes still go through" sbx -- sh -c 'echo in > in.txt && mkdir d && mv in.txt d/ && ln -s d l && rm -r d l'
+refuse "and leave nothing behind" test -e "$ws/d"
+sbx_out out --report - -- true
+contains "--report - writes to stderr" "$out" '"denials":	[]'
+exit $T_FAILED
