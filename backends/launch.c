@@ -94,9 +94,14 @@ static void launch_exec(struct sbx *s)
 	environ = s->envp; /* execvp looks up argv[0] in the command's own PATH */
 	execvp(l->argv[0], l->argv);
 	char what[256];
+	int e = errno;
 	snprintf(what, sizeof what, "exec %s", l->argv[0]);
-	chan_send_err(s->chan, what, strerror(errno));
-	_exit(127);
+	chan_send_err(s->chan, what, strerror(e));
+	/* With an observer the parent stopped listening once its fd came:
+	 * say it on the command's own stderr, as a shell would. */
+	if (l->want_notify)
+		dprintf(2, "sandmux: %s: %s\n", what, strerror(e));
+	_exit(e == ENOENT ? 127 : 126);
 fail_dup:
 	chan_send_err(s->chan, "stdio: dup2", strerror(errno));
 	_exit(127);
