@@ -31,6 +31,7 @@ extern char **environ;
 struct run_opts {
 	struct policy_opts popts;
 	const char *report; /* --report FILE: the observer's denial report */
+	bool no_observer;   /* --no-observer: Landlock alone (benchmarks) */
 	char **argv;
 	char workspace[PATH_MAX];
 };
@@ -51,7 +52,7 @@ struct run {
 
 static int run_usage(void)
 {
-	fprintf(stderr, "usage: sandmux run [--sandbox NAME] [--workspace DIR] [--config FILE] [--report FILE] -- CMD [ARG...]\n");
+	fprintf(stderr, "usage: sandmux run [--sandbox NAME] [--workspace DIR] [--config FILE] [--report FILE] [--no-observer] -- CMD [ARG...]\n");
 	return 2;
 }
 
@@ -70,6 +71,10 @@ static int run_parse(int argc, char **argv, struct run_opts *o)
 		if (strcmp(a, "--") == 0) {
 			i++;
 			break;
+		}
+		if (strcmp(a, "--no-observer") == 0) {
+			o->no_observer = true;
+			continue;
 		}
 		if (dst == NULL || i + 1 >= argc) {
 			if (dst == NULL && a[0] != '-')
@@ -197,7 +202,7 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		r->l.tty = r->tty.slave;
 	/* The observer reports denials as they happen (hint lines or
 	 * --report at the end); Landlock is the boundary either way. */
-	r->l.want_notify = r->p->sandboxed;
+	r->l.want_notify = r->p->sandboxed && !o->no_observer;
 	if (launch_start(&r->l) < 0) {
 		fprintf(stderr, "sandmux run: %s\n", r->l.err);
 		return 1;
