@@ -1,9 +1,143 @@
-/* placeholder until the owner of this verb lands it */
+/* cmd-doctor: `sandmux doctor`: what this kernel offers (probed for real),
+ * which layers each built-in profile would get here, and what the policy
+ * sources of the current directory say (warnings, conflicts). Exit 0 when
+ * every profile can start, 1 when a layer it needs is missing. */
+#include <limits.h>
+#include <seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "backends/launch.h"
+#include "policy/policy.h"
 #include "shell/cmd.h"
+
+static const char *const doctor_profiles[] = { "workspace", "read-only", "strict", "devbox", "off" };
+
+static const char *yn(bool b)
+{
+	return b ? "yes" : "NO";
+}
+
+/* What each Landlock ABI adds, as the kernel documentation lists it. */
+static void doctor_landlock(const struct features *f)
+{
+	static const char *const adds[] = {
+		NULL, "file-system rules", "rename/link across directories (REFER)", "truncate",
+		"TCP bind/connect rules", "ioctl on devices", "scoping of abstract unix sockets and signals",
+		"audit logging",
+	};
+	if (f->landlock_abi == 0) {
+		printf("landlock:        NO (%s)\n", f->landlock_why);
+		return;
+	}
+	printf("landlock:        ABI %d:", f->landlock_abi);
+	for (int i = 1; i <= f->landlock_abi && i < (int)(sizeof adds / sizeof adds[0]); i++)
+		printf("%s %s", i > 1 ? "," : "", adds[i]);
+	printf("\n");
+	if (f->landlock_abi < 6)
+		printf("                 (no ABI 6: abstract sockets and signals rely on the network and pid namespaces)\n");
+}
+
+static void doctor_kernel(const struct features *f)
+{
+	struct utsname u;
+	const struct scmp_version *v = seccomp_version();
+	if (uname(&u) == 0)
+		printf("kernel:          %s %s\n", u.release, u.machine);
+	doctor_landlock(f);
+	printf("seccomp:         %s (libseccomp %u.%u.%u, API level %u); user notification: %s\n", yn(f->seccomp),
+	       v->major, v->minor, v->micro, seccomp_api_get(), yn(f->seccomp_notify));
+	printf("namespaces:      user %s, mount %s, pid %s, net %s%s\n", yn(f->userns), yn(f->mountns), yn(f->pidns),
+	       yn(f->netns), f->userns ? "" : " (unprivileged user namespaces disabled: sysctl kernel.unprivileged_userns_clone or apparmor_restrict_unprivileged_userns)");
+}
+
+/* One line per profile: the layers a launch would apply, or why it
+ * would refuse. Returns false when it would refuse. */
+static bool doctor_profile(const struct features *f, const struct policy *p)
+{
+	printf("  %-10s ", p->profile);
+	if (!p->sandboxed) {
+		printf("no sandbox (runs as is)\n");
+		return true;
+	}
+	bool net = p->net.mode != NET_HOST;
+	const char *missing = !f->userns ? "user namespaces" : !f->mountns ? "mount namespaces" : !f->pidns ? "pid namespaces"
+			      : net && !f->netns ? "network namespaces" : f->landlock_abi == 0 ? "Landlock" : !f->seccomp ? "seccomp" : NULL;
+	if (missing != NULL) {
+		printf("REFUSED here: needs %s\n", missing);
+		return false;
+	}
+	printf("landlock ABI %d (%s, writes: %s), seccomp deny list%s, user+mount+pid ns, %s%s\n", f->landlock_abi,
+	       p->read_all ? "reads everywhere" : "reads workspace + system", p->write.n ? "listed roots" : "temp dir only",
+	       p->allow_ptrace ? " (ptrace allowed)" : "",
+	       p->net.mode == NET_HOST ? "host network" : p->net.mode == NET_PROXY ? "net ns + filtering proxy" : "net ns (loopback only)",
+	       f->seccomp_notify ? ", denial observer" : "");
+	return true;
+}
+
+static bool doctor_policies(const struct features *f, const char *home, const char *ws)
+{
+	bool ok = true;
+	printf("\nprofiles on this machine (workspace %s):\n", ws);
+	for (size_t i = 0; i < sizeof doctor_profiles / sizeof doctor_profiles[0]; i++) {
+		struct policy_opts o = { .home = home, .workspace = ws, .profile_flag = doctor_profiles[i] };
+		struct policy *p = NULL;
+		struct perr err = { 0 };
+		if (policy_load(&o, &p, &err) < 0)
+			printf("  %-10s policy error: %s\n", doctor_profiles[i], err.msg);
+		else
+			ok &= doctor_profile(f, p);
+		perr_free(&err);
+		if (p)
+			policy_free(p);
+	}
+	return ok;
+}
+
+/* The sources as `sandmux run` here would read them: the resolved profile
+ * and every warning (unknown keys, ignored untrusted widening, the same
+ * custom profile defined differently per user and per repo). */
+static int doctor_sources(const char *home, const char *ws)
+{
+	struct policy_opts o = { .home = home, .workspace = ws, .profile_env = getenv("SANDMUX_SANDBOX") };
+	struct policy *p = NULL;
+	struct perr err = { 0 };
+	int rc = policy_load(&o, &p, &err);
+	printf("\npolicy sources here:\n");
+	if (rc < 0)
+		printf("  error: %s\n", err.msg);
+	else
+		printf("  profile: %s%s%s\n", p->profile, p->profile_origin.file ? " from " : " (default)",
+		       p->profile_origin.file ? p->profile_origin.file : "");
+	for (size_t i = 0; i < err.nwarnings; i++)
+		printf("  warning: %s\n", err.warnings[i]);
+	if (rc == 0 && err.nwarnings == 0)
+		printf("  no conflicts, no warnings\n");
+	perr_free(&err);
+	if (p)
+		policy_free(p);
+	return rc;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "sandmux %s: not built yet\n", argv[0]);
-	return 1;
+	(void)argv;
+	if (argc > 1) {
+		fprintf(stderr, "usage: sandmux doctor\n");
+		return 2;
+	}
+	struct features f;
+	char ws[PATH_MAX];
+	const char *home = getenv("HOME");
+	if (getcwd(ws, sizeof ws) == NULL)
+		snprintf(ws, sizeof ws, "/");
+	features_probe(&f);
+	doctor_kernel(&f);
+	bool ok = doctor_policies(&f, home, ws);
+	if (doctor_sources(home, ws) < 0)
+		ok = false;
+	return ok ? 0 : 1;
 }
