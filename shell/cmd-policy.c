@@ -1,15 +1,309 @@
-/* placeholder until the owner of this verb lands it */
+/* cmd-policy: `sandmux policy show|explain|check` and `sandmux trust`.
+ * Bad input exits 2 with one line "FILE:LINE:COL: FIELD: what is wrong";
+ * warnings are lines starting "sandmux: warning:". */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "policy/config.h"
+#include "policy/trust.h"
 #include "shell/cmd.h"
+#include "shell/policy-show.h"
+
+struct policy_args {
+	const char *sandbox, *workspace, *config, *op;
+	bool json;
+	const char *pos[4]; /* positional arguments after the sub-verb */
+	int npos;
+	char ws[PATH_MAX];
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: sandmux policy show [--json] [COMMON]\n"
+			"       sandmux policy explain [--op read|write|create|remove|rename|exec|connect] PATH|HOST[:PORT] [COMMON]\n"
+			"       sandmux policy check FILE\n"
+			"       sandmux trust [FILE] [--workspace DIR]\n"
+			"COMMON: --sandbox NAME  --workspace DIR (default: .)  --config FILE (in place of ~/.sandmux/sandbox.json)\n");
+	return 2;
+}
+
+/* Options may come anywhere after the verb. */
+static int args_parse(int argc, char **argv, int first, struct policy_args *a)
+{
+	for (int i = first; i < argc; i++) {
+		const char **slot = strcmp(argv[i], "--sandbox") == 0     ? &a->sandbox
+				    : strcmp(argv[i], "--workspace") == 0 ? &a->workspace
+				    : strcmp(argv[i], "--config") == 0    ? &a->config
+				    : strcmp(argv[i], "--op") == 0        ? &a->op
+									  : NULL;
+		if (slot) {
+			if (++i == argc)
+				return usage();
+			*slot = argv[i];
+		} else if (strcmp(argv[i], "--json") == 0) {
+			a->json = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "sandmux: unknown option %s\n", argv[i]);
+			return usage();
+		} else if (a->npos < 4) {
+			a->pos[a->npos++] = argv[i];
+		} else {
+			return usage();
+		}
+	}
+	if (!realpath(a->workspace ? a->workspace : ".", a->ws)) {
+		fprintf(stderr, "sandmux: --workspace %s: no such directory\n", a->workspace ? a->workspace : ".");
+		return 2;
+	}
+	return 0;
+}
+
+/* Prints the error alone (bad input is exactly one line), or the
+ * warnings: 2 on error. */
+static int report(struct perr *e, int r)
+{
+	if (r < 0)
+		fprintf(stderr, "%s\n", e->msg);
+	else
+		perr_print_warnings(e, stderr);
+	perr_free(e);
+	return r < 0 ? 2 : 0;
+}
+
+static int load(const struct policy_args *a, struct policy **p)
+{
+	struct perr e = { 0 };
+	char cfg[PATH_MAX];
+	const char *home = getenv("HOME");
+	struct policy_opts o = { .home = home, .workspace = a->ws, .profile_flag = a->sandbox,
+				 .profile_env = getenv("SANDMUX_SANDBOX") };
+	if (a->config)
+		o.user_file = realpath(a->config, cfg) ? cfg : a->config;
+	return report(&e, policy_load(&o, p, &e));
+}
+
+static int policy_show(const struct policy_args *a)
+{
+	struct policy *p;
+	int r = load(a, &p);
+	if (r)
+		return r;
+	if (a->json)
+		r = policy_show_json(p, stdout) < 0 ? 1 : 0;
+	else
+		policy_show_text(p, stdout);
+	policy_free(p);
+	return r;
+}
+
+static void print_decision(const char *what, const char *target, struct decision d)
+{
+	char where[1200];
+	printf("%s: %s %s\n  rule: %s\n  from: %s\n", d.allow ? "allow" : "deny", what, target, d.rule,
+	       policy_show_origin(d.origin, where, sizeof where));
+}
+
+/* "host", "host:443", "[v6]:443", "v6" -> host and port. */
+static int split_host(const char *in, char *host, size_t size, int *port)
+{
+	const char *colon = strrchr(in, ':');
+	*port = 0;
+	if (in[0] == '[') {
+		const char *close = strchr(in, ']');
+		if (!close)
+			return -1;
+		snprintf(host, size, "%.*s", (int)(close - in - 1), in + 1);
+		colon = close[1] == ':' ? close + 1 : NULL;
+	} else if (colon && strchr(in, ':') != colon) {
+		snprintf(host, size, "%s", in); /* bare IPv6 */
+		return 0;
+	} else {
+		snprintf(host, size, "%.*s", colon ? (int)(colon - in) : (int)strlen(in), in);
+	}
+	if (colon) {
+		*port = atoi(colon + 1);
+		if (*port < 1 || *port > 65535)
+			return -1;
+	}
+	return 0;
+}
+
+static int explain_host(const struct policy *p, const char *target)
+{
+	char host[300];
+	int port;
+	if (split_host(target, host, sizeof host, &port) < 0) {
+		fprintf(stderr, "sandmux: %s: not a HOST[:PORT]\n", target);
+		return 2;
+	}
+	struct decision d = policy_decide_host(p, host, NULL, port);
+	print_decision("connect", target, d);
+	return d.allow ? 0 : 1;
+}
+
+static const char *const ops[] = { "read", "write", "create", "remove", "rename", "exec" };
+
+/* Symlinks resolved where the path exists, as the kernel would see it. */
+static void absolute(const char *in, char *out)
+{
+	char tmp[PATH_MAX * 2];
+	if (realpath(in, out))
+		return;
+	if (in[0] == '/')
+		snprintf(tmp, sizeof tmp, "%s", in);
+	else if (getcwd(out, PATH_MAX))
+		snprintf(tmp, sizeof tmp, "%s/%s", out, in);
+	char *n = path_normalize(tmp);
+	snprintf(out, PATH_MAX, "%s", n);
+	free(n);
+}
+
+static int explain_path(const struct policy *p, const char *op, const char *target)
+{
+	char path[PATH_MAX];
+	int status = 0;
+	absolute(target, path);
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		if (op ? strcmp(op, ops[i]) != 0 : i != OP_READ && i != OP_WRITE)
+			continue;
+		struct decision d = policy_decide_path(p, path, (enum fs_op)i);
+		print_decision(ops[i], path, d);
+		if (!d.allow)
+			status = 1;
+	}
+	return status;
+}
+
+static bool looks_like_path(const char *t)
+{
+	return t[0] == '/' || t[0] == '.' || t[0] == '~' || strchr(t, '/') != NULL;
+}
+
+static int policy_explain(const struct policy_args *a)
+{
+	bool op_ok = !a->op || strcmp(a->op, "connect") == 0;
+	for (size_t i = 0; a->op && i < sizeof ops / sizeof ops[0]; i++)
+		op_ok |= strcmp(a->op, ops[i]) == 0;
+	if (a->npos != 1 || !op_ok)
+		return usage();
+	struct policy *p;
+	int r = load(a, &p);
+	if (r)
+		return r;
+	const char *t = a->pos[0];
+	bool host = a->op ? strcmp(a->op, "connect") == 0 : !looks_like_path(t);
+	char expanded[PATH_MAX];
+	if (!host && t[0] == '~' && t[1] == '/') {
+		snprintf(expanded, sizeof expanded, "%s%s", p->home, t + 1);
+		t = expanded;
+	}
+	r = host ? explain_host(p, t) : explain_path(p, a->op, t);
+	policy_free(p);
+	return r;
+}
+
+/* A profile named in the file must be built in or defined there. */
+static void check_names(const struct config *c, struct perr *e)
+{
+	if (c->profile.v && !profile_is_builtin(c->profile.v) && !config_profile(c, c->profile.v))
+		perr_warn(e, "%s:%d:%d: profile: \"%s\" is not defined in this file", c->profile.o.file, c->profile.o.line,
+			  c->profile.o.col, c->profile.v);
+	for (size_t i = 0; i < c->nprofiles; i++) {
+		const struct opt_str *x = &c->profiles[i].extends;
+		if (x->v && !profile_is_builtin(x->v) && !config_profile(c, x->v))
+			perr_warn(e, "%s:%d:%d: profiles.%s.extends: \"%s\" is not defined in this file", x->o.file,
+				  x->o.line, x->o.col, c->profiles[i].name, x->v);
+	}
+}
+
+static int policy_check(const struct policy_args *a)
+{
+	struct config c = { 0 };
+	struct perr e = { 0 };
+	if (a->npos != 1)
+		return usage();
+	int r = config_load(&c, a->pos[0], LAYER_USER, getenv("HOME"), &e);
+	if (r == 0) {
+		perr_set(&e, a->pos[0], 0, 0, NULL, "no such file");
+		r = -1;
+	}
+	if (r > 0)
+		check_names(&c, &e);
+	config_free(&c);
+	r = report(&e, r);
+	if (r == 0)
+		printf("%s: ok\n", a->pos[0]);
+	return r;
+}
+
 int cmd_policy(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "sandmux %s: not built yet\n", argv[0]);
-	return 1;
+	struct policy_args a = { 0 };
+	if (argc < 2)
+		return usage();
+	int r = args_parse(argc, argv, 2, &a);
+	if (r)
+		return r;
+	if (strcmp(argv[1], "show") == 0 && a.npos == 0)
+		return policy_show(&a);
+	if (strcmp(argv[1], "explain") == 0)
+		return policy_explain(&a);
+	if (strcmp(argv[1], "check") == 0)
+		return policy_check(&a);
+	return usage();
 }
+
+/* Validates, then records one file. */
+static int trust_one(const char *file, const char *home)
+{
+	struct config c = { 0 };
+	struct perr e = { 0 };
+	int r = config_load(&c, file, LAYER_REPO, home, &e);
+	config_free(&c);
+	if (r <= 0) {
+		if (r == 0)
+			perr_set(&e, file, 0, 0, NULL, "no such file");
+		return report(&e, -1);
+	}
+	if (trust_record(home, file, &e) < 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		perr_free(&e);
+		return 1;
+	}
+	r = report(&e, 0);
+	printf("sandmux: trusted %s\n", file);
+	return r;
+}
+
 int cmd_trust(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "sandmux %s: not built yet\n", argv[0]);
-	return 1;
+	struct policy_args a = { 0 };
+	const char *home = getenv("HOME");
+	char path[PATH_MAX + 32];
+	int r = args_parse(argc, argv, 1, &a), found = 0;
+	if (r)
+		return r;
+	if (a.npos > 1 || !home || home[0] != '/')
+		return a.npos > 1 ? usage() : (fprintf(stderr, "sandmux: HOME is not set\n"), 2);
+	if (a.npos == 1) {
+		if (!realpath(a.pos[0], path)) {
+			fprintf(stderr, "%s: no such file\n", a.pos[0]);
+			return 2;
+		}
+		return trust_one(path, home);
+	}
+	static const char *const rel[] = { ".sandmux/sandbox.json", ".cursor/sandbox.json" };
+	for (size_t i = 0; i < 2 && r == 0; i++) {
+		snprintf(path, sizeof path, "%s/%s", a.ws, rel[i]);
+		if (access(path, F_OK) == 0) {
+			found++;
+			r = trust_one(path, home);
+		}
+	}
+	if (!found && r == 0)
+		fprintf(stderr, "sandmux: %s has no .sandmux/sandbox.json or .cursor/sandbox.json to trust\n", a.ws);
+	return found || r ? r : 1;
 }
