@@ -1,9 +1,287 @@
-/* placeholder until the owner of this verb lands it */
+/* cmd-session: the session verbs. `sandmux` alone starts (or attaches) the
+ * session of the current directory; attach, new, ls and kill-session talk
+ * to a running server over its socket. Starting a server: the listening
+ * socket is bound here first (so two starters cannot race), then the
+ * server is forked into the background with its own session id. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "shell/client.h"
 #include "shell/cmd.h"
+#include "shell/mux.h"
+
+struct target {
+	char dir[PATH_MAX];
+	char name[64];
+	char path[PATH_MAX + 80];
+};
+
+static int listen_at(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	if (strlen(path) >= sizeof sa.sun_path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -1;
+	mode_t old = umask(0177);
+	int r = bind(fd, (struct sockaddr *)&sa, sizeof sa);
+	umask(old);
+	if (r < 0 || listen(fd, 64) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* The server process: detached from the terminal, in its own session. */
+static void daemonize(int listen_fd, const struct target *t, const char *workspace, const char *profile)
+{
+	if (setsid() < 0)
+		_exit(1);
+	pid_t pid = fork();
+	if (pid != 0)
+		_exit(pid < 0 ? 1 : 0);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		close(null);
+	}
+	if (chdir("/") < 0)
+		_exit(1);
+	_exit(server_start(t->name, t->path, listen_fd, workspace, profile));
+}
+
+static int start_server(const struct target *t, const char *workspace, const char *profile)
+{
+	int fd = listen_at(t->path);
+	if (fd < 0 && errno == EADDRINUSE) {
+		int probe = client_connect(t->path);
+		if (probe >= 0) {
+			close(probe);
+			return 0; /* someone else started it meanwhile */
+		}
+		unlink(t->path); /* stale: its server is gone */
+		fd = listen_at(t->path);
+	}
+	if (fd < 0) {
+		fprintf(stderr, "sandmux: cannot listen on %s: %s\n", t->path, strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "sandmux: fork: %s\n", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (pid == 0)
+		daemonize(fd, t, workspace, profile);
+	close(fd);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+static int target_init(struct target *t, const char *name)
+{
+	char err[512];
+	if (sockdir_get(t->dir, sizeof t->dir, err, sizeof err) < 0) {
+		fprintf(stderr, "sandmux: %s\n", err);
+		return -1;
+	}
+	snprintf(t->name, sizeof t->name, "%s", name);
+	snprintf(t->path, sizeof t->path, "%s/%s", t->dir, t->name);
+	return 0;
+}
+
+/* Live sessions in the socket directory; stale sockets are removed. */
+static int list_sessions(const char *dir, char names[][64], int max)
+{
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL && n < max) {
+		char path[PATH_MAX + 80];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= 64 || lstat(path, &st) < 0 || !S_ISSOCK(st.st_mode))
+			continue;
+		int fd = client_connect(path);
+		if (fd < 0) {
+			if (errno == ECONNREFUSED)
+				unlink(path);
+			continue;
+		}
+		close(fd);
+		memcpy(names[n++], e->d_name, strlen(e->d_name) + 1);
+	}
+	closedir(d);
+	return n;
+}
+
+/* -t NAME, else the current directory's session, else the only one. */
+static int target_pick(struct target *t, const char *name)
+{
+	char cwd[PATH_MAX], def[64];
+	if (name != NULL)
+		return target_init(t, name);
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		snprintf(cwd, sizeof cwd, "/");
+	sockdir_name_for(cwd, def, sizeof def);
+	if (target_init(t, def) < 0)
+		return -1;
+	int fd = client_connect(t->path);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	char names[2][64];
+	int n = list_sessions(t->dir, names, 2);
+	if (n == 1)
+		return target_init(t, names[0]);
+	fprintf(stderr, n == 0 ? "sandmux: no sessions running\n" : "sandmux: several sessions run; name one with -t NAME (see sandmux ls)\n");
+	return -1;
+}
+
+static int connect_target(const struct target *t)
+{
+	int fd = client_connect(t->path);
+	if (fd < 0)
+		fprintf(stderr, "sandmux: no session \"%s\" (%s)\n", t->name, strerror(errno));
+	return fd;
+}
+
+/* sandmux [--sandbox NAME] */
+static int verb_default(int argc, char **argv)
+{
+	const char *profile = getenv("SANDMUX_SANDBOX");
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--sandbox") == 0 && i + 1 < argc)
+			profile = argv[++i];
+		else {
+			fprintf(stderr, "sandmux: unknown option %s\nusage: sandmux [--sandbox NAME]\n", argv[i]);
+			return 2;
+		}
+	}
+	char workspace[PATH_MAX], name[64];
+	if (getcwd(workspace, sizeof workspace) == NULL) {
+		fprintf(stderr, "sandmux: cannot tell the current directory: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!isatty(STDIN_FILENO)) {
+		fprintf(stderr, "sandmux: not a terminal (to add a pane from a script, use sandmux new -- CMD)\n");
+		return 1;
+	}
+	sockdir_name_for(workspace, name, sizeof name);
+	struct target t;
+	if (target_init(&t, name) < 0)
+		return 1;
+	int fd = client_connect(t.path);
+	if (fd < 0) {
+		char resolved[128];
+		if (session_profile(workspace, profile, resolved, sizeof resolved) < 0)
+			return 1;
+		if (start_server(&t, workspace, resolved) < 0)
+			return 1;
+		for (int i = 0; i < 100 && fd < 0; i++) /* the server is listening already: this is quick */
+			if ((fd = client_connect(t.path)) < 0)
+				usleep(10000);
+		if (fd < 0) {
+			fprintf(stderr, "sandmux: the server did not start (see %s.log)\n", t.path);
+			return 1;
+		}
+	}
+	return client_attach(fd, profile);
+}
+
+static int verb_attach(int argc, char **argv)
+{
+	const char *name = NULL, *profile = getenv("SANDMUX_SANDBOX");
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
+			name = argv[++i];
+		else if (strcmp(argv[i], "--sandbox") == 0 && i + 1 < argc)
+			profile = argv[++i];
+		else {
+			fprintf(stderr, "usage: sandmux attach [-t NAME]\n");
+			return 2;
+		}
+	}
+	struct target t;
+	if (target_pick(&t, name) < 0)
+		return 1;
+	int fd = connect_target(&t);
+	return fd < 0 ? 1 : client_attach(fd, profile);
+}
+
+/* new, kill-session: an optional -t NAME first, the rest to the server. */
+static int verb_remote(int argc, char **argv, const char *verb)
+{
+	const char *name = NULL;
+	int i = 1;
+	if (i + 1 < argc && strcmp(argv[i], "-t") == 0) {
+		name = argv[i + 1];
+		i += 2;
+	}
+	struct target t;
+	if (target_pick(&t, name) < 0)
+		return 1;
+	int fd = connect_target(&t);
+	if (fd < 0)
+		return 1;
+	argv[i - 1] = (char *)verb;
+	return client_command(fd, argc - i + 1, argv + i - 1);
+}
+
+static int verb_ls(void)
+{
+	struct target t;
+	if (target_init(&t, "x") < 0)
+		return 1;
+	char names[256][64];
+	int n = list_sessions(t.dir, names, 256);
+	if (n == 0) {
+		fprintf(stderr, "sandmux: no sessions running\n");
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		target_init(&t, names[i]);
+		int fd = client_connect(t.path);
+		char *info[] = { "info" };
+		if (fd >= 0)
+			client_command(fd, 1, info);
+	}
+	return 0;
+}
+
 int cmd_session(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "sandmux %s: not built yet\n", argv[0]);
-	return 1;
+	if (strcmp(argv[0], "attach") == 0)
+		return verb_attach(argc, argv);
+	if (strcmp(argv[0], "new") == 0)
+		return verb_remote(argc, argv, "new");
+	if (strcmp(argv[0], "kill-session") == 0)
+		return verb_remote(argc, argv, "kill-session");
+	if (strcmp(argv[0], "ls") == 0)
+		return verb_ls();
+	return verb_default(argc, argv);
 }

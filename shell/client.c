@@ -1,0 +1,248 @@
+/* client: the process on the person's terminal. It puts the terminal in
+ * raw mode, forwards what is typed and every resize (SIGWINCH) to the
+ * server, and writes what the server drew. It never interprets a pane's
+ * output: the server sends only curses-drawn cells. */
+#include "shell/client.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "backends/loop.h"
+#include "shell/proto.h"
+
+struct attach {
+	struct loop *loop;
+	int sock, sig;
+	struct buf in, out;
+	struct watch *sw;
+	bool done;
+	int status;
+	char why[512];
+};
+
+int client_connect(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	if (strlen(path) >= sizeof sa.sun_path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void term_size(struct msg_size *sz)
+{
+	struct winsize ws = { 0 };
+	if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) < 0 || ws.ws_row == 0 || ws.ws_col == 0)
+		ws = (struct winsize){ .ws_row = 24, .ws_col = 80 };
+	*sz = (struct msg_size){ ws.ws_row, ws.ws_col };
+}
+
+static void send_msg(struct attach *a, int type, const void *p, size_t len)
+{
+	proto_put(&a->out, (enum msg_type)type, p, len);
+	if (write_all(a->sock, a->out.p, a->out.len) < 0) {
+		a->done = true;
+		snprintf(a->why, sizeof a->why, "lost the server");
+	}
+	a->out.len = 0;
+}
+
+static void on_stdin(struct watch *w, int events, void *arg)
+{
+	(void)w;
+	(void)events;
+	struct attach *a = arg;
+	char buf[16384];
+	ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		a->done = true;
+		snprintf(a->why, sizeof a->why, "terminal closed");
+		return;
+	}
+	send_msg(a, MSG_INPUT, buf, (size_t)n);
+}
+
+static void on_message(struct attach *a, const struct msg_hdr *h, const char *p)
+{
+	if (h->type == MSG_OUTPUT) {
+		if (write_all(STDOUT_FILENO, p, h->len) < 0)
+			a->done = true;
+	} else if (h->type == MSG_EXIT) {
+		a->done = true;
+		int32_t st = 0;
+		if (h->len >= sizeof st)
+			memcpy(&st, p, sizeof st);
+		a->status = st;
+		snprintf(a->why, sizeof a->why, "%.*s", (int)(h->len >= sizeof st ? h->len - sizeof st : 0), p + sizeof st);
+	}
+}
+
+static void on_sock(struct watch *w, int events, void *arg)
+{
+	(void)w;
+	(void)events;
+	struct attach *a = arg;
+	char buf[65536];
+	ssize_t n = read(a->sock, buf, sizeof buf);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		a->done = true;
+		if (a->why[0] == 0)
+			snprintf(a->why, sizeof a->why, "lost the server");
+		return;
+	}
+	buf_add(&a->in, buf, (size_t)n);
+	struct msg_hdr h;
+	const char *p;
+	int r;
+	while (!a->done && (r = proto_get(&a->in, &h, &p)) == 1) {
+		on_message(a, &h, p);
+		buf_drop(&a->in, sizeof h + h.len);
+	}
+}
+
+static void on_signal(struct watch *w, int events, void *arg)
+{
+	(void)events;
+	struct attach *a = arg;
+	struct signalfd_siginfo si;
+	while (read(watch_fd(w), &si, sizeof si) == sizeof si) {
+		if (si.ssi_signo == SIGWINCH) {
+			struct msg_size sz;
+			term_size(&sz);
+			send_msg(a, MSG_RESIZE, &sz, sizeof sz);
+		} else {
+			a->done = true;
+			snprintf(a->why, sizeof a->why, "terminal hung up");
+		}
+	}
+}
+
+static int attach_loop(struct attach *a, const char *profile)
+{
+	const char *term = getenv("TERM");
+	struct msg_hello h = { .version = PROTO_VERSION };
+	term_size(&h.size);
+	struct buf hello = { 0 };
+	buf_add(&hello, &h, sizeof h);
+	buf_add(&hello, term != NULL ? term : "", strlen(term != NULL ? term : "") + 1);
+	buf_add(&hello, profile != NULL ? profile : "", strlen(profile != NULL ? profile : "") + 1);
+	send_msg(a, MSG_HELLO, hello.p, hello.len);
+	buf_free(&hello);
+	watch_add(a->loop, STDIN_FILENO, LOOP_IN, on_stdin, a);
+	watch_add(a->loop, a->sock, LOOP_IN, on_sock, a);
+	watch_add(a->loop, a->sig, LOOP_IN, on_signal, a);
+	while (!a->done)
+		if (loop_once(a->loop, -1) < 0)
+			break;
+	return a->status;
+}
+
+int client_attach(int sock, const char *profile)
+{
+	struct termios saved, raw;
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &saved) < 0) {
+		fprintf(stderr, "sandmux: not a terminal (attaching needs one; `sandmux new` works without)\n");
+		close(sock);
+		return 1;
+	}
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGWINCH);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	struct attach a = { .sock = sock, .sig = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK), .loop = loop_new() };
+	if (a.loop == NULL || a.sig < 0) {
+		fprintf(stderr, "sandmux: cannot attach: %s\n", strerror(errno));
+		return 1;
+	}
+	raw = saved;
+	cfmakeraw(&raw);
+	tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
+	int status = attach_loop(&a, profile);
+	tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+	loop_free(a.loop);
+	close(a.sig);
+	close(sock);
+	buf_free(&a.in);
+	buf_free(&a.out);
+	if (status == 0)
+		printf("[%s]\n", a.why);
+	else
+		fprintf(stderr, "sandmux: %s\n", a.why);
+	return status;
+}
+
+int client_command(int sock, int argc, char **argv)
+{
+	char cwd[4096];
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		snprintf(cwd, sizeof cwd, "/");
+	struct buf msg = { 0 }, out = { 0 }, in = { 0 };
+	buf_add(&msg, cwd, strlen(cwd) + 1);
+	for (int i = 0; i < argc; i++)
+		buf_add(&msg, argv[i], strlen(argv[i]) + 1);
+	proto_put(&out, MSG_COMMAND, msg.p, msg.len);
+	int status = 1;
+	if (write_all(sock, out.p, out.len) == 0) {
+		char buf[65536];
+		ssize_t n;
+		struct msg_hdr h;
+		const char *p = NULL;
+		int r = 0;
+		while ((r = proto_get(&in, &h, &p)) == 0 && (n = read(sock, buf, sizeof buf)) > 0)
+			buf_add(&in, buf, (size_t)n);
+		if (r == 1 && h.type == MSG_REPLY && h.len >= sizeof(int32_t)) {
+			int32_t st;
+			memcpy(&st, p, sizeof st);
+			status = st;
+			fwrite(p + sizeof st, 1, h.len - sizeof st, status == 0 ? stdout : stderr);
+		} else {
+			fprintf(stderr, "sandmux: no answer from the server\n");
+		}
+	}
+	close(sock);
+	buf_free(&msg);
+	buf_free(&out);
+	buf_free(&in);
+	return status;
+}

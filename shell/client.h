@@ -1,0 +1,14 @@
+/* client: the attaching side of a session (shell/client.c), and one-shot
+ * commands to a running server. */
+#ifndef CLIENT_H
+#define CLIENT_H
+
+/* A connected socket to the session at path, or -1 with errno. */
+int client_connect(const char *path);
+/* Attaches this terminal until detach or the session's end; returns the
+ * exit status. profile: the --sandbox asked for, "" or NULL for any. */
+int client_attach(int sock, const char *profile);
+/* Sends argv as a command verb and prints the reply; returns its status. */
+int client_command(int sock, int argc, char **argv);
+
+#endif

@@ -1,0 +1,95 @@
+/* config: ~/.sandmux/sandmux.json, the multiplexer's own settings:
+ *   {"prefix": "C-a", "scrollback": 5000, "status": true, "clipboard": false}
+ * read with policy/json.h so that errors name FILE:LINE:COL and the field,
+ * the same format as the policy files. A missing file is not an error. */
+#include "shell/mux.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/json.h"
+
+#define CONFIG_MAX (1 << 20)
+
+void mux_config_defaults(struct mux_config *cfg)
+{
+	*cfg = (struct mux_config){ .scrollback = 2000, .status = true };
+	keys_parse("C-b", &cfg->prefix);
+}
+
+static int bad(const char *path, const struct json *v, char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "%s:%d:%d: %s: %s", path, v->line, v->col, v->key != NULL ? v->key : "(top level)", what);
+	return -1;
+}
+
+static int config_member(struct mux_config *cfg, const char *path, const struct json *v, char *err, size_t errlen)
+{
+	if (strcmp(v->key, "prefix") == 0) {
+		if (v->type != JSON_STRING || !keys_parse(v->str, &cfg->prefix))
+			return bad(path, v, err, errlen, "want a key name such as \"C-b\", \"C-a\" or \"M-Space\"");
+	} else if (strcmp(v->key, "scrollback") == 0) {
+		if (v->type != JSON_NUMBER || v->number < 0 || v->number > 1000000 || v->number != (int)v->number)
+			return bad(path, v, err, errlen, "want a whole number of lines from 0 to 1000000");
+		cfg->scrollback = (int)v->number;
+	} else if (strcmp(v->key, "status") == 0 || strcmp(v->key, "clipboard") == 0) {
+		if (v->type != JSON_BOOL)
+			return bad(path, v, err, errlen, "want true or false");
+		*(strcmp(v->key, "status") == 0 ? &cfg->status : &cfg->clipboard_write) = v->boolean;
+	} else {
+		return bad(path, v, err, errlen, "unknown setting (known: prefix, scrollback, status, clipboard)");
+	}
+	return 0;
+}
+
+static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	if (f == NULL) {
+		if (errno != ENOENT)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	char *text = malloc(CONFIG_MAX + 1);
+	*len = text != NULL ? fread(text, 1, CONFIG_MAX + 1, f) : 0;
+	fclose(f);
+	if (text != NULL && *len > CONFIG_MAX) {
+		snprintf(err, errlen, "%s: larger than %d bytes", path, CONFIG_MAX);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+int mux_config_load(struct mux_config *cfg, const char *path, char *err, size_t errlen)
+{
+	mux_config_defaults(cfg);
+	err[0] = 0;
+	size_t len = 0;
+	char *text = read_file(path, &len, err, errlen);
+	if (text == NULL)
+		return err[0] ? -1 : 0;
+	struct json_error je = { 0 };
+	struct json *root = json_parse(text, len, &je);
+	free(text);
+	if (root == NULL) {
+		snprintf(err, errlen, "%s:%d:%d: %s: %s", path, je.line, je.col, je.path[0] ? je.path : "(top level)", je.msg);
+		return -1;
+	}
+	int r = 0;
+	if (root->type != JSON_OBJECT) {
+		r = bad(path, root, err, errlen, "want an object");
+	} else {
+		const struct json *v;
+		json_each(v, root)
+		{
+			if ((r = config_member(cfg, path, v, err, errlen)) < 0)
+				break;
+		}
+	}
+	json_free(root);
+	if (r < 0)
+		mux_config_defaults(cfg);
+	return r;
+}

@@ -1,0 +1,224 @@
+/* mux: the multiplexer server's state — one session of windows of panes,
+ * the attached clients — and the functions its files share. All state
+ * lives in struct server; the server process has exactly one.
+ *
+ *   server.c        the process: socket, signals, event loop, shutdown
+ *   server-client.c one attached (or commanding) client: messages, input
+ *   session.c       windows of the session; its size (smallest client)
+ *   window.c        a window's panes and layout: split, close, focus, zoom
+ *   pane.c          a pane: its PTY, sandboxed process, screen, title
+ *   redraw.c        composing each client's screen with ui/
+ *   bindings.c      the command table and key bindings
+ *   copy.c          copy mode: scroll, search, select, copy
+ *   config.c        ~/.sandmux/sandmux.json
+ *   sockdir.c       the private socket directory and session names */
+#ifndef MUX_H
+#define MUX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "shell/buf.h"
+#include "shell/keys.h"
+#include "shell/layout.h"
+#include "ui/ui.h"
+
+struct loop;
+struct watch;
+struct vt;
+struct ui;
+struct policy;
+
+/* ~/.sandmux/sandmux.json */
+struct mux_config {
+	struct key prefix;
+	int scrollback;
+	bool status;
+	bool clipboard_write; /* OSC 52 writes reach the sandmux buffer */
+};
+/* Defaults, then the file at path (may be absent). 0, or -1 with
+ * "FILE:LINE:COL: FIELD: what is wrong" in err. */
+int mux_config_load(struct mux_config *, const char *path, char *err, size_t errlen);
+void mux_config_defaults(struct mux_config *);
+
+enum pane_state { PANE_RUNNING, PANE_EXITED, PANE_KILLED, PANE_FAILED };
+
+struct copy; /* copy.c */
+
+struct pane {
+	struct pane *next; /* in its window, in creation order */
+	struct window *win;
+	struct server *srv;
+	int id;
+	char name[64];
+	char profile[64];
+	int fd; /* PTY master, -1 once the program is gone and drained */
+	pid_t pid;
+	int pidfd;
+	struct watch *fdw, *pidw;
+	struct buf wq; /* bytes for the program, waiting for room in the PTY */
+	struct vt *vt;
+	enum pane_state state;
+	int status; /* exit status or signal */
+	int denials;
+	int x, y, w, h; /* on screen, title line included */
+	bool resized;
+	struct copy *copy;
+};
+
+struct window {
+	struct window *next;
+	struct server *srv;
+	int index;
+	char name[32];
+	struct pane *panes;
+	struct pane *active;
+	struct layout *root;
+	bool zoomed;
+	int preset; /* last layout_preset applied, -1 none */
+};
+
+struct client {
+	struct client *next;
+	struct server *srv;
+	int fd;
+	struct watch *w;
+	struct buf in, out;
+	bool attached;
+	bool closing; /* drop once out is sent */
+	int rows, cols;
+	struct ui *ui;
+	bool full;    /* redraw everything at the next draw */
+	bool prefix;  /* the prefix key was pressed */
+	bool help;    /* the help screen is up */
+	struct buf keys; /* input bytes not yet a whole key */
+	struct layout *drag; /* a border being dragged with the mouse */
+	int drag_index;
+	char prompt[128]; /* copy mode search being typed; prompt_on says so */
+	bool prompt_on;
+	char message[128]; /* one line shown in the status bar until a key */
+};
+
+struct server {
+	struct loop *loop;
+	struct mux_config cfg;
+	char name[64];
+	char *sock_path;
+	char *workspace;
+	char *profile;
+	char *tmpdir; /* the session's temp dir (session-tmp.c) */
+	int listen_fd, sig_fd;
+	struct watch *listen_w, *sig_w;
+	FILE *log;
+	struct client *clients;
+	struct window *windows;
+	struct window *cur;
+	int next_window, next_pane;
+	int rows, cols; /* the session's size: the smallest attached client */
+	struct buf paste; /* the copy-mode buffer */
+	uint64_t draw_timer;
+	bool draw_pending;
+	bool quit;
+};
+
+/* server.c */
+int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile);
+void server_log(struct server *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Asks for a draw at the next tick; full: every client repaints all. */
+void server_redraw(struct server *, bool full);
+void server_shutdown(struct server *);
+
+/* server-client.c */
+void client_accept(struct server *);
+/* Ends a client: why (NULL: say nothing) is printed by it, as a normal
+ * end (drop) or an error (fail). */
+void client_drop(struct client *, const char *why);
+void client_fail(struct client *, const char *why);
+void client_send(struct client *, int type, const void *data, size_t len);
+void client_message(struct client *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The client is so far behind that drawing for it is skipped. */
+bool client_behind(const struct client *);
+
+/* session.c */
+struct window *session_new_window(struct server *, const char *name);
+void session_remove_window(struct server *, struct window *);
+void session_select(struct server *, struct window *);
+/* Recomputes the session size from the attached clients. */
+void session_resize(struct server *);
+int session_area_rows(const struct server *); /* rows for panes (without status) */
+int session_pane_count(const struct server *);
+
+/* window.c */
+struct pane_spec {
+	char *const *argv; /* NULL: $SHELL */
+	const char *name;
+	const char *profile; /* NULL: the session's */
+	const char *cwd;     /* NULL: the workspace */
+};
+/* Splits the active pane (LAYOUT_LR / LAYOUT_TB, or 0: along its longer
+ * side) and starts a pane. NULL with err when there is no room. */
+struct pane *window_split(struct window *, int type, const struct pane_spec *, char *err, size_t errlen);
+void window_close_pane(struct window *, struct pane *);
+void window_focus(struct window *, struct pane *);
+void window_focus_dir(struct window *, int dx, int dy);
+void window_zoom(struct window *);
+void window_resize_pane(struct window *, int dx, int dy);
+void window_next_layout(struct window *, int preset); /* preset -1: the next one */
+/* Lays the window out in the session area and resizes its panes. */
+void window_layout(struct window *);
+
+/* pane.c */
+struct pane *pane_new(struct window *, const struct pane_spec *, int cols, int rows);
+void pane_free(struct pane *);
+void pane_resize(struct pane *, int w, int h);
+void pane_write(struct pane *, const char *, size_t);
+void pane_kill(struct pane *);
+/* The title line: "[1] name · profile · running · denials 0". */
+void pane_title(const struct pane *, char *buf, size_t cap);
+/* Adds one to the pane's denial counter (the denials engineer calls this). */
+void pane_add_denial(struct server *, int pane_id);
+struct pane *pane_find(struct server *, int id);
+
+/* redraw.c */
+void redraw_clients(struct server *);
+
+/* session-tmp.c: the session's temp dir, made and removed. */
+char *session_tmp_make(const char *name, char *err, size_t errlen);
+void session_tmp_remove(const char *path);
+
+/* pane-spawn.c: the profile a new session runs under (flag, then
+ * $SANDMUX_SANDBOX, then the config), resolved now so that a bad policy is
+ * reported on the terminal; 0, or -1 after printing why. */
+int session_profile(const char *workspace, const char *flag, char *name, size_t cap);
+/* pane-spawn.c: starts the program on the PTY slave, sandboxed. */
+int pane_spawn(struct pane *, const struct pane_spec *, char *const *argv, char **env, int slave, char *err, size_t errlen);
+
+/* bindings.c */
+/* Handles one key typed by a client. */
+void bindings_key(struct client *, const struct key *, const char *raw, size_t rawlen);
+/* Help lines, for the help screen; returns the count. */
+int bindings_help(const struct server *, char lines[][96], int max);
+/* Runs a command verb from `sandmux new` and the like; 0 or error text. */
+int bindings_command(struct server *, int argc, const char **argv, const char *cwd, struct buf *reply);
+
+/* copy.c */
+void copy_enter(struct pane *, int scroll);
+void copy_exit(struct pane *);
+/* A key in copy mode; the client is used for the search prompt. */
+void copy_key(struct client *, struct pane *, const struct key *);
+void copy_search_done(struct client *, struct pane *, const char *text);
+/* What redraw needs: lines scrolled up, the cursor, the selection. */
+int copy_scroll(const struct pane *);
+void copy_view(const struct pane *, int *cy, int *cx, struct ui_sel *);
+
+/* sockdir.c */
+/* The private directory for sockets: $XDG_RUNTIME_DIR/sandmux or
+ * /tmp/sandmux-UID, created 0700; refuses one owned by someone else or
+ * open to others. */
+int sockdir_get(char *path, size_t cap, char *err, size_t errlen);
+/* The session name for a directory: its base name, made safe. */
+void sockdir_name_for(const char *dir, char *name, size_t cap);
+
+#endif

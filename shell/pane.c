@@ -1,0 +1,265 @@
+/* pane: one PTY, the sandboxed program on it, and its screen (pty/vt.h).
+ * Output is read at most READ_MAX bytes per loop turn, so a pane that
+ * floods cannot starve the keyboard or the other panes; the screen is
+ * drawn on the next tick, not per read. The program's end is seen on a
+ * pidfd; the pane then stays, with its status in the title, until closed. */
+#include "shell/mux.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backends/loop.h"
+#include "pty/pty.h"
+#include "pty/vt.h"
+
+#define READ_MAX 65536
+
+static void on_pane_out(struct watch *w, int events, void *arg);
+
+static void pane_close_fd(struct pane *p)
+{
+	watch_del(p->fdw);
+	p->fdw = NULL;
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	buf_free(&p->wq);
+}
+
+static void pane_flush(struct pane *p)
+{
+	while (p->wq.len > 0 && p->fd >= 0) {
+		ssize_t n = write(p->fd, p->wq.p, p->wq.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		buf_drop(&p->wq, (size_t)n);
+	}
+	if (p->fdw != NULL)
+		watch_set(p->fdw, LOOP_IN | (p->wq.len > 0 ? LOOP_OUT : 0));
+}
+
+void pane_write(struct pane *p, const char *data, size_t len)
+{
+	if (p->fd < 0 || p->state != PANE_RUNNING)
+		return;
+	if (p->wq.len < (1u << 20)) /* a program that never reads loses input beyond 1 MiB */
+		buf_add(&p->wq, data, len);
+	pane_flush(p);
+}
+
+static void pane_read(struct pane *p)
+{
+	char buf[READ_MAX];
+	ssize_t n = pty_read(p->fd, buf, sizeof buf);
+	if (n == 0)
+		return;
+	if (n < 0) { /* every writer of the PTY is gone */
+		pane_close_fd(p);
+		server_redraw(p->srv, false);
+		return;
+	}
+	vt_write(p->vt, buf, (size_t)n);
+	char reply[256];
+	size_t r;
+	while ((r = vt_take_reply(p->vt, reply, sizeof reply)) > 0)
+		pane_write(p, reply, r);
+	server_redraw(p->srv, false);
+}
+
+static void on_pane_out(struct watch *w, int events, void *arg)
+{
+	(void)w;
+	struct pane *p = arg;
+	if (events & LOOP_OUT)
+		pane_flush(p);
+	if (p->fd >= 0 && (events & (LOOP_IN | LOOP_ERR)))
+		pane_read(p);
+}
+
+static void on_pane_exit(struct watch *w, int events, void *arg)
+{
+	(void)w;
+	(void)events;
+	struct pane *p = arg;
+	int st;
+	if (waitpid(p->pid, &st, WNOHANG) <= 0)
+		return;
+	p->state = WIFSIGNALED(st) ? PANE_KILLED : PANE_EXITED;
+	p->status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st);
+	p->pid = -1;
+	watch_del(p->pidw);
+	p->pidw = NULL;
+	close(p->pidfd);
+	p->pidfd = -1;
+	server_log(p->srv, "pane %d: %s %d", p->id, p->state == PANE_KILLED ? "killed by signal" : "exited", p->status);
+	server_redraw(p->srv, true);
+}
+
+/* The environment panes start from: the server's, minus the outer
+ * multiplexer's variables, with the terminal sandmux emulates. */
+static char **pane_env(const struct pane *p)
+{
+	extern char **environ;
+	size_t n = 0;
+	while (environ[n] != NULL)
+		n++;
+	char **env = calloc(n + 5, sizeof *env);
+	if (env == NULL)
+		return NULL;
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *e = environ[i];
+		if (strncmp(e, "TMUX=", 5) == 0 || strncmp(e, "TMUX_PANE=", 10) == 0 || strncmp(e, "TERM=", 5) == 0 ||
+		    strncmp(e, "COLORTERM=", 10) == 0 || strncmp(e, "SANDMUX_PANE=", 13) == 0 ||
+		    strncmp(e, "LINES=", 6) == 0 || strncmp(e, "COLUMNS=", 8) == 0)
+			continue;
+		env[o++] = strdup(e);
+	}
+	env[o++] = strdup("TERM=xterm-256color");
+	env[o++] = strdup("COLORTERM=truecolor");
+	char id[32];
+	snprintf(id, sizeof id, "SANDMUX_PANE=%d", p->id);
+	env[o++] = strdup(id);
+	return env;
+}
+
+static void env_free(char **env)
+{
+	for (size_t i = 0; env != NULL && env[i] != NULL; i++)
+		free(env[i]);
+	free(env);
+}
+
+static void pane_start(struct pane *p, const struct pane_spec *spec, int rows, int cols)
+{
+	char err[600];
+	struct pty pty;
+	if (pty_open(&pty, rows, cols, err, sizeof err) < 0)
+		goto failed;
+	p->fd = pty.master;
+	const char *shell = getenv("SHELL");
+	char *shell_argv[] = { (char *)(shell != NULL && shell[0] != 0 ? shell : "/bin/sh"), NULL };
+	char *const *argv = spec->argv != NULL && spec->argv[0] != NULL ? spec->argv : shell_argv;
+	char **env = pane_env(p);
+	int r = pane_spawn(p, spec, argv, env, pty.slave, err, sizeof err);
+	env_free(env);
+	pty_close_slave(&pty);
+	if (r < 0)
+		goto failed;
+	if (p->name[0] == 0) {
+		const char *base = strrchr(argv[0], '/');
+		snprintf(p->name, sizeof p->name, "%s", base != NULL ? base + 1 : argv[0]);
+	}
+	p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
+	p->fdw = watch_add(p->srv->loop, p->fd, LOOP_IN, on_pane_out, p);
+	if (p->pidfd >= 0)
+		p->pidw = watch_add(p->srv->loop, p->pidfd, LOOP_IN, on_pane_exit, p);
+	return;
+failed:
+	/* the pane stays, showing why nothing runs in it */
+	server_log(p->srv, "pane %d: %s", p->id, err);
+	pane_close_fd(p);
+	p->state = PANE_FAILED;
+	vt_write(p->vt, "\033[1;31msandmux: the pane's program did not start:\033[m\r\n", 52);
+	vt_write(p->vt, err, strlen(err));
+	vt_write(p->vt, "\r\n", 2);
+}
+
+struct pane *pane_new(struct window *w, const struct pane_spec *spec, int cols, int rows)
+{
+	struct server *s = w->srv;
+	struct pane *p = calloc(1, sizeof *p);
+	if (p == NULL)
+		return NULL;
+	p->win = w;
+	p->srv = s;
+	p->id = ++s->next_pane;
+	p->fd = p->pidfd = -1;
+	p->pid = -1;
+	p->w = cols;
+	p->h = rows + 1;
+	snprintf(p->name, sizeof p->name, "%s", spec->name != NULL ? spec->name : "");
+	snprintf(p->profile, sizeof p->profile, "%s", spec->profile != NULL ? spec->profile : s->profile);
+	p->vt = vt_new(rows < 1 ? 1 : rows, cols < 1 ? 1 : cols, s->cfg.scrollback);
+	if (p->vt == NULL) {
+		free(p);
+		return NULL;
+	}
+	pane_start(p, spec, rows < 1 ? 1 : rows, cols < 1 ? 1 : cols);
+	return p;
+}
+
+void pane_kill(struct pane *p)
+{
+	if (p->pid <= 0)
+		return;
+	/* the sandbox's init is pid 1 of its namespace: killing it ends
+	 * every process in the sandbox */
+	kill(-p->pid, SIGHUP);
+	kill(p->pid, SIGKILL);
+	kill(-p->pid, SIGKILL);
+	waitpid(p->pid, NULL, 0);
+	p->pid = -1;
+}
+
+void pane_free(struct pane *p)
+{
+	pane_kill(p);
+	copy_exit(p);
+	watch_del(p->pidw);
+	if (p->pidfd >= 0)
+		close(p->pidfd);
+	pane_close_fd(p);
+	vt_free(p->vt);
+	free(p);
+}
+
+void pane_resize(struct pane *p, int w, int h)
+{
+	if (w < 1 || h < 1)
+		return;
+	if (vt_rows(p->vt) == h && vt_cols(p->vt) == w)
+		return;
+	vt_resize(p->vt, h, w);
+	if (p->fd >= 0)
+		pty_resize(p->fd, h, w);
+}
+
+void pane_title(const struct pane *p, char *buf, size_t cap)
+{
+	char state[96];
+	switch (p->state) {
+	case PANE_RUNNING: snprintf(state, sizeof state, "running"); break;
+	case PANE_EXITED: snprintf(state, sizeof state, "exited %d", p->status); break;
+	case PANE_KILLED: snprintf(state, sizeof state, "killed by signal %d (%s)", p->status, sigabbrev_np(p->status) ? sigabbrev_np(p->status) : "?"); break;
+	case PANE_FAILED: snprintf(state, sizeof state, "failed to start"); break;
+	}
+	const char *t = vt_title(p->vt);
+	snprintf(buf, cap, " %d: %s%s%s%s · %s · %s · denials %d ", p->id, p->name, t[0] ? " (" : "", t, t[0] ? ")" : "",
+		 p->profile, state, p->denials);
+}
+
+struct pane *pane_find(struct server *s, int id)
+{
+	for (struct window *w = s->windows; w != NULL; w = w->next)
+		for (struct pane *p = w->panes; p != NULL; p = p->next)
+			if (p->id == id)
+				return p;
+	return NULL;
+}
+
+void pane_add_denial(struct server *s, int pane_id)
+{
+	struct pane *p = pane_find(s, pane_id);
+	if (p == NULL)
+		return;
+	p->denials++;
+	server_redraw(s, false);
+}

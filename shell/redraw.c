@@ -1,0 +1,168 @@
+/* redraw: what each attached client sees — the current window's panes
+ * with their title lines and borders, the status bar, the help screen —
+ * composed with ui/ and sent as one burst per tick. Only dirty rows of a
+ * pane are redrawn unless the layout changed; curses then sends only the
+ * cells that differ from what the terminal shows. */
+#include "shell/mux.h"
+
+#include <string.h>
+
+#include "pty/vt.h"
+#include "shell/proto.h"
+
+static void sink_client(void *arg, const char *data, size_t len)
+{
+	struct client *c = arg;
+	/* split into messages the client accepts */
+	while (len > 0) {
+		size_t n = len > MSG_MAX ? MSG_MAX : len;
+		client_send(c, MSG_OUTPUT, data, n);
+		data += n;
+		len -= n;
+	}
+}
+
+static void draw_pane(struct client *c, struct pane *p, bool active, bool all)
+{
+	char title[256];
+	pane_title(p, title, sizeof title);
+	ui_text(c->ui, p->y, p->x, p->w, title, active ? UI_TITLE_ACTIVE : UI_TITLE);
+	struct ui_sel sel = { 0 };
+	int scroll = 0;
+	if (p->copy != NULL) {
+		int cy, cx;
+		scroll = copy_scroll(p);
+		copy_view(p, &cy, &cx, &sel);
+		all = true;
+	}
+	ui_draw_vt(c->ui, p->vt, p->x, p->y + 1, p->w, p->h - 1, scroll, all || p->resized, &sel);
+}
+
+static void draw_borders(struct client *c, struct window *w)
+{
+	for (struct pane *p = w->panes; p != NULL; p = p->next) {
+		if (p->x + p->w >= c->srv->cols)
+			continue;
+		bool act = p == w->active;
+		ui_vline(c->ui, p->x + p->w, p->y, p->h, act ? UI_BORDER_ACTIVE : UI_BORDER);
+	}
+	/* the active pane's left border is its left neighbour's right one */
+	struct pane *a = w->active;
+	if (a != NULL && a->x > 0)
+		ui_vline(c->ui, a->x - 1, a->y, a->h, UI_BORDER_ACTIVE);
+}
+
+static void draw_status(struct client *c)
+{
+	struct server *s = c->srv;
+	if (!s->cfg.status)
+		return;
+	int row = s->rows - 1;
+	char line[512];
+	int n = snprintf(line, sizeof line, "[%s] ", s->name);
+	ui_text(c->ui, row, 0, s->cols, "", UI_STATUS);
+	ui_text(c->ui, row, 0, n, line, UI_STATUS);
+	int x = n;
+	for (struct window *w = s->windows; w != NULL && x < s->cols; w = w->next) {
+		const char *name = w->name[0] ? w->name : w->active != NULL ? w->active->name : "";
+		int len = snprintf(line, sizeof line, "%d:%s%s ", w->index, name, w == s->cur ? "*" : "");
+		ui_text(c->ui, row, x, len < s->cols - x ? len : s->cols - x, line, w == s->cur ? UI_STATUS_CURRENT : UI_STATUS);
+		x += len;
+	}
+	const char *right = c->message[0] ? c->message : c->prompt_on ? NULL : c->prefix ? "prefix" : NULL;
+	if (c->prompt_on) {
+		snprintf(line, sizeof line, "search: %s", c->prompt);
+		right = line;
+	}
+	if (right != NULL) {
+		int len = (int)strlen(right);
+		int at = s->cols - len - 1 > x ? s->cols - len - 1 : x;
+		ui_text(c->ui, row, at, s->cols - at, right, c->message[0] ? UI_ALERT : UI_STATUS_CURRENT);
+	}
+}
+
+static void draw_help(struct client *c)
+{
+	char lines[64][96];
+	int n = bindings_help(c->srv, lines, 64);
+	ui_erase(c->ui);
+	int rows = ui_rows(c->ui);
+	ui_text(c->ui, 0, 0, ui_cols(c->ui), " sandmux key bindings (press any key to close)", UI_TITLE_ACTIVE);
+	for (int i = 0; i < n && i + 1 < rows; i++)
+		ui_text(c->ui, i + 1, 1, ui_cols(c->ui) - 1, lines[i], UI_NORMAL);
+}
+
+/* The part of a larger client outside the session's size. */
+static void draw_outside(struct client *c)
+{
+	struct server *s = c->srv;
+	if (c->cols > s->cols)
+		ui_fill(c->ui, s->cols, 0, c->cols - s->cols, c->rows, true);
+	if (c->rows > s->rows)
+		ui_fill(c->ui, 0, s->rows, c->cols, c->rows - s->rows, true);
+}
+
+static void draw_cursor(struct client *c, struct window *w)
+{
+	struct pane *p = w->active;
+	if (c->prompt_on || p == NULL) {
+		ui_cursor(c->ui, c->srv->rows - 1, c->srv->cols - 1, false);
+		return;
+	}
+	int cy, cx;
+	bool visible = vt_modes(p->vt)->cursor_visible;
+	if (p->copy != NULL) {
+		struct ui_sel sel;
+		copy_view(p, &cy, &cx, &sel);
+		visible = true;
+	} else {
+		vt_cursor(p->vt, &cy, &cx);
+	}
+	if (cy < 0 || cy >= p->h - 1 || cx < 0 || cx >= p->w)
+		visible = false;
+	ui_cursor(c->ui, p->y + 1 + cy, p->x + cx, visible && p->state == PANE_RUNNING);
+}
+
+static void draw_client(struct client *c)
+{
+	struct server *s = c->srv;
+	struct window *w = s->cur;
+	bool all = c->full;
+	if (all)
+		ui_erase(c->ui);
+	if (c->help) {
+		draw_help(c);
+	} else if (w != NULL) {
+		if (w->zoomed && w->active != NULL) {
+			draw_pane(c, w->active, true, all);
+		} else {
+			for (struct pane *p = w->panes; p != NULL; p = p->next)
+				draw_pane(c, p, p == w->active, all);
+			draw_borders(c, w);
+		}
+		draw_status(c);
+		if (all)
+			draw_outside(c);
+		draw_cursor(c, w);
+	}
+	c->full = false;
+	ui_flush(c->ui, sink_client, c);
+}
+
+void redraw_clients(struct server *s)
+{
+	for (struct client *c = s->clients; c != NULL; c = c->next) {
+		if (!c->attached)
+			continue;
+		if (client_behind(c)) {
+			c->full = true; /* it misses this frame's dirty rows */
+			continue;
+		}
+		draw_client(c);
+	}
+	for (struct window *w = s->windows; w != NULL; w = w->next)
+		for (struct pane *p = w->panes; p != NULL; p = p->next) {
+			vt_clear_dirty(p->vt);
+			p->resized = false;
+		}
+}

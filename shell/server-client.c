@@ -1,0 +1,303 @@
+/* server-client: one connection on the session socket. A client either
+ * attaches (MSG_HELLO, then input and resizes; the server sends drawn
+ * output) or runs one command (MSG_COMMAND, one MSG_REPLY, closed). A
+ * client that sends anything malformed is dropped with a log line; losing
+ * a client never touches the session. */
+#include "shell/mux.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "backends/loop.h"
+#include "shell/proto.h"
+
+#define READ_MAX 65536
+#define OUT_HIGH (4u << 20) /* a client this far behind gets no new frames */
+
+static void on_client(struct watch *w, int events, void *arg);
+
+/* Whether c is still connected: a key or message may drop its client. */
+static bool client_alive(const struct server *s, const struct client *c)
+{
+	for (const struct client *x = s->clients; x != NULL; x = x->next)
+		if (x == c)
+			return true;
+	return false;
+}
+
+static void sink_buf(void *arg, const char *data, size_t len)
+{
+	buf_add(arg, data, len);
+}
+
+void client_accept(struct server *s)
+{
+	int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || cred.uid != getuid()) {
+		server_log(s, "refused a connection from uid %d", (int)cred.uid);
+		close(fd);
+		return;
+	}
+	struct client *c = calloc(1, sizeof *c);
+	if (c == NULL) {
+		close(fd);
+		return;
+	}
+	c->srv = s;
+	c->fd = fd;
+	c->w = watch_add(s->loop, fd, LOOP_IN, on_client, c);
+	c->next = s->clients;
+	s->clients = c;
+}
+
+static void client_end(struct client *c, int32_t status, const char *why);
+
+void client_drop(struct client *c, const char *why)
+{
+	client_end(c, 0, why);
+}
+
+void client_fail(struct client *c, const char *why)
+{
+	client_end(c, 1, why);
+}
+
+static void client_end(struct client *c, int32_t status, const char *why)
+{
+	struct server *s = c->srv;
+	for (struct client **p = &s->clients; *p != NULL; p = &(*p)->next)
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+	if (c->ui != NULL) {
+		/* leave the client's terminal as it was: out of curses, mouse off */
+		struct buf tail = { 0 };
+		ui_free(c->ui, sink_buf, &tail);
+		proto_put(&c->out, MSG_OUTPUT, tail.p, tail.len);
+		buf_free(&tail);
+	}
+	if (why != NULL) {
+		struct buf msg = { 0 };
+		buf_add(&msg, &status, sizeof status);
+		buf_addstr(&msg, why);
+		proto_put(&c->out, MSG_EXIT, msg.p, msg.len);
+		buf_free(&msg);
+		/* best effort: the client may be gone already */
+		if (write(c->fd, c->out.p, c->out.len) < 0)
+			(void)0;
+	}
+	watch_del(c->w);
+	close(c->fd);
+	buf_free(&c->in);
+	buf_free(&c->out);
+	buf_free(&c->keys);
+	free(c);
+	if (s->rows > 0)
+		session_resize(s);
+}
+
+static void client_flush(struct client *c)
+{
+	while (c->out.len > 0) {
+		ssize_t n = write(c->fd, c->out.p, c->out.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			client_drop(c, NULL);
+			return;
+		}
+		buf_drop(&c->out, (size_t)n);
+	}
+	if (c->full && c->out.len == 0 && c->attached)
+		server_redraw(c->srv, false); /* it skipped frames while behind */
+	if (c->closing && c->out.len == 0) {
+		client_drop(c, NULL);
+		return;
+	}
+	watch_set(c->w, LOOP_IN | (c->out.len > 0 ? LOOP_OUT : 0));
+}
+
+void client_send(struct client *c, int type, const void *data, size_t len)
+{
+	proto_put(&c->out, (enum msg_type)type, data, len);
+	watch_set(c->w, LOOP_IN | LOOP_OUT);
+}
+
+void client_message(struct client *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->message, sizeof c->message, fmt, ap);
+	va_end(ap);
+	server_redraw(c->srv, false);
+}
+
+static int valid_size(const struct msg_size *sz)
+{
+	return sz->rows > 0 && sz->rows < 10000 && sz->cols > 0 && sz->cols < 10000;
+}
+
+static void client_hello(struct client *c, const char *p, size_t len)
+{
+	struct msg_hello h;
+	const char *str[2];
+	if (len < sizeof h || (memcpy(&h, p, sizeof h), !valid_size(&h.size)) ||
+	    proto_strings(p + sizeof h, len - sizeof h, str, 2) != 2 || h.version != PROTO_VERSION || c->attached) {
+		server_log(c->srv, "client %d: malformed hello; dropped", c->fd);
+		client_fail(c, "protocol error");
+		return;
+	}
+	if (str[1][0] != 0 && strcmp(str[1], c->srv->profile) != 0) {
+		char why[256];
+		snprintf(why, sizeof why, "session \"%s\" runs with profile \"%s\"; a session keeps its profile for life "
+			 "(attach without --sandbox, or start another session)", c->srv->name, c->srv->profile);
+		client_fail(c, why);
+		return;
+	}
+	char err[256];
+	c->ui = ui_new(str[0][0] ? str[0] : "xterm-256color", h.size.rows, h.size.cols, err, sizeof err);
+	if (c->ui == NULL) {
+		client_fail(c, err);
+		return;
+	}
+	c->attached = true;
+	c->rows = h.size.rows;
+	c->cols = h.size.cols;
+	c->full = true;
+	server_log(c->srv, "client %d attached (%dx%d, %s)", c->fd, c->cols, c->rows, str[0]);
+	session_resize(c->srv);
+	server_redraw(c->srv, false);
+}
+
+static void client_resize(struct client *c, const char *p, size_t len)
+{
+	struct msg_size sz;
+	if (len != sizeof sz || (memcpy(&sz, p, sizeof sz), !valid_size(&sz)) || !c->attached) {
+		server_log(c->srv, "client %d: malformed resize; dropped", c->fd);
+		client_fail(c, "protocol error");
+		return;
+	}
+	c->rows = sz.rows;
+	c->cols = sz.cols;
+	ui_resize(c->ui, sz.rows, sz.cols);
+	c->full = true;
+	session_resize(c->srv);
+	server_redraw(c->srv, false);
+}
+
+/* Cuts typed bytes into keys; an incomplete escape sequence waits for the
+ * next read. */
+static void client_input(struct client *c, const char *p, size_t len)
+{
+	if (!c->attached) {
+		client_fail(c, "protocol error");
+		return;
+	}
+	buf_add(&c->keys, p, len);
+	size_t at = 0;
+	struct server *s = c->srv;
+	while (at < c->keys.len) {
+		struct key k;
+		size_t n = keys_next(c->keys.p + at, c->keys.len - at, &k);
+		if (n == 0)
+			break;
+		bindings_key(c, &k, c->keys.p + at, n);
+		at += n;
+		if (!client_alive(s, c) || c->closing)
+			return;
+	}
+	buf_drop(&c->keys, at);
+}
+
+static void client_command(struct client *c, const char *p, size_t len)
+{
+	const char *argv[64];
+	int argc = proto_strings(p, len, argv, 64);
+	if (argc < 2) {
+		server_log(c->srv, "client %d: malformed command; dropped", c->fd);
+		client_fail(c, "protocol error");
+		return;
+	}
+	struct buf reply = { 0 };
+	int32_t status = bindings_command(c->srv, argc - 1, argv + 1, argv[0], &reply);
+	struct buf msg = { 0 };
+	buf_add(&msg, &status, sizeof status);
+	buf_add(&msg, reply.p, reply.len);
+	client_send(c, MSG_REPLY, msg.p, msg.len);
+	buf_free(&msg);
+	buf_free(&reply);
+	c->closing = true;
+}
+
+/* Returns false when the client was dropped. */
+static bool client_dispatch(struct client *c)
+{
+	struct msg_hdr h;
+	const char *p;
+	int r;
+	while ((r = proto_get(&c->in, &h, &p)) == 1) {
+		struct server *s = c->srv;
+		switch (h.type) {
+		case MSG_HELLO: client_hello(c, p, h.len); break;
+		case MSG_INPUT: client_input(c, p, h.len); break;
+		case MSG_RESIZE: client_resize(c, p, h.len); break;
+		case MSG_COMMAND: client_command(c, p, h.len); break;
+		default:
+			server_log(s, "client %d: unexpected message %u; dropped", c->fd, h.type);
+			client_fail(c, "protocol error");
+			return false;
+		}
+		if (!client_alive(s, c))
+			return false;
+		buf_drop(&c->in, sizeof h + h.len);
+	}
+	if (r < 0) {
+		server_log(c->srv, "client %d: malformed message (type %u, %u bytes); dropped", c->fd, h.type, h.len);
+		client_fail(c, "protocol error");
+		return false;
+	}
+	return true;
+}
+
+static void on_client(struct watch *w, int events, void *arg)
+{
+	(void)w;
+	struct client *c = arg;
+	if (events & LOOP_OUT) {
+		struct server *s = c->srv;
+		client_flush(c);
+		if (!client_alive(s, c))
+			return;
+	}
+	if (!(events & (LOOP_IN | LOOP_ERR)))
+		return;
+	char buf[READ_MAX];
+	ssize_t n = read(c->fd, buf, sizeof buf);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		server_log(c->srv, "client %d went away", c->fd);
+		client_drop(c, NULL);
+		return;
+	}
+	buf_add(&c->in, buf, (size_t)n);
+	if (client_dispatch(c) && c->out.len > 0)
+		client_flush(c);
+}
+
+bool client_behind(const struct client *c)
+{
+	return c->out.len > OUT_HIGH;
+}

@@ -1,0 +1,190 @@
+/* server: the session's process. It owns every PTY, sandbox and screen in
+ * one event loop; clients come and go on the listening socket. It ends
+ * when the last window closes, on kill-session, or on SIGTERM/SIGINT/
+ * SIGHUP, and then kills every pane's sandbox (no process outlives it). */
+#include "shell/mux.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/loop.h"
+
+#define DRAW_MS 12 /* coalesce output into at most one draw per tick */
+
+void server_log(struct server *s, const char *fmt, ...)
+{
+	if (s->log == NULL)
+		return;
+	char when[32];
+	time_t now = time(NULL);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", gmtime(&now));
+	fprintf(s->log, "%s %s: ", when, s->name);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(s->log, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->log);
+	fflush(s->log);
+}
+
+static void draw_tick(void *arg)
+{
+	struct server *s = arg;
+	s->draw_timer = 0;
+	s->draw_pending = false;
+	redraw_clients(s);
+}
+
+void server_redraw(struct server *s, bool full)
+{
+	if (full)
+		for (struct client *c = s->clients; c != NULL; c = c->next)
+			c->full = true;
+	if (!s->draw_pending) {
+		s->draw_pending = true;
+		s->draw_timer = timer_add(s->loop, DRAW_MS, draw_tick, s);
+	}
+}
+
+static void on_listen(struct watch *w, int events, void *arg)
+{
+	(void)w;
+	(void)events;
+	client_accept(arg);
+}
+
+static void on_signal(struct watch *w, int events, void *arg)
+{
+	(void)events;
+	struct server *s = arg;
+	struct signalfd_siginfo si;
+	while (read(watch_fd(w), &si, sizeof si) == sizeof si) {
+		server_log(s, "signal %u: shutting down", si.ssi_signo);
+		s->quit = true;
+	}
+}
+
+/* Signals that end the server arrive on a signalfd, in the loop. They are
+ * blocked in the server only: pane.c unblocks them in each child. */
+static int signals_open(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, set, NULL) < 0)
+		return -1;
+	signal(SIGPIPE, SIG_IGN);
+	return signalfd(-1, set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+static int server_init(struct server *s, const char *name, const char *sock_path, int listen_fd, const char *workspace,
+		       const char *profile)
+{
+	snprintf(s->name, sizeof s->name, "%s", name);
+	s->sock_path = strdup(sock_path);
+	s->workspace = strdup(workspace);
+	s->profile = strdup(profile);
+	s->listen_fd = listen_fd;
+	s->rows = 24;
+	s->cols = 80;
+	s->loop = loop_new();
+	sigset_t set;
+	s->sig_fd = signals_open(&set);
+	if (s->loop == NULL || s->sig_fd < 0 || s->sock_path == NULL || s->workspace == NULL || s->profile == NULL)
+		return -1;
+	s->listen_w = watch_add(s->loop, listen_fd, LOOP_IN, on_listen, s);
+	s->sig_w = watch_add(s->loop, s->sig_fd, LOOP_IN, on_signal, s);
+	return s->listen_w != NULL && s->sig_w != NULL ? 0 : -1;
+}
+
+void server_shutdown(struct server *s)
+{
+	s->quit = true;
+}
+
+static void server_free(struct server *s)
+{
+	while (s->clients != NULL)
+		client_drop(s->clients, s->windows == NULL ? "exited" : "server exited");
+	while (s->windows != NULL)
+		session_remove_window(s, s->windows);
+	unlink(s->sock_path);
+	close(s->listen_fd);
+	if (s->sig_fd >= 0)
+		close(s->sig_fd);
+	loop_free(s->loop);
+	buf_free(&s->paste);
+	free(s->sock_path);
+	free(s->workspace);
+	free(s->profile);
+	session_tmp_remove(s->tmpdir);
+	free(s->tmpdir);
+	if (s->log != NULL)
+		fclose(s->log);
+}
+
+/* Sends what is queued to clients being dropped, best effort, before the
+ * process goes away. */
+static void flush_clients(struct server *s)
+{
+	for (struct client *c = s->clients; c != NULL; c = c->next)
+		if (c->out.len > 0 && write(c->fd, c->out.p, c->out.len) > 0)
+			c->out.len = 0;
+}
+
+/* Cells are drawn as UTF-8 whatever locale the server was started in. */
+static void server_locale(void)
+{
+	setlocale(LC_ALL, "");
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0 && setlocale(LC_CTYPE, "C.UTF-8") == NULL)
+		setlocale(LC_CTYPE, "en_US.UTF-8");
+}
+
+int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile)
+{
+	server_locale();
+	struct server s = { .listen_fd = -1, .sig_fd = -1 };
+	char logpath[4200];
+	snprintf(logpath, sizeof logpath, "%s.log", sock_path);
+	s.log = fopen(logpath, "ae");
+	if (server_init(&s, name, sock_path, listen_fd, workspace, profile) < 0) {
+		server_log(&s, "cannot start: %s", strerror(errno));
+		server_free(&s);
+		return 1;
+	}
+	char cfgpath[4200], err[512];
+	const char *home = getenv("HOME");
+	snprintf(cfgpath, sizeof cfgpath, "%s/.sandmux/sandmux.json", home ? home : "/");
+	if (mux_config_load(&s.cfg, cfgpath, err, sizeof err) < 0)
+		server_log(&s, "%s (using the defaults)", err);
+	s.tmpdir = session_tmp_make(s.name, err, sizeof err);
+	if (s.tmpdir == NULL) {
+		server_log(&s, "cannot start: %s", err);
+		server_free(&s);
+		return 1;
+	}
+	struct window *w = session_new_window(&s, NULL);
+	struct pane_spec spec = { 0 };
+	if (w == NULL || window_split(w, 0, &spec, err, sizeof err) == NULL) {
+		server_log(&s, "cannot start the first pane: %s", err);
+		server_free(&s);
+		return 1;
+	}
+	server_log(&s, "started: workspace %s, profile %s, pid %d", workspace, profile, (int)getpid());
+	while (!s.quit && s.windows != NULL)
+		loop_once(s.loop, -1);
+	server_log(&s, "exiting");
+	flush_clients(&s);
+	server_free(&s);
+	return 0;
+}

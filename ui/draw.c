@@ -1,0 +1,88 @@
+/* draw: a pane's cells onto the client's curses screen. Only cells reach
+ * the terminal: a character curses would expand (a control character) or
+ * whose width disagrees with the cell is drawn as '?', so a program's
+ * output can never move the outer cursor or shift a line. */
+#include "ui/ui-private.h"
+
+#include <wchar.h>
+
+#include "pty/vt.h"
+
+static bool in_sel(const struct ui_sel *s, int row, int col)
+{
+	if (s == NULL || !s->on || row < s->r0 || row > s->r1)
+		return false;
+	if (row == s->r0 && col < s->c0)
+		return false;
+	return !(row == s->r1 && col > s->c1);
+}
+
+static wchar_t safe_char(uint32_t ch, int width)
+{
+	if (ch == 0)
+		return L' ';
+	if (ch < 0x20 || (ch >= 0x7f && ch < 0xa0) || ch > 0x10ffff)
+		return L'?';
+	int w = wcwidth((wchar_t)ch);
+	return w == width ? (wchar_t)ch : L'?';
+}
+
+static void draw_cell(struct ui *ui, int y, int x, const struct vt_cell *c, bool reverse)
+{
+	wchar_t wch[VT_MAX_CHARS + 1] = { 0 };
+	wch[0] = safe_char(c->ch[0], c->width == 2 ? 2 : 1);
+	if (wch[0] == L'?' && c->width == 2)
+		wch[0] = L' '; /* keep the line's columns: two blanks */
+	for (int i = 1, o = 1; i < VT_MAX_CHARS && c->ch[i] != 0 && wch[0] != L'?'; i++)
+		if (wcwidth((wchar_t)c->ch[i]) == 0)
+			wch[o++] = (wchar_t)c->ch[i];
+	attr_t at;
+	int pair;
+	ui_attr(ui, &c->attr, &at, &pair);
+	if (reverse)
+		at ^= A_REVERSE;
+	cchar_t cc;
+	setcchar(&cc, wch, at, 0, &pair);
+	mvwadd_wch(stdscr, y, x, &cc);
+	if (c->width == 2 && wch[0] == L' ')
+		mvwadd_wch(stdscr, y, x + 1, &cc);
+}
+
+static void draw_row(struct ui *ui, struct vt *vt, int vrow, int y, int x, int w, const struct ui_sel *sel)
+{
+	int cols = vt_cols(vt);
+	int c = 0;
+	for (; c < w && c < cols; c++) {
+		const struct vt_cell *cell = vt_cell(vt, vrow, c);
+		if (cell == NULL)
+			break;
+		if (cell->width == 0)
+			continue;
+		if (cell->width == 2 && c + 1 >= w) {
+			mvwaddch(stdscr, y, x + c, ' ');
+			continue;
+		}
+		draw_cell(ui, y, x + c, cell, in_sel(sel, vrow, c));
+	}
+	if (c < w) {
+		wmove(stdscr, y, x + c);
+		for (; c < w; c++)
+			waddch(stdscr, ' ');
+	}
+}
+
+void ui_draw_vt(struct ui *ui, struct vt *vt, int x, int y, int w, int h, int scroll, bool all, const struct ui_sel *sel)
+{
+	set_term(ui->scr);
+	int rows = vt_rows(vt);
+	for (int r = 0; r < h; r++) {
+		int vrow = r - scroll;
+		if (!all && scroll == 0 && r < rows && !vt_row_dirty(vt, r))
+			continue;
+		if (vrow >= rows || vrow < -vt_history(vt)) {
+			mvwhline(stdscr, y + r, x, ' ', w);
+			continue;
+		}
+		draw_row(ui, vt, vrow, y + r, x, w, sel);
+	}
+}

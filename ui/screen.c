@@ -1,0 +1,137 @@
+/* screen: one curses SCREEN per client. curses writes into a memfd (never
+ * a pipe: a full pipe would block the server on its own output), and
+ * ui_flush() takes the bytes out and rewinds it. The mouse is turned on
+ * in the outer terminal with SGR reports (1006), which shell/keys.c reads. */
+#include "ui/ui-private.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MOUSE_ON "\033[?1000h\033[?1002h\033[?1006h"
+#define MOUSE_OFF "\033[?1006l\033[?1002l\033[?1000l"
+
+static void ui_colors(struct ui *ui)
+{
+	if (!has_colors() || start_color() == ERR)
+		return;
+	use_default_colors();
+	ui->ncolors = COLORS;
+	ui->direct = tigetflag("RGB") > 0 && COLORS >= 0x1000000;
+}
+
+struct ui *ui_new(const char *term, int rows, int cols, char *err, size_t errlen)
+{
+	struct ui *ui = calloc(1, sizeof *ui);
+	if (ui == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	ui->fd = memfd_create("sandmux-ui", MFD_CLOEXEC);
+	ui->out = ui->fd >= 0 ? fdopen(ui->fd, "w") : NULL;
+	ui->in = fopen("/dev/null", "re");
+	if (ui->out == NULL || ui->in == NULL) {
+		snprintf(err, errlen, "terminal buffer: %s", strerror(errno));
+		ui_free(ui, NULL, NULL);
+		return NULL;
+	}
+	ui->scr = newterm(term, ui->out, ui->in);
+	if (ui->scr == NULL) {
+		snprintf(err, errlen, "cannot draw on a terminal of type \"%s\" (no terminfo entry)", term);
+		ui_free(ui, NULL, NULL);
+		return NULL;
+	}
+	set_term(ui->scr);
+	typeahead(-1); /* curses would poll /dev/null for input and abandon updates */
+	nonl();
+	leaveok(stdscr, FALSE);
+	ui_colors(ui);
+	ui_resize(ui, rows, cols);
+	ui->pending_raw = MOUSE_ON;
+	return ui;
+}
+
+static void ui_take(struct ui *ui, void (*sink)(void *, const char *, size_t), void *arg)
+{
+	fflush(ui->out);
+	off_t end = lseek(ui->fd, 0, SEEK_CUR);
+	char buf[65536];
+	for (off_t at = 0; at < end;) {
+		ssize_t n = pread(ui->fd, buf, sizeof buf, at);
+		if (n <= 0)
+			break;
+		if (sink != NULL)
+			sink(arg, buf, (size_t)n);
+		at += n;
+	}
+	if (ftruncate(ui->fd, 0) == 0)
+		lseek(ui->fd, 0, SEEK_SET);
+}
+
+void ui_free(struct ui *ui, void (*sink)(void *, const char *, size_t), void *arg)
+{
+	if (ui == NULL)
+		return;
+	if (ui->scr != NULL) {
+		set_term(ui->scr);
+		endwin();
+		ui_take(ui, sink, arg);
+		if (sink != NULL)
+			sink(arg, MOUSE_OFF, strlen(MOUSE_OFF));
+		delscreen(ui->scr);
+	}
+	if (ui->out != NULL)
+		fclose(ui->out);
+	else if (ui->fd >= 0)
+		close(ui->fd);
+	if (ui->in != NULL)
+		fclose(ui->in);
+	free(ui);
+}
+
+void ui_resize(struct ui *ui, int rows, int cols)
+{
+	set_term(ui->scr);
+	ui->rows = rows < 1 ? 1 : rows;
+	ui->cols = cols < 1 ? 1 : cols;
+	resize_term(ui->rows, ui->cols);
+	clearok(curscr, TRUE); /* the outer terminal may have reflowed: repaint all */
+}
+
+int ui_rows(const struct ui *ui)
+{
+	return ui->rows;
+}
+
+int ui_cols(const struct ui *ui)
+{
+	return ui->cols;
+}
+
+void ui_erase(struct ui *ui)
+{
+	set_term(ui->scr);
+	werase(stdscr);
+}
+
+void ui_flush(struct ui *ui, void (*sink)(void *, const char *, size_t), void *arg)
+{
+	set_term(ui->scr);
+	wnoutrefresh(stdscr);
+	doupdate();
+	ui_take(ui, sink, arg);
+	if (ui->pending_raw != NULL) {
+		sink(arg, ui->pending_raw, strlen(ui->pending_raw));
+		ui->pending_raw = NULL;
+	}
+}
+
+void ui_cursor(struct ui *ui, int y, int x, bool visible)
+{
+	set_term(ui->scr);
+	curs_set(visible ? 1 : 0);
+	wmove(stdscr, y, x);
+}

@@ -1,0 +1,28 @@
+/* What the files of ui/ share: the struct behind struct ui, and colour
+ * and attribute mapping. Not for use outside ui/. */
+#ifndef UI_PRIVATE_H
+#define UI_PRIVATE_H
+
+#include <curses.h>
+#include <stdint.h>
+
+#include "ui/ui.h"
+
+struct vt_attr;
+
+struct ui {
+	SCREEN *scr;
+	FILE *out, *in;
+	int fd; /* memfd behind out */
+	int rows, cols;
+	int ncolors; /* 0: no colour */
+	bool direct; /* the terminal takes 24-bit colours as colour numbers */
+	const char *pending_raw; /* bytes to send after the next flush */
+};
+
+/* A vt attribute as curses attributes and a colour pair (ui/color.c). */
+void ui_attr(struct ui *, const struct vt_attr *, attr_t *attrs, int *pair);
+/* A pair for two curses colour numbers (-1: the terminal's default). */
+int ui_pair(struct ui *, int fg, int bg);
+
+#endif
