@@ -139,12 +139,14 @@ static int launch_close_fds(struct sbx *s)
 
 static int launch_proxy_listener(struct sbx *s, int *fd, int *port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+				 .sin_port = htons((uint16_t)s->l->proxy_listen_port) };
 	socklen_t len = sizeof a;
 	*fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (*fd < 0)
 		return sbx_fail(s, "proxy listener", "socket");
-	if (bind(*fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(*fd, 128) < 0 ||
+	/* a deep backlog: a client may open hundreds of tunnels at once */
+	if (bind(*fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(*fd, 1024) < 0 ||
 	    getsockname(*fd, (struct sockaddr *)&a, &len) < 0)
 		return sbx_fail(s, "proxy listener", "bind 127.0.0.1");
 	*port = ntohs(a.sin_port);
@@ -253,10 +255,12 @@ static char **launch_env(const struct launch *l)
 	const struct policy *p = l->policy;
 	static const char *const own[] = { "SANDMUX_SANDBOX", "SANDMUX_ORIG_UID", "SANDMUX_ORIG_GID", "TMPDIR" };
 	char **base = env_build(&p->env, l->envp);
-	size_t n = 0, k = 0;
+	size_t n = 0, k = 0, extra = 0;
 	while (base[n] != NULL)
 		n++;
-	char **env = calloc(n + 5, sizeof *env);
+	while (l->extra_env != NULL && l->extra_env[extra] != NULL)
+		extra++;
+	char **env = calloc(n + extra + 5, sizeof *env);
 	if (env == NULL) {
 		env_free(base);
 		return NULL;
@@ -266,6 +270,10 @@ static char **launch_env(const struct launch *l)
 		for (size_t j = 0; j < 4; j++) {
 			size_t len = strlen(own[j]);
 			mine |= strncmp(base[i], own[j], len) == 0 && base[i][len] == '=';
+		}
+		for (size_t j = 0; j < extra; j++) { /* the host's HTTP_PROXY must not win */
+			size_t len = strcspn(l->extra_env[j], "=");
+			mine |= strncmp(base[i], l->extra_env[j], len + 1) == 0;
 		}
 		if (mine)
 			free(base[i]);
@@ -281,6 +289,12 @@ static char **launch_env(const struct launch *l)
 		env_free(env);
 		return NULL;
 	}
+	for (size_t i = 0; i < extra; i++)
+		if ((env[k++] = strdup(l->extra_env[i])) == NULL) {
+			env[k - 1] = NULL;
+			env_free(env);
+			return NULL;
+		}
 	env[k] = NULL;
 	return env;
 }

@@ -23,6 +23,8 @@ struct launch {
 	int stdio[3];           /* used when tty < 0; -1 means inherit */
 	bool want_notify;       /* hand back a seccomp user-notification fd (observer) */
 	bool want_proxy_listener; /* create a TCP listener inside the netns, hand it back */
+	int proxy_listen_port;  /* its port on the sandbox's 127.0.0.1; 0: any free port */
+	char *const *extra_env; /* NULL-terminated "NAME=VALUE" set after the env policy (the proxy's), or NULL */
 
 	/* outputs */
 	pid_t pid;              /* host pid of the sandbox's init */

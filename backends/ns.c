@@ -27,6 +27,7 @@
 #include "backends/launch.h"
 #include "backends/ns.h"
 #include "backends/sandbox.h"
+#include "policy/glob.h"
 #include "policy/policy.h"
 
 /* Where the empty stand-ins are made; /tmp is covered right after, and
@@ -252,12 +253,40 @@ static int ns_cmp(const void *a, const void *b)
 
 /* Read-only roots and protected paths, parents first, then the writable
  * exceptions that lie beneath a protected directory. */
+/* A protected directory that does not exist yet (no .vscode, no .sandmux
+ * in this checkout) could be created and filled from inside, where no
+ * bind can cover it. So an empty one is made, when its parent exists and
+ * lies in the workspace, and covered like the others. Git does not track
+ * empty directories; the directory is left in place afterwards. */
+static void ns_precreate(const struct policy *p)
+{
+	for (size_t i = 0; p->workspace != NULL && i < p->protect.n; i++) {
+		char dir[PATH_MAX];
+		const char *g = p->protect.v[i].text;
+		size_t n = strlen(g), w = strlen(p->workspace);
+		if (n < 4 || n >= sizeof dir || strcmp(g + n - 3, "/**") != 0 || strncmp(g, p->workspace, w) != 0 ||
+		    g[w] != '/')
+			continue;
+		memcpy(dir, g, n - 3);
+		dir[n - 3] = '\0';
+		if (glob_is_pattern(dir) || access(dir, F_OK) == 0)
+			continue;
+		char *slash = strrchr(dir, '/');
+		*slash = '\0';
+		bool parent = access(dir, W_OK) == 0;
+		*slash = '/';
+		if (parent)
+			mkdir(dir, 0755); /* best effort: the observer still sees creations */
+	}
+}
+
 static int ns_readonly(struct sbx *s)
 {
 	const struct policy *p = s->p;
 	struct ns_paths ro = { 0 }, ex = { 0 };
 	int rc = -1;
 	char own[PATH_MAX];
+	ns_precreate(p);
 	if (p->home != NULL && snprintf(own, sizeof own, "%s/.sandmux", p->home) < (int)sizeof own)
 		ns_paths_add(&ro, own);
 	for (size_t i = 0; i < p->readonly.n; i++)
@@ -267,10 +296,16 @@ static int ns_readonly(struct sbx *s)
 		goto out;
 	}
 	qsort(ro.v, ro.n, sizeof *ro.v, ns_cmp);
-	for (size_t i = 0; i < ro.n; i++)
-		if ((i == 0 || strcmp(ro.v[i], ro.v[i - 1]) != 0) && access(ro.v[i], F_OK) == 0 &&
-		    ns_bind(s, ro.v[i], ro.v[i], true) < 0)
+	for (size_t i = 0; i < ro.n; i++) {
+		struct stat st;
+		/* A symlink is skipped: a bind would land on its target, which an
+		 * earlier run could have chosen. What it points at keeps its own
+		 * rules (Landlock) when written through it. */
+		if ((i > 0 && strcmp(ro.v[i], ro.v[i - 1]) == 0) || lstat(ro.v[i], &st) < 0 || S_ISLNK(st.st_mode))
+			continue;
+		if (ns_bind(s, ro.v[i], ro.v[i], true) < 0)
 			goto out;
+	}
 	for (size_t i = 0; i < ex.n; i++)
 		if (ns_paths_under(&ro, ex.v[i]) && ns_bind(s, ex.v[i], ex.v[i], false) < 0)
 			goto out;

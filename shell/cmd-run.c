@@ -21,6 +21,7 @@
 
 #include "backends/launch.h"
 #include "backends/loop.h"
+#include "backends/proxy.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
 #include "shell/run-denials.h"
@@ -48,6 +49,8 @@ struct run {
 	int status;
 	char tmpdir[PATH_MAX];
 	struct run_denials denials; /* the observer and its events */
+	struct proxy *proxy;        /* NET_PROXY: the filtering proxy */
+	char *proxy_env[PROXY_ENV_N + 1];
 };
 
 static int run_usage(void)
@@ -187,6 +190,44 @@ static int run_signals(struct run *r, sigset_t *old)
 	return r->sigw ? 0 : -1;
 }
 
+static void run_on_net_denial(const struct net_denial *nd, void *arg)
+{
+	struct run *r = arg;
+	struct denial d;
+	if (net_denial_event(nd, &d) == 0)
+		events_emit(&r->denials.ev, &d);
+	denial_clear(&d);
+}
+
+/* NET_PROXY: the child makes the listener on its own loopback at a fixed
+ * port (its netns is new and empty, so the port is free), which lets the
+ * proxy variables be set before it starts. */
+static int run_proxy_ask(struct run *r)
+{
+	if (!r->p->sandboxed || r->p->net.mode != NET_PROXY)
+		return 0;
+	if (proxy_env(PROXY_SANDBOX_PORT, r->proxy_env) < 0)
+		return -1;
+	r->l.want_proxy_listener = true;
+	r->l.proxy_listen_port = PROXY_SANDBOX_PORT;
+	r->l.extra_env = r->proxy_env;
+	return 0;
+}
+
+static int run_proxy_start(struct run *r)
+{
+	const char *err = NULL;
+	if (r->l.proxy_fd < 0)
+		return 0;
+	r->proxy = proxy_new(r->loop, r->p, r->l.proxy_fd, run_on_net_denial, r, &err);
+	r->l.proxy_fd = -1;
+	if (r->proxy == NULL) {
+		fprintf(stderr, "sandmux run: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* Launches the command and runs the loop until the sandbox is gone. */
 static int run_sandbox(struct run *r, struct run_opts *o)
 {
@@ -203,6 +244,10 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	/* The observer reports denials as they happen (hint lines or
 	 * --report at the end); Landlock is the boundary either way. */
 	r->l.want_notify = r->p->sandboxed && !o->no_observer;
+	if (run_proxy_ask(r) < 0) {
+		fprintf(stderr, "sandmux run: proxy: out of memory\n");
+		return 1;
+	}
 	if (launch_start(&r->l) < 0) {
 		fprintf(stderr, "sandmux run: %s\n", r->l.err);
 		return 1;
@@ -213,6 +258,8 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		kill(r->l.pid, SIGKILL);
 	}
 	r->l.notify_fd = -1;
+	if (run_proxy_start(r) < 0) /* no proxy: the command would wait on connects forever */
+		kill(r->l.pid, SIGKILL);
 	if (r->use_tty) {
 		close(r->tty.slave);
 		r->tty.slave = -1;
@@ -238,13 +285,6 @@ static int run_policy(struct run *r, struct run_opts *o)
 	perr_free(&err);
 	if (rc < 0)
 		return 2;
-	if (r->p->sandboxed && r->p->net.mode == NET_PROXY) {
-		/* Until the filtering proxy is wired in, never allow silently. */
-		fprintf(stderr, "sandmux run: profile \"%s\" allows network through the filtering proxy, "
-				"which this sandmux does not run yet; refusing (use --sandbox strict or read-only, "
-				"or a policy without networkPolicy.allow)\n", r->p->profile);
-		return 1;
-	}
 	return 0;
 }
 
@@ -287,6 +327,8 @@ out:
 		close(r.sfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
+	proxy_free(r.proxy);
+	proxy_env_free(r.proxy_env);
 	run_denials_free(&r.denials);
 	loop_free(r.loop);
 	run_remove_tmpdir(&r);

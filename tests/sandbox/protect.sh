@@ -39,4 +39,13 @@ check "rm -rf .git: the protected config survives" test -f .git/config
 refuse "rm -rf .git: the rest is removed" test -e .git/HEAD
 contains "rm -rf .git: a clear error names the protected path" "$out" ".git/config"
 case "$out" in *objects*) fail "rm -rf .git: errors only on protected paths"; echo "$out" | head -5 | sed 's/^/#   /' ;; *) ok "rm -rf .git: errors only on protected paths" ;; esac
+# A checkout without .vscode, .sandmux or .git/hooks: they cannot be made
+# and filled from inside either, also by the kernel layers alone.
+for obs in "" --no-observer; do
+	fresh=$(t_tmpdir)
+	(cd "$fresh" && git init -q . && rm -rf .git/hooks)
+	(cd "$fresh" && "$SANDMUX" run $obs -- sh -c 'mkdir -p .vscode .sandmux .git/hooks; echo x > .vscode/settings.json; echo x > .sandmux/sandbox.json; echo x > .git/hooks/pre-commit') 2>/dev/null
+	refuse "fresh checkout ${obs:-(observer on)}: no protected file can be created" \
+		sh -c "ls '$fresh/.vscode/settings.json' '$fresh/.sandmux/sandbox.json' '$fresh/.git/hooks/pre-commit' 2>/dev/null | grep ."
+done
 exit $T_FAILED

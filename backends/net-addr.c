@@ -1,0 +1,90 @@
+/* net-addr: see net-addr.h. */
+#include "backends/net-addr.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+int net_addr_parse(const char *text, struct net_addr *out)
+{
+	memset(out, 0, sizeof *out);
+	if (inet_pton(AF_INET, text, out->bytes) == 1) {
+		out->family = AF_INET;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, text, out->bytes) == 1) {
+		out->family = AF_INET6;
+		return 0;
+	}
+	return -1;
+}
+
+const char *net_addr_format(const struct net_addr *a, char *buf, size_t size)
+{
+	if (inet_ntop(a->family, a->bytes, buf, (socklen_t)size) == NULL)
+		snprintf(buf, size, "?");
+	return buf;
+}
+
+static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+void net_addr_unmap(struct net_addr *a)
+{
+	if (a->family != AF_INET6 || memcmp(a->bytes, v4mapped, 12) != 0)
+		return;
+	memmove(a->bytes, a->bytes + 12, 4);
+	memset(a->bytes + 4, 0, 12);
+	a->family = AF_INET;
+}
+
+static const char *reserved_v4(const uint8_t *b)
+{
+	if (b[0] == 0)
+		return "unspecified address";
+	if (b[0] >= 224)
+		return b[0] < 240 ? "multicast address" : "reserved address";
+	if (b[0] == 100 && (b[1] & 0xc0) == 64)
+		return "shared address space";
+	return NULL;
+}
+
+static const char *reserved_v6(const uint8_t *b)
+{
+	static const uint8_t zero[12];
+	if (b[0] == 0xff)
+		return "multicast address";
+	if (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0)
+		return "site-local address";
+	/* ::/96 holds :: and the deprecated IPv4-compatible form; ::1 is the
+	 * policy's, but refusing it here too costs nothing. */
+	if (memcmp(b, zero, 12) == 0)
+		return "unspecified address";
+	return NULL;
+}
+
+const char *net_addr_reserved(const struct net_addr *a)
+{
+	if (a->family == AF_INET)
+		return reserved_v4(a->bytes);
+	if (a->family == AF_INET6)
+		return reserved_v6(a->bytes);
+	return "unknown address family";
+}
+
+socklen_t net_addr_sockaddr(const struct net_addr *a, int port, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof *ss);
+	if (a->family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons((uint16_t)port);
+		memcpy(&sin->sin_addr, a->bytes, 4);
+		return sizeof *sin;
+	}
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	sin6->sin6_family = AF_INET6;
+	sin6->sin6_port = htons((uint16_t)port);
+	memcpy(&sin6->sin6_addr, a->bytes, 16);
+	return sizeof *sin6;
+}

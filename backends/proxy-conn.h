@@ -1,0 +1,89 @@
+/* proxy-conn: what the proxy's files share (internal to backends/):
+ *   proxy.c        the listener, reading the request, replies, denials
+ *   proxy-dial.c   decide, resolve, decide again, connect
+ *   proxy-relay.c  the two bounded buffers and the byte pump */
+#ifndef PROXY_CONN_H
+#define PROXY_CONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backends/dns.h"
+#include "backends/loop.h"
+#include "backends/proxy.h"
+
+#define HEAD_MS 30000    /* to send a whole request */
+#define CONNECT_MS 10000 /* per connect() attempt */
+#define CLOSE_MS 2000    /* to read an error reply before we close */
+
+enum conn_state { ST_HEAD, ST_SOCKS_REQ, ST_DIAL, ST_RELAY, ST_CLOSING };
+enum conn_proto { PROTO_UNKNOWN, PROTO_HTTP, PROTO_CONNECT, PROTO_SOCKS };
+
+/* Bytes data[off, off+len) of a PROXY_BUF buffer, allocated on first use. */
+struct buf {
+	char *data;
+	size_t off, len;
+};
+
+struct conn {
+	struct proxy *px;
+	struct conn *next, **pprev;
+	enum conn_state state;
+	enum conn_proto proto;
+	int cfd, ufd;            /* client (sandbox side), upstream */
+	struct watch *cw, *uw;
+	struct buf up, down;     /* client -> upstream, upstream -> client */
+	bool c_eof, u_eof;       /* that side will send nothing more */
+	bool c_shut, u_shut;     /* we told that side we send nothing more */
+	bool greeted;            /* SOCKS: method reply sent */
+	uint64_t timer;
+	struct dns_query *dq;
+	char host[256];
+	int port;
+	struct net_addr addr[DNS_MAX_ADDRS];
+	size_t naddr, next_addr;
+};
+
+struct proxy {
+	struct loop *loop;
+	const struct policy *policy;
+	struct dns *dns;
+	int lfd;
+	struct watch *lw;
+	uint64_t ltimer;         /* listener paused after EMFILE */
+	proxy_event_cb cb;
+	void *arg;
+	struct conn *conns;
+	struct proxy_stats stats;
+};
+
+/* proxy.c */
+void conn_free(struct conn *);
+void conn_timer(struct conn *, int ms, void (*cb)(void *));
+/* Ends the connection with an HTTP status or a SOCKS code and a text. */
+void conn_fail(struct conn *, int status, int socks_code, const char *text);
+/* Reports and refuses. addr: the refused address or NULL. */
+void conn_deny(struct conn *, const struct net_addr *addr, const char *rule);
+void conn_client_cb(struct watch *, int events, void *conn);
+
+/* proxy-dial.c: starts with c->host, c->port, c->proto set. */
+void dial_start(struct conn *);
+void conn_upstream_cb(struct watch *, int events, void *conn);
+
+/* proxy-relay.c */
+int buf_alloc(struct buf *);
+size_t buf_room(const struct buf *);
+void buf_put(struct buf *, const void *, size_t);
+/* Reads what fits from fd; 1 data, 0 EOF, -1 error, -2 nothing yet. */
+int buf_read(struct buf *, int fd);
+/* Sends what it can: 0, or -1 when the peer is gone. */
+int buf_write(struct buf *, int fd);
+/* Recomputes what each fd waits for, and ends a finished tunnel. */
+void relay_update(struct conn *);
+/* Readiness on the client (client true) or upstream side of a tunnel. */
+void relay_io(struct conn *, int events, bool client);
+/* The tunnel is up: replies sent, relay from now on. */
+void relay_start(struct conn *);
+
+#endif

@@ -1,0 +1,173 @@
+/* proxy-relay: two bounded buffers per connection and the pump between
+ * the client and the upstream. Reading stops while a buffer is full; a
+ * side that ends (EOF) is passed on with shutdown(SHUT_WR) once its bytes
+ * are delivered; an fd that is done both ways is closed at once. A watch
+ * with nothing to wait for is removed: epoll reports hang-ups even for an
+ * empty event mask, and a hung-up fd we cannot yet read would spin. */
+#include "backends/proxy-conn.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "backends/loop.h"
+
+int buf_alloc(struct buf *b)
+{
+	if (b->data == NULL)
+		b->data = malloc(PROXY_BUF);
+	return b->data != NULL ? 0 : -1;
+}
+
+size_t buf_room(const struct buf *b)
+{
+	return b->data == NULL ? 0 : PROXY_BUF - b->len; /* reads compact first */
+}
+
+static void buf_compact(struct buf *b)
+{
+	if (b->off > 0 && b->len > 0)
+		memmove(b->data, b->data + b->off, b->len);
+	b->off = 0;
+}
+
+void buf_put(struct buf *b, const void *p, size_t n)
+{
+	buf_compact(b);
+	if (n > PROXY_BUF - b->len)
+		n = PROXY_BUF - b->len;
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+int buf_read(struct buf *b, int fd)
+{
+	buf_compact(b);
+	ssize_t n = recv(fd, b->data + b->len, PROXY_BUF - b->len, 0);
+	if (n > 0) {
+		b->len += (size_t)n;
+		return 1;
+	}
+	if (n == 0)
+		return 0;
+	return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? -2 : -1;
+}
+
+int buf_write(struct buf *b, int fd)
+{
+	while (b->len > 0) {
+		ssize_t n = send(fd, b->data + b->off, b->len, MSG_NOSIGNAL);
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+		b->off += (size_t)n;
+		b->len -= (size_t)n;
+	}
+	b->off = 0;
+	return 0;
+}
+
+static void set_watch(struct conn *c, struct watch **w, int fd, int events, watch_cb cb)
+{
+	if (fd < 0)
+		return;
+	if (events == 0) {
+		watch_del(*w);
+		*w = NULL;
+	} else if (*w == NULL)
+		*w = watch_add(c->px->loop, fd, events, cb, c);
+	else
+		watch_set(*w, events);
+}
+
+static void close_upstream(struct conn *c)
+{
+	watch_del(c->uw);
+	c->uw = NULL;
+	close(c->ufd);
+	c->ufd = -1;
+}
+
+/* Passes each finished direction on; true when the whole tunnel is done. */
+static bool relay_finish(struct conn *c)
+{
+	if (c->c_eof && c->up.len == 0 && !c->u_shut && c->ufd >= 0) {
+		shutdown(c->ufd, SHUT_WR);
+		c->u_shut = true;
+	}
+	if ((c->u_eof || c->ufd < 0) && c->down.len == 0 && !c->c_shut) {
+		shutdown(c->cfd, SHUT_WR);
+		c->c_shut = true;
+	}
+	if (c->ufd >= 0 && c->u_eof && c->u_shut)
+		close_upstream(c);
+	return c->c_shut && (c->c_eof || c->ufd < 0) && (c->ufd < 0 || c->u_shut);
+}
+
+void relay_update(struct conn *c)
+{
+	int ce = 0, ue = 0;
+	switch (c->state) {
+	case ST_HEAD:
+	case ST_SOCKS_REQ:
+		ce = (buf_room(&c->up) > 0 ? LOOP_IN : 0) | (c->down.len > 0 ? LOOP_OUT : 0);
+		break;
+	case ST_DIAL: /* proxy-dial.c owns the upstream watch until relay_start */
+		set_watch(c, &c->cw, c->cfd, 0, conn_client_cb);
+		return;
+	case ST_RELAY:
+		if (relay_finish(c)) {
+			conn_free(c);
+			return;
+		}
+		ce = (!c->c_eof && buf_room(&c->up) > 0 ? LOOP_IN : 0) | (c->down.len > 0 ? LOOP_OUT : 0);
+		ue = (!c->u_eof && buf_room(&c->down) > 0 ? LOOP_IN : 0) | (c->up.len > 0 ? LOOP_OUT : 0);
+		break;
+	case ST_CLOSING:
+		ce = c->down.len > 0 ? LOOP_OUT : LOOP_IN;
+		break;
+	}
+	set_watch(c, &c->cw, c->cfd, ce, conn_client_cb);
+	set_watch(c, &c->uw, c->ufd, ue, conn_upstream_cb);
+}
+
+/* One readiness report on one side of a tunnel: read what fits, pass it
+ * straight on to the other side (saving an epoll round), send what waits. */
+void relay_io(struct conn *c, int events, bool client)
+{
+	int fd = client ? c->cfd : c->ufd, other = client ? c->ufd : c->cfd;
+	struct buf *in = client ? &c->up : &c->down, *out = client ? &c->down : &c->up;
+	bool *eof = client ? &c->c_eof : &c->u_eof;
+	if ((events & (LOOP_IN | LOOP_ERR)) && !*eof && buf_room(in) > 0) {
+		int r = buf_read(in, fd);
+		if (r == -1) {
+			conn_free(c);
+			return;
+		}
+		if (r == 0)
+			*eof = true;
+		if (r == 1 && other >= 0 && buf_write(in, other) < 0) {
+			conn_free(c);
+			return;
+		}
+	}
+	if ((events & (LOOP_OUT | LOOP_ERR)) && out->len > 0 && buf_write(out, fd) < 0) {
+		conn_free(c);
+		return;
+	}
+	relay_update(c);
+}
+
+void relay_start(struct conn *c)
+{
+	c->state = ST_RELAY;
+	c->px->stats.tunnels++;
+	if (c->timer != 0)
+		conn_timer(c, -1, NULL);
+	if (c->ufd >= 0 && c->up.len > 0 && buf_write(&c->up, c->ufd) < 0) {
+		conn_free(c);
+		return;
+	}
+	relay_update(c);
+}

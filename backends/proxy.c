@@ -1,0 +1,490 @@
+/* proxy: the listener, and each connection's life: read the request,
+ * decide, resolve, decide again, connect, relay (see proxy.h). A
+ * connection is one struct conn with two fds, two bounded buffers, at
+ * most one timer and at most one pending DNS query. */
+#include "backends/proxy-conn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "backends/loop.h"
+#include "backends/net-addr.h"
+
+void conn_free(struct conn *c)
+{
+	struct proxy *px = c->px;
+	watch_del(c->cw);
+	watch_del(c->uw);
+	close(c->cfd);
+	if (c->ufd >= 0)
+		close(c->ufd);
+	if (c->timer != 0)
+		timer_cancel(px->loop, c->timer);
+	dns_cancel(c->dq);
+	*c->pprev = c->next;
+	if (c->next != NULL)
+		c->next->pprev = c->pprev;
+	free(c->up.data);
+	free(c->down.data);
+	free(c);
+	px->stats.active--;
+}
+
+void conn_timer(struct conn *c, int ms, void (*cb)(void *))
+{
+	if (c->timer != 0)
+		timer_cancel(c->px->loop, c->timer);
+	c->timer = ms < 0 ? 0 : timer_add(c->px->loop, ms, cb, c);
+}
+
+static const char *http_reason(int status)
+{
+	switch (status) {
+	case 400: return "Bad Request";
+	case 403: return "Forbidden";
+	case 408: return "Request Timeout";
+	case 431: return "Request Header Fields Too Large";
+	case 504: return "Gateway Timeout";
+	default: return "Bad Gateway";
+	}
+}
+
+static void conn_linger_over(void *arg)
+{
+	struct conn *c = arg;
+	c->timer = 0;
+	conn_free(c);
+}
+
+/* The error path: one reply, flushed, our side shut, then the client's
+ * remaining input read and dropped until it closes or CLOSE_MS pass (a
+ * close with unread input would send a reset that can destroy the reply
+ * before the client reads it). */
+void conn_fail(struct conn *c, int status, int socks_code, const char *text)
+{
+	if (c->ufd >= 0) {
+		watch_del(c->uw);
+		c->uw = NULL;
+		close(c->ufd);
+		c->ufd = -1;
+	}
+	dns_cancel(c->dq);
+	c->dq = NULL;
+	c->up.off = c->up.len = 0;
+	c->down.off = c->down.len = 0;
+	if (c->proto == PROTO_SOCKS && !c->greeted) {
+		buf_put(&c->down, "\x05\xff", 2);
+	} else if (c->proto == PROTO_SOCKS) {
+		uint8_t reply[32];
+		buf_put(&c->down, reply, proxy_socks_reply(reply, socks_code, NULL, 0));
+	} else {
+		char head[256];
+		int n = snprintf(head, sizeof head,
+				 "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n"
+				 "Connection: close\r\n\r\n",
+				 status, http_reason(status), strlen(text) + 1);
+		buf_put(&c->down, head, (size_t)n);
+		buf_put(&c->down, text, strlen(text));
+		buf_put(&c->down, "\n", 1);
+	}
+	c->state = ST_CLOSING;
+	conn_timer(c, CLOSE_MS, conn_linger_over);
+	if (buf_write(&c->down, c->cfd) < 0) {
+		conn_free(c);
+		return;
+	}
+	relay_update(c);
+}
+
+static void closing_io(struct conn *c, int events)
+{
+	if (c->down.len > 0 && buf_write(&c->down, c->cfd) < 0) {
+		conn_free(c);
+		return;
+	}
+	if (c->down.len == 0 && !c->c_shut) {
+		shutdown(c->cfd, SHUT_WR);
+		c->c_shut = true;
+	}
+	if (c->down.len == 0 && (events & (LOOP_IN | LOOP_ERR))) {
+		int r = buf_read(&c->up, c->cfd);
+		c->up.off = c->up.len = 0;
+		if (r == 0 || r == -1) {
+			conn_free(c);
+			return;
+		}
+	}
+	relay_update(c);
+}
+
+static const char *proto_name(enum conn_proto p)
+{
+	return p == PROTO_SOCKS ? "socks5" : p == PROTO_CONNECT ? "connect" : "http";
+}
+
+/* A suggestion only where an allow entry really helps: for the name (or
+ * literal) itself, never for a resolved address that was refused. */
+void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule)
+{
+	struct proxy *px = c->px;
+	char a[NET_ADDR_STRLEN] = "", line[4400];
+	struct suggestion sg = { 0 };
+	struct net_addr lit;
+	if (addr != NULL)
+		net_addr_format(addr, a, sizeof a);
+	if (addr == NULL || net_addr_parse(c->host, &lit) == 0)
+		suggest_host(px->policy, c->host, &sg);
+	struct net_denial d = { .host = c->host, .port = c->port, .addr = a, .rule = rule,
+				.proto = proto_name(c->proto), .suggest = &sg };
+	px->stats.denied++;
+	net_denial_format(&d, line, sizeof line);
+	if (px->cb != NULL)
+		px->cb(&d, px->arg);
+	conn_fail(c, 403, SOCKS_NOT_ALLOWED, line);
+}
+
+static void conn_consume(struct conn *c, size_t n)
+{
+	c->up.off += n;
+	c->up.len -= n;
+}
+
+/* A plain request: the head becomes its origin-form rewrite, followed by
+ * whatever body bytes came with it. */
+static int http_plain(struct conn *c, const struct http_req *r)
+{
+	char *out = malloc(PROXY_BUF);
+	if (out == NULL)
+		return -1;
+	int n = proxy_http_rewrite(c->up.data + c->up.off, r, out, PROXY_BUF);
+	size_t rest = c->up.len - r->head_len;
+	if (n < 0 || (size_t)n + rest > PROXY_BUF) {
+		free(out);
+		return -1;
+	}
+	memcpy(out + n, c->up.data + c->up.off + r->head_len, rest);
+	free(c->up.data);
+	c->up = (struct buf){ .data = out, .len = (size_t)n + rest };
+	return 0;
+}
+
+static void head_http(struct conn *c)
+{
+	struct http_req r;
+	int p = proxy_http_parse(c->up.data + c->up.off, c->up.len, &r);
+	if (p == PARSE_MORE && !c->c_eof) {
+		relay_update(c);
+		return;
+	}
+	if (p == PARSE_MORE) /* cut short by EOF: the rest never comes */
+		p = PARSE_BAD;
+	if (p == PARSE_OK && !r.is_connect && http_plain(c, &r) < 0)
+		p = PARSE_TOO_BIG;
+	if (p == PARSE_BAD || p == PARSE_TOO_BIG) {
+		bool big = p == PARSE_TOO_BIG;
+		c->px->stats.bad_request += !big;
+		c->px->stats.too_large += big;
+		conn_fail(c, big ? 431 : 400, 0, big ? "sandmux proxy: request head too large" :
+						       "sandmux proxy: malformed request");
+		return;
+	}
+	if (r.is_connect)
+		conn_consume(c, r.head_len);
+	c->proto = r.is_connect ? PROTO_CONNECT : PROTO_HTTP;
+	snprintf(c->host, sizeof c->host, "%s", r.host);
+	c->port = r.port;
+	c->state = ST_DIAL;
+	relay_update(c);
+	dial_start(c);
+}
+
+static void socks_error(struct conn *c, int code)
+{
+	c->px->stats.socks_errors++;
+	conn_fail(c, 400, code, "");
+}
+
+static void head_socks(struct conn *c)
+{
+	if (!c->greeted) {
+		int noauth, n = proxy_socks_greeting((uint8_t *)c->up.data + c->up.off, c->up.len, &noauth);
+		if (n == PARSE_MORE && !c->c_eof) {
+			relay_update(c);
+			return;
+		}
+		if (n <= 0 || !noauth) {
+			socks_error(c, SOCKS_FAIL);
+			return;
+		}
+		conn_consume(c, (size_t)n);
+		buf_put(&c->down, "\x05\x00", 2);
+		c->greeted = true;
+		c->state = ST_SOCKS_REQ;
+		if (buf_write(&c->down, c->cfd) < 0) {
+			conn_free(c);
+			return;
+		}
+	}
+	struct socks_req r;
+	int n = proxy_socks_request((uint8_t *)c->up.data + c->up.off, c->up.len, &r);
+	if (n == PARSE_MORE && !c->c_eof) {
+		relay_update(c);
+		return;
+	}
+	if (n == PARSE_MORE)
+		n = -SOCKS_FAIL;
+	if (n < 0) {
+		socks_error(c, -n);
+		return;
+	}
+	conn_consume(c, (size_t)n);
+	snprintf(c->host, sizeof c->host, "%s", r.host);
+	c->port = r.port;
+	c->state = ST_DIAL;
+	relay_update(c);
+	dial_start(c);
+}
+
+/* Reading the request: no more than PROXY_HEAD_MAX bytes are looked at,
+ * so the rewrite of a plain request always fits its buffer. */
+static void head_io(struct conn *c, int events)
+{
+	if (c->down.len > 0 && buf_write(&c->down, c->cfd) < 0) {
+		conn_free(c);
+		return;
+	}
+	if (!(events & (LOOP_IN | LOOP_ERR))) {
+		relay_update(c);
+		return;
+	}
+	int r = c->up.len < PROXY_HEAD_MAX ? buf_read(&c->up, c->cfd) : 1;
+	if (r == -1 || (r == 0 && c->up.len == 0)) {
+		conn_free(c);
+		return;
+	}
+	c->c_eof = r == 0;
+	if (r == -2) {
+		relay_update(c);
+		return;
+	}
+	if (c->proto == PROTO_UNKNOWN)
+		c->proto = c->up.data[c->up.off] == 5 ? PROTO_SOCKS : PROTO_HTTP;
+	if (c->proto == PROTO_SOCKS)
+		head_socks(c);
+	else
+		head_http(c);
+}
+
+void conn_client_cb(struct watch *w, int events, void *arg)
+{
+	(void)w;
+	struct conn *c = arg;
+	switch (c->state) {
+	case ST_HEAD:
+	case ST_SOCKS_REQ:
+		head_io(c, events);
+		break;
+	case ST_DIAL:
+		break;
+	case ST_RELAY:
+		relay_io(c, events, true);
+		break;
+	case ST_CLOSING:
+		closing_io(c, events);
+		break;
+	}
+}
+
+static void head_timeout(void *arg)
+{
+	struct conn *c = arg;
+	c->timer = 0;
+	c->px->stats.timeouts++;
+	conn_fail(c, 408, SOCKS_TTL, "sandmux proxy: request timed out");
+}
+
+static void conn_new(struct proxy *px, int fd)
+{
+	struct conn *c = calloc(1, sizeof *c);
+	if (c == NULL || buf_alloc(&c->up) < 0 || buf_alloc(&c->down) < 0) {
+		if (c != NULL) {
+			free(c->up.data);
+			free(c);
+		}
+		close(fd);
+		return;
+	}
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	*c = (struct conn){ .px = px, .cfd = fd, .ufd = -1, .up = c->up, .down = c->down, .state = ST_HEAD };
+	c->next = px->conns;
+	if (c->next != NULL)
+		c->next->pprev = &c->next;
+	c->pprev = &px->conns;
+	px->conns = c;
+	px->stats.accepted++;
+	px->stats.active++;
+	c->timer = timer_add(px->loop, HEAD_MS, head_timeout, c);
+	relay_update(c);
+	if (c->cw == NULL)
+		conn_free(c);
+}
+
+static void accept_resume(void *arg)
+{
+	struct proxy *px = arg;
+	px->ltimer = 0;
+	watch_set(px->lw, LOOP_IN);
+}
+
+static void accept_cb(struct watch *w, int events, void *arg)
+{
+	(void)events;
+	struct proxy *px = arg;
+	for (int i = 0; i < 64; i++) {
+		int fd = accept4(px->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)) {
+			/* out of fds: pause rather than spin on a ready listener */
+			watch_set(w, 0);
+			px->ltimer = timer_add(px->loop, 100, accept_resume, px);
+			return;
+		}
+		if (fd < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (fd < 0)
+			continue;
+		if (px->stats.active >= PROXY_MAX_CONNS) {
+			px->stats.overloaded++;
+			close(fd);
+			continue;
+		}
+		conn_new(px, fd);
+	}
+}
+
+/* Each tunnel holds two fds: 500 of them need more than the usual soft
+ * limit of 1024. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max && rl.rlim_cur < 65536) {
+		rl.rlim_cur = rl.rlim_max < 65536 ? rl.rlim_max : 65536;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+struct proxy *proxy_new(struct loop *loop, const struct policy *policy, int listen_fd, proxy_event_cb cb,
+			void *arg, const char **err)
+{
+	struct proxy *px = calloc(1, sizeof *px);
+	if (px == NULL) {
+		*err = "proxy: out of memory";
+		return NULL;
+	}
+	*px = (struct proxy){ .loop = loop, .policy = policy, .lfd = listen_fd, .cb = cb, .arg = arg };
+	px->dns = dns_new(loop, err);
+	if (px->dns == NULL) {
+		free(px);
+		return NULL;
+	}
+	fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
+	raise_nofile();
+	px->lw = watch_add(loop, listen_fd, LOOP_IN, accept_cb, px);
+	if (px->lw == NULL) {
+		*err = "proxy: cannot watch the listening socket";
+		dns_free(px->dns);
+		free(px);
+		return NULL;
+	}
+	return px;
+}
+
+void proxy_free(struct proxy *px)
+{
+	if (px == NULL)
+		return;
+	while (px->conns != NULL)
+		conn_free(px->conns);
+	watch_del(px->lw);
+	if (px->ltimer != 0)
+		timer_cancel(px->loop, px->ltimer);
+	close(px->lfd);
+	dns_free(px->dns);
+	free(px);
+}
+
+const struct proxy_stats *proxy_stats(const struct proxy *px)
+{
+	return &px->stats;
+}
+
+static void target_format(const struct net_denial *d, char *buf, size_t size)
+{
+	bool v6 = strchr(d->host, ':') != NULL;
+	snprintf(buf, size, "%s%s%s:%d", v6 ? "[" : "", d->host, v6 ? "]" : "", d->port);
+}
+
+static void rule_format(const struct net_denial *d, char *buf, size_t size)
+{
+	if (d->addr[0] != '\0' && strcmp(d->addr, d->host) != 0)
+		snprintf(buf, size, "%s; %s resolved to %s", d->rule, d->host, d->addr);
+	else
+		snprintf(buf, size, "%s", d->rule);
+}
+
+void net_denial_format(const struct net_denial *d, char *buf, size_t size)
+{
+	char target[300], rule[600], how[4200];
+	target_format(d, target, sizeof target);
+	rule_format(d, rule, sizeof rule);
+	if (suggest_format(d->suggest, how, sizeof how) > 0)
+		snprintf(buf, size, "sandmux: denied connect %s (%s) \u2014 allow with: %s", target, rule, how);
+	else
+		snprintf(buf, size, "sandmux: denied connect %s (%s)", target, rule);
+}
+
+int net_denial_event(const struct net_denial *d, struct denial *out)
+{
+	char target[300], rule[600];
+	target_format(d, target, sizeof target);
+	rule_format(d, rule, sizeof rule);
+	memset(out, 0, sizeof *out);
+	if (denial_set(out, "connect", "proxy", target, rule) < 0)
+		return -1;
+	out->suggest = *d->suggest;
+	return 0;
+}
+
+int proxy_env(int port, char *env[PROXY_ENV_N])
+{
+	static const char *const names[PROXY_ENV_N] = { "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
+							"http_proxy", "https_proxy", "all_proxy", "no_proxy" };
+	for (int i = 0; i < PROXY_ENV_N; i++)
+		env[i] = NULL;
+	for (int i = 0; i < PROXY_ENV_N; i++) {
+		const char *scheme = i % 4 == 2 ? "socks5h" : "http";
+		int r = i % 4 == 3 ? asprintf(&env[i], "%s=localhost,127.0.0.1,::1", names[i]) :
+				     asprintf(&env[i], "%s=%s://127.0.0.1:%d", names[i], scheme, port);
+		if (r < 0) {
+			env[i] = NULL; /* asprintf leaves it undefined */
+			proxy_env_free(env);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void proxy_env_free(char *env[PROXY_ENV_N])
+{
+	for (int i = 0; i < PROXY_ENV_N; i++) {
+		free(env[i]);
+		env[i] = NULL;
+	}
+}

@@ -1,0 +1,127 @@
+/* proxy: the filtering HTTP/SOCKS5 proxy of one sandbox, living entirely
+ * in the host's event loop (see DESIGN.md "Network").
+ *
+ * The listening socket was made inside the sandbox's network namespace and
+ * handed over by the launcher; the proxy's outgoing connections are made
+ * from the host's network. Each connection speaks HTTP CONNECT, plain HTTP
+ * with an absolute URI, or SOCKS5 (told apart by the first byte), and is
+ * decided like this:
+ *   1. policy_decide_host() on the name (and port) as asked;
+ *   2. the name is resolved asynchronously (backends/dns.h);
+ *   3. every resolved address is decided again (private, loopback,
+ *      link-local, metadata, CIDR rules) and checked by net_addr_reserved();
+ *      one refused address refuses the connection;
+ *   4. the proxy connects to the vetted address itself: there is no second
+ *      lookup, so DNS rebinding gets nowhere.
+ * Plain HTTP is one request per connection: the request goes upstream in
+ * origin form with "Connection: close", and the tunnel closes when the
+ * server does (a client must open a new connection per request, which
+ * every client does when it sees the close).
+ *
+ * Buffers are bounded (PROXY_BUF each way; a full buffer stops reading),
+ * a side that ends is passed on with shutdown(SHUT_WR), connects time out. */
+#ifndef PROXY_H
+#define PROXY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backends/events.h"
+#include "policy/policy.h"
+#include "policy/suggest.h"
+
+struct loop;
+struct proxy;
+
+#define PROXY_BUF 65536        /* per direction, per connection */
+#define PROXY_HEAD_MAX 16384   /* a longer request head gets 431 */
+#define PROXY_MAX_CONNS 4096   /* more are accepted and closed at once */
+#define PROXY_SANDBOX_PORT 3128 /* the listener's port on the sandbox's loopback */
+
+/* A refused connection. Everything is valid during the callback only. */
+struct net_denial {
+	const char *host;      /* as asked: a name or an IP literal */
+	int port;
+	const char *addr;      /* the resolved address refused, or "" */
+	const char *rule;      /* "networkPolicy: not in allow list", ... */
+	const char *proto;     /* "http", "connect", "socks5" */
+	const struct suggestion *suggest; /* the networkPolicy.allow entry that
+				* would allow it; key NULL when no entry can
+				* (always-blocked addresses, deny rules) */
+};
+/* Must not free the proxy. */
+typedef void (*proxy_event_cb)(const struct net_denial *, void *arg);
+
+/* What happened, for tests, doctor and the benchmark. */
+struct proxy_stats {
+	uint64_t accepted, active, tunnels, denied;
+	uint64_t bad_request;  /* 400 */
+	uint64_t too_large;    /* 431 */
+	uint64_t socks_errors; /* unsupported command, address type, method */
+	uint64_t dns_failed, connect_failed, timeouts, overloaded;
+};
+
+/* Takes over listen_fd (closed by proxy_free). policy must outlive the
+ * proxy. cb may be NULL. NULL with *err set on failure. */
+struct proxy *proxy_new(struct loop *, const struct policy *, int listen_fd, proxy_event_cb cb, void *arg,
+			const char **err);
+/* Closes every connection at once. */
+void proxy_free(struct proxy *);
+const struct proxy_stats *proxy_stats(const struct proxy *);
+/* The denial as one line (also the body of the proxy's 403):
+ * sandmux: denied connect HOST:PORT[ -> ADDR] (RULE)[ — allow with: "networkPolicy": {"allow": ["HOST"]}] */
+void net_denial_format(const struct net_denial *, char *buf, size_t size);
+/* The denial as an event of backends/events.h: op "connect", layer
+ * "proxy", target "HOST:PORT", the rule (naming the refused address when
+ * a resolved one was refused), the suggestion. 0 or -1 (out of memory);
+ * release with denial_clear(). */
+int net_denial_event(const struct net_denial *, struct denial *out);
+/* The environment a sandboxed child needs to find the proxy on its own
+ * loopback: HTTP_PROXY, HTTPS_PROXY, ALL_PROXY (socks5h), their lowercase
+ * twins, NO_PROXY and no_proxy. Fills env[0..PROXY_ENV_N-1] with malloc'd
+ * "NAME=VALUE" strings; returns 0 or -1. */
+#define PROXY_ENV_N 8
+int proxy_env(int port, char *env[PROXY_ENV_N]);
+void proxy_env_free(char *env[PROXY_ENV_N]);
+
+/* The request parsers (proxy-http.c, proxy-socks.c), pure, for unit tests
+ * and tests/fuzz/fuzz_proxy.c. */
+enum { PARSE_MORE = 0, PARSE_OK = 1, PARSE_BAD = -1, PARSE_TOO_BIG = -2 };
+
+struct http_req {
+	int is_connect;
+	char method[16];
+	char host[256];        /* lowercased name, or IP literal without brackets */
+	char authority[270];   /* as it goes into Host: */
+	int port;
+	size_t path_off, path_len; /* origin-form path inside the buffer ("/" if empty) */
+	size_t head_len;       /* bytes of the head, final empty line included */
+	int version_minor;
+};
+int proxy_http_parse(const char *buf, size_t len, struct http_req *);
+/* The head to send upstream for a plain request: origin-form target, Host
+ * from the URI, hop-by-hop headers dropped, "Connection: close". Returns
+ * its length, or -1 when it does not fit in size. */
+int proxy_http_rewrite(const char *buf, const struct http_req *, char *out, size_t size);
+
+enum { SOCKS_CONNECT = 1 };
+enum {
+	SOCKS_OK = 0, SOCKS_FAIL = 1, SOCKS_NOT_ALLOWED = 2, SOCKS_NET_UNREACH = 3, SOCKS_HOST_UNREACH = 4,
+	SOCKS_REFUSED = 5, SOCKS_TTL = 6, SOCKS_BAD_COMMAND = 7, SOCKS_BAD_ATYP = 8,
+};
+struct socks_req {
+	int cmd;
+	char host[256];
+	int port;
+};
+/* The method greeting: >0 bytes consumed, PARSE_MORE, or PARSE_BAD;
+ * *noauth says whether "no authentication" was offered. */
+int proxy_socks_greeting(const uint8_t *buf, size_t len, int *noauth);
+/* The request: >0 bytes consumed, PARSE_MORE, or -SOCKS_* (a reply code
+ * to send before closing). */
+int proxy_socks_request(const uint8_t *buf, size_t len, struct socks_req *);
+/* A reply with code and bound address (NULL: 0.0.0.0:0); returns length. */
+size_t proxy_socks_reply(uint8_t *out, int code, const struct net_addr *bound, int port);
+
+#endif
