@@ -144,6 +144,8 @@ static int landlock_add_all(struct sbx *s, struct ll *ll)
 	if (landlock_rule(s, ll, "/tmp", LL_READ | (p->tmp_writable ? LL_WRITE : 0)) < 0 ||
 	    landlock_rule(s, ll, "/var/tmp", LL_READ | (p->tmp_writable ? LL_WRITE : 0)) < 0)
 		return -1;
+	if (p->shared_cache && landlock_rule(s, ll, LAUNCH_CACHE_DIR, LL_READ | LL_WRITE) < 0)
+		return -1;
 	for (size_t i = 0; launch_devs[i] != NULL; i++)
 		if (landlock_rule(s, ll, launch_devs[i], LL_READ | LL_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV) < 0)
 			return -1;

@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +186,11 @@ static int launch_layers(struct sbx *s)
 {
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		return sbx_fail(s, "process", "parent-death signal");
+	/* The parent may have died before the line above: then nobody holds
+	 * the other end of the channel any more. */
+	struct pollfd pf = { s->chan, POLLOUT, 0 };
+	if (poll(&pf, 1, 0) < 0 || (pf.revents & (POLLHUP | POLLERR)))
+		return sbx_failx(s, "process", "the parent is gone");
 	if (launch_close_fds(s) < 0 || ns_map_ids(s) < 0)
 		return -1;
 	if (setsid() < 0)
@@ -254,13 +260,14 @@ static char **launch_env(const struct launch *l)
 {
 	const struct policy *p = l->policy;
 	static const char *const own[] = { "SANDMUX_SANDBOX", "SANDMUX_ORIG_UID", "SANDMUX_ORIG_GID", "TMPDIR" };
+	size_t ncache = p->shared_cache ? launch_cache_vars(NULL) : 0;
 	char **base = env_build(&p->env, l->envp);
 	size_t n = 0, k = 0, extra = 0;
 	while (base[n] != NULL)
 		n++;
 	while (l->extra_env != NULL && l->extra_env[extra] != NULL)
 		extra++;
-	char **env = calloc(n + extra + 5, sizeof *env);
+	char **env = calloc(n + extra + ncache + 5, sizeof *env);
 	if (env == NULL) {
 		env_free(base);
 		return NULL;
@@ -271,6 +278,7 @@ static char **launch_env(const struct launch *l)
 			size_t len = strlen(own[j]);
 			mine |= strncmp(base[i], own[j], len) == 0 && base[i][len] == '=';
 		}
+		mine |= ncache > 0 && launch_cache_var_is(base[i]);
 		for (size_t j = 0; j < extra; j++) { /* the host's HTTP_PROXY must not win */
 			size_t len = strcspn(l->extra_env[j], "=");
 			mine |= strncmp(base[i], l->extra_env[j], len + 1) == 0;
@@ -295,6 +303,8 @@ static char **launch_env(const struct launch *l)
 			env_free(env);
 			return NULL;
 		}
+	if (ncache > 0)
+		k += launch_cache_vars(env + k);
 	env[k] = NULL;
 	return env;
 }

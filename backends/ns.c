@@ -235,6 +235,8 @@ static int ns_tmp(struct sbx *s, struct ns_keep *k)
 		}
 		if (ns_keep_restore(s, k, dirs[i]) < 0)
 			return -1;
+		if (i == 0 && s->p->shared_cache && ns_cache(s) < 0)
+			return -1;
 		/* disableTmpWrite: read-only only now, after the mount points. */
 		if (!s->p->tmp_writable &&
 		    mount(NULL, dirs[i], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | ns_locked_flags(dirs[i]), NULL) < 0)

@@ -34,6 +34,12 @@ int ns_map_ids(struct sbx *);
 int ns_mount_all(struct sbx *);
 int ns_loopback_up(struct sbx *);
 
+/* cache.c: enableSharedBuildCache. */
+#define LAUNCH_CACHE_DIR "/tmp/.sandmux-cache"
+size_t launch_cache_vars(char **out); /* NULL: how many; else fills out[] */
+bool launch_cache_var_is(const char *entry);
+int ns_cache(struct sbx *);
+
 /* landlock.c */
 int landlock_abi(void);
 int landlock_apply(struct sbx *);

@@ -35,6 +35,12 @@ echo '{"disableTmpWrite": true}' >"$cfg"
 refuse "disableTmpWrite: /tmp read-only" sbx --config "$cfg" -- sh -c "echo x > /tmp/x"
 check "disableTmpWrite: the workspace stays writable" sbx --config "$cfg" -- sh -c "echo x > ws.txt"
 
+echo '{"enableSharedBuildCache": true, "disableTmpWrite": true}' >"$ws/.t/cache.json"
+out=$(sbx --no-observer --config "$ws/.t/cache.json" -- sh -c 'mkdir -p "$PIP_CACHE_DIR" && echo c > "$PIP_CACHE_DIR/$0" && echo "$npm_config_cache"' "$tag" 2>&1)
+same "shared build cache: variables point into it" "$out" "/tmp/.sandmux-cache/npm"
+check "shared build cache: writable, also with disableTmpWrite (seen from outside)" test -f "$HOME/.sandmux/state/tmp/shared-cache/pip/$tag"
+rm -f "$HOME/.sandmux/state/tmp/shared-cache/pip/$tag"
+
 sbx --sandbox read-only -- sh -c 'echo x > ro.txt; mkdir rodir; touch inside.txt; rm -f inside.txt' 2>/dev/null
 refuse "read-only: no new file in the workspace" test -e "$ws/ro.txt"
 refuse "read-only: no new directory" test -e "$ws/rodir"

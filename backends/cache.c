@@ -1,0 +1,55 @@
+/* cache: enableSharedBuildCache. One directory on the host, beside the
+ * session temp dirs (~/.sandmux/state/tmp/shared-cache), mounted writable
+ * at /tmp/.sandmux-cache in every sandbox that asks for it (also when
+ * /tmp itself is read-only), with the package managers' cache variables
+ * pointing into it. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "backends/sandbox.h"
+#include "policy/policy.h"
+
+static const char *const cache_vars[][2] = {
+	{ "npm_config_cache", "npm" }, { "YARN_CACHE_FOLDER", "yarn" }, { "PIP_CACHE_DIR", "pip" },
+	{ "GOMODCACHE", "go/mod" },    { "GOCACHE", "go/build" },       { "CARGO_HOME", "cargo" },
+};
+#define CACHE_NVARS (sizeof cache_vars / sizeof cache_vars[0])
+
+size_t launch_cache_vars(char **out)
+{
+	for (size_t i = 0; out != NULL && i < CACHE_NVARS; i++)
+		if (asprintf(&out[i], "%s=%s/%s", cache_vars[i][0], LAUNCH_CACHE_DIR, cache_vars[i][1]) < 0)
+			out[i] = NULL;
+	return CACHE_NVARS;
+}
+
+bool launch_cache_var_is(const char *entry)
+{
+	for (size_t i = 0; i < CACHE_NVARS; i++) {
+		size_t n = strlen(cache_vars[i][0]);
+		if (strncmp(entry, cache_vars[i][0], n) == 0 && entry[n] == '=')
+			return true;
+	}
+	return false;
+}
+
+/* Called while /tmp is still writable, before it may become read-only. */
+int ns_cache(struct sbx *s)
+{
+	char host[PATH_MAX];
+	const char *tmp = s->p->tmpdir;
+	const char *slash = tmp ? strrchr(tmp, '/') : NULL;
+	if (slash == NULL)
+		return sbx_failx(s, "shared build cache", "no session temp dir to put it beside");
+	snprintf(host, sizeof host, "%.*s/shared-cache", (int)(slash - tmp), tmp);
+	if ((mkdir(host, 0700) < 0 && errno != EEXIST) || (mkdir(LAUNCH_CACHE_DIR, 0700) < 0 && errno != EEXIST))
+		return sbx_fail(s, "shared build cache", "make the directory");
+	if (mount(host, LAUNCH_CACHE_DIR, NULL, MS_BIND, NULL) < 0)
+		return sbx_fail(s, "shared build cache", "bind it at " LAUNCH_CACHE_DIR);
+	return 0;
+}
