@@ -330,6 +330,27 @@ static int ns_deny(struct sbx *s)
 	return rc;
 }
 
+/* Landlock does not mediate connect() to a pathname socket, and a network
+ * namespace does not separate them: every socket in the system's and the
+ * user's daemon directories is covered (the system bus, systemd's private
+ * socket, containerd, gpg-agent), whatever its name. */
+static int ns_mask_sockets(struct sbx *s)
+{
+	struct ns_paths socks = { 0 };
+	char dir[PATH_MAX];
+	const char *homes[] = { ".gnupg", ".ssh", ".docker", ".local/share/containers" };
+	int rc = 0;
+	ns_socket_walk("/run", 6, &socks);
+	ns_socket_walk("/var/lib/docker", 0, &socks);
+	for (size_t i = 0; s->p->home != NULL && i < sizeof homes / sizeof homes[0]; i++)
+		if (snprintf(dir, sizeof dir, "%s/%s", s->p->home, homes[i]) < (int)sizeof dir)
+			ns_socket_walk(dir, 2, &socks);
+	for (size_t i = 0; rc == 0 && i < socks.n; i++)
+		rc = ns_hide(s, socks.v[i]);
+	ns_paths_free(&socks);
+	return rc;
+}
+
 /* Host sockets a readable directory would still expose: the session bus
  * and other per-user daemons, ssh-agent, docker. The agent's and the bus's
  * sockets are hidden themselves, not their directories, which may be one
@@ -346,7 +367,7 @@ static int ns_masks(struct sbx *s)
 		if (ns_env_path(s->l->envp, vars[i], path, sizeof path) && ns_hide(s, path) < 0)
 			return -1;
 	}
-	return 0;
+	return ns_mask_sockets(s);
 }
 
 /* Only loopback inside the new network namespace, and up, so local

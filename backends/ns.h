@@ -24,6 +24,9 @@ bool ns_paths_under(const struct ns_paths *, const char *path);
  * not followed. -1 with errno set on failure (E2BIG: too many entries). */
 int ns_glob_walk(const struct rules *globs, const struct rules *except, struct ns_paths *out);
 
+/* Appends the unix sockets found below dir, at most depth levels down. */
+void ns_socket_walk(const char *dir, int depth, struct ns_paths *out);
+
 /* The path named by variable `var` of envp: itself, or for a D-Bus address
  * its "unix:path=" part. false when unset or not absolute. */
 bool ns_env_path(char *const *envp, const char *var, char *buf, size_t size);

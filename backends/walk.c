@@ -143,6 +143,34 @@ int ns_glob_walk(const struct rules *globs, const struct rules *except, struct n
 	return 0;
 }
 
+/* Unix sockets below dir, at most `depth` levels down, in a bounded walk
+ * (a daemon's runtime directory is small; a huge tree is cut short). */
+static void walk_sockets(const char *dir, int depth, long *budget, struct ns_paths *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL && --*budget > 0) {
+		char path[PATH_MAX];
+		struct stat st;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path || lstat(path, &st) < 0)
+			continue;
+		if (S_ISSOCK(st.st_mode))
+			ns_paths_add(out, path);
+		else if (S_ISDIR(st.st_mode) && depth > 0)
+			walk_sockets(path, depth - 1, budget, out);
+	}
+	closedir(d);
+}
+
+void ns_socket_walk(const char *dir, int depth, struct ns_paths *out)
+{
+	long budget = 20000;
+	walk_sockets(dir, depth, &budget, out);
+}
+
 bool ns_env_path(char *const *envp, const char *var, char *buf, size_t size)
 {
 	size_t n = strlen(var);

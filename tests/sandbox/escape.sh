@@ -63,6 +63,31 @@ done
 refuse "no connection reached the outside abstract socket" test -e "$log"
 kill $srv 2>/dev/null
 
+# Pathname sockets of host daemons (Landlock does not mediate connect):
+# a gpg-agent-like socket in ~/.gnupg is out of reach; checked outside.
+made_gnupg=""
+[ -d "$HOME/.gnupg" ] || { mkdir -m 700 "$HOME/.gnupg" && made_gnupg=1; }
+sock="$HOME/.gnupg/S.sandmux-t-$$"
+python3 -c '
+import socket, sys, os
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+open(sys.argv[2] + ".ready", "w").close()
+s.settimeout(20)
+try:
+    s.accept(); open(sys.argv[2], "w").write("hit")
+except Exception:
+    pass
+' "$sock" "$log.u" &
+usrv=$!
+i=0; while [ ! -e "$log.u.ready" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+for p in workspace strict; do
+	refuse "$p: connecting to a host daemon's socket in ~/.gnupg fails" sbx --sandbox $p -- python3 -c "
+import socket; socket.socket(socket.AF_UNIX).connect('$sock')"
+done
+refuse "no connection reached the host daemon's socket" test -e "$log.u"
+kill $usrv 2>/dev/null; wait $usrv 2>/dev/null
+rm -f "$sock"; [ -n "$made_gnupg" ] && rmdir "$HOME/.gnupg"
+
 # Descriptors opened by the caller are not inherited (file and directory).
 exec 7<"$ws/.t/escape" 8<"$HOME"
 refuse "a leaked file fd is closed inside" sbx -- "$esc" fd 7
