@@ -144,7 +144,10 @@ void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule)
 	struct net_denial d = { .host = c->host, .port = c->port, .addr = a, .rule = rule,
 				.proto = proto_name(c->proto), .suggest = &sg };
 	px->stats.denied++;
-	net_denial_format(&d, line, sizeof line);
+	/* the 403's body: what the tool shows, told apart from sandmux's
+	 * own line at the end of a run */
+	memcpy(line, "sandmux proxy:", 14);
+	net_denial_format(&d, line + 14, sizeof line - 14);
 	if (px->cb != NULL)
 		px->cb(&d, px->arg);
 	conn_fail(c, 403, SOCKS_NOT_ALLOWED, line);
@@ -445,9 +448,9 @@ void net_denial_format(const struct net_denial *d, char *buf, size_t size)
 	target_format(d, target, sizeof target);
 	rule_format(d, rule, sizeof rule);
 	if (suggest_format(d->suggest, how, sizeof how) > 0)
-		snprintf(buf, size, "sandmux: denied connect %s (%s) \u2014 allow with: %s", target, rule, how);
+			snprintf(buf, size, " denied connect %s (%s) \u2014 allow with: %s", target, rule, how);
 	else
-		snprintf(buf, size, "sandmux: denied connect %s (%s)", target, rule);
+		snprintf(buf, size, " denied connect %s (%s)", target, rule);
 }
 
 int net_denial_event(const struct net_denial *d, struct denial *out)

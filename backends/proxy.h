@@ -69,8 +69,9 @@ struct proxy *proxy_new(struct loop *, const struct policy *, int listen_fd, pro
 /* Closes every connection at once. */
 void proxy_free(struct proxy *);
 const struct proxy_stats *proxy_stats(const struct proxy *);
-/* The denial as one line (also the body of the proxy's 403):
- * sandmux: denied connect HOST:PORT[ -> ADDR] (RULE)[ — allow with: "networkPolicy": {"allow": ["HOST"]}] */
+/* The denial as the tail of a line (the body of the proxy's 403 is
+ * "sandmux proxy:" and this):
+ *  denied connect HOST:PORT (RULE[; HOST resolved to ADDR])[ — allow with: "networkPolicy": {"allow": ["HOST"]}] */
 void net_denial_format(const struct net_denial *, char *buf, size_t size);
 /* The denial as an event of backends/events.h: op "connect", layer
  * "proxy", target "HOST:PORT", the rule (naming the refused address when

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Probes the proxy with raw requests and prints what came back, one word
+per probe, for tests/sandbox/net-*.sh. usage: probe.py HOST PORT WHAT
+WHAT: garbage (-> the status line), bighead (17 KiB of headers -> status),
+socks-bind (SOCKS5 BIND -> reply code), socks-auth (only user/password
+offered -> method byte), socks-udp (UDP ASSOCIATE -> reply code),
+truncated (half a request line, then EOF -> status line or "closed")."""
+import socket
+import sys
+
+
+def talk(host, port, data, shut=False):
+    s = socket.create_connection((host, port), timeout=5)
+    s.sendall(data)
+    if shut:
+        s.shutdown(socket.SHUT_WR)
+    out = b""
+    try:
+        while True:
+            b = s.recv(4096)
+            if not b:
+                break
+            out += b
+    except socket.timeout:
+        pass
+    s.close()
+    return out
+
+
+def status(out):
+    return out.split(b"\r\n")[0].decode("latin-1") if out else "closed"
+
+
+def socks(host, port, request):
+    s = socket.create_connection((host, port), timeout=5)
+    s.sendall(b"\x05\x01\x00")
+    if s.recv(2) != b"\x05\x00":
+        return "no-method"
+    s.sendall(request)
+    r = s.recv(10)
+    return "code=%d" % r[1] if len(r) >= 2 else "closed"
+
+
+host, port, what = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+if what == "garbage":
+    print(status(talk(host, port, b"GARBAGE\r\n\r\n")))
+elif what == "binary":
+    print(status(talk(host, port, b"\x00\x01\x02\xff\r\n\r\n")))
+elif what == "bighead":
+    head = b"GET http://good.test/ HTTP/1.1\r\n" + b"X-Pad: " + b"a" * 17000 + b"\r\n\r\n"
+    print(status(talk(host, port, head)))
+elif what == "truncated":
+    print(status(talk(host, port, b"CONNECT good.te", shut=True)))
+elif what == "socks-bind":
+    print(socks(host, port, b"\x05\x02\x00\x01\xc6\x33\x64\x0a\x00\x50"))
+elif what == "socks-udp":
+    print(socks(host, port, b"\x05\x03\x00\x01\xc6\x33\x64\x0a\x00\x50"))
+elif what == "socks-atyp":
+    print(socks(host, port, b"\x05\x01\x00\x09\xc6\x33\x64\x0a\x00\x50"))
+elif what == "socks-auth":
+    s = socket.create_connection((host, port), timeout=5)
+    s.sendall(b"\x05\x01\x02")
+    r = s.recv(2)
+    print("method=%d" % r[1] if len(r) == 2 else "closed")
