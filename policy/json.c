@@ -142,14 +142,22 @@ static int parse_escape(struct parser *p, char *out, size_t *o)
 	return 0;
 }
 
+/* Bytes from `from` to the closing quote, skipping escapes; the source
+ * length when unterminated. */
+static size_t string_span(const struct parser *p, size_t from)
+{
+	size_t i = from;
+	while (i < p->len && p->s[i] != '"')
+		i += p->s[i] == '\\' ? 2 : 1;
+	return (i < p->len ? i : p->len) - from;
+}
+
 /* A string at p->pos (the opening quote). The unescaped text is never
- * longer than the source, so one allocation of the source length fits. */
+ * longer than its source, so one allocation of the source span fits. */
 static int parse_string(struct parser *p, char **out, size_t *outlen)
 {
 	size_t open = p->pos++;
-	const char *end = memchr(p->s + p->pos, '"', p->len - p->pos);
-	size_t cap = (end ? (size_t)(end - p->s) : p->len) - p->pos + 1;
-	char *buf = malloc(cap > 64 ? p->len - p->pos + 1 : 64 + 1);
+	char *buf = malloc(string_span(p, p->pos) + 4);
 	size_t o = 0;
 	if (!buf)
 		abort();

@@ -19,6 +19,16 @@ const char *fs_op_name(enum fs_op op)
 	return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "?";
 }
 
+/* Errors and warnings are one line each: keys and values quoted from a
+ * file may hold newlines or escape sequences, which must not reach the
+ * terminal raw. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 void perr_set(struct perr *e, const char *file, int line, int col, const char *field, const char *fmt, ...)
 {
 	char what[768];
@@ -34,6 +44,7 @@ void perr_set(struct perr *e, const char *file, int line, int col, const char *f
 	char full[2048];
 	snprintf(full, sizeof full, "%s%s%s%s", where, field ? field : "", field ? ": " : "", what);
 	snprintf(e->msg, sizeof e->msg, "%.1023s", full);
+	one_line(e->msg);
 }
 
 void perr_warn(struct perr *e, const char *fmt, ...)
@@ -43,6 +54,7 @@ void perr_warn(struct perr *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
+	one_line(buf);
 	char **w = realloc(e->warnings, (e->nwarnings + 1) * sizeof *w);
 	if (!w || !(w[e->nwarnings] = strdup(buf)))
 		abort();

@@ -75,6 +75,20 @@ static void test_errors(struct unit *u)
 	}
 }
 
+/* An escaped quote early in a long string (found by fuzzing: the buffer
+ * was sized up to the first quote byte). */
+static void test_escaped_quote(struct unit *u)
+{
+	char t[300], want[300];
+	struct json_error e;
+	snprintf(t, sizeof t, "[\"\\\"%0200d\"]", 0);
+	snprintf(want, sizeof want, "\"%0200d", 0);
+	struct json *j = json_parse(t, strlen(t), &e);
+	if (CHECK(u, j != NULL))
+		CHECK_STR(u, json_at(j, 0)->str, want);
+	json_free(j);
+}
+
 static void test_depth(struct unit *u)
 {
 	char deep[200];
@@ -90,6 +104,7 @@ int main(void)
 	test_positions(&u);
 	test_strings(&u);
 	test_errors(&u);
+	test_escaped_quote(&u);
 	test_depth(&u);
 	return unit_done(&u, "test_policy_json");
 }

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Builds every libFuzzer target of tests/fuzz with clang
+# (-fsanitize=fuzzer,address,undefined) and runs each for a bounded time:
+# FUZZ_SECONDS (default 60) per target. Exits non-zero on the first crash.
+# Crash inputs are left in build/fuzz/. Arguments name targets to run
+# (default: all), e.g. tests/fuzz/run.sh fuzz_policy.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+secs=${FUZZ_SECONDS:-60}
+out=build/fuzz
+CC=${FUZZ_CC:-clang}
+command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (apt-get install clang)"; exit 1; }
+mkdir -p "$out"
+FLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
+
+# target: name, sources, libraries
+targets() {
+	echo "fuzz_policy|tests/fuzz/fuzz_policy.c $(ls policy/*.c | tr '\n' ' ')|"
+	[ -f tests/fuzz/fuzz_vt.c ] && echo "fuzz_vt|tests/fuzz/fuzz_vt.c pty/vt.c pty/vt-keys.c pty/grid.c|-lvterm"
+}
+
+status=0
+for t in $(targets | tr ' ' '@'); do
+	line=$(echo "$t" | tr '@' ' ')
+	name=${line%%|*}; rest=${line#*|}; srcs=${rest%%|*}; libs=${rest#*|}
+	if [ $# -gt 0 ]; then case " $* " in *" $name "*) ;; *) continue ;; esac; fi
+	echo "fuzz: building $name"
+	# shellcheck disable=SC2086
+	$CC $FLAGS -o "$out/$name" $srcs $libs || { echo "fuzz: $name does not build"; status=1; continue; }
+	corpus="$out/corpus-$name"
+	mkdir -p "$corpus"
+	seeds=tests/fuzz/corpus/${name#fuzz_}
+	[ -d "$seeds" ] && cp "$seeds"/* "$corpus"/ 2>/dev/null
+	dict=tests/fuzz/${name#fuzz_}.dict
+	[ -f "$dict" ] && dict="-dict=$dict" || dict=""
+	echo "fuzz: running $name for ${secs}s"
+	# shellcheck disable=SC2086
+	if ! "$out/$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=1024 -artifact_prefix="$out/$name-" \
+		$dict "$corpus" 2>"$out/$name.log"; then
+		echo "fuzz: $name failed; see $out/$name.log and $out/$name-*"
+		tail -30 "$out/$name.log"
+		status=1
+	else
+		grep -E '^(#[0-9]+ *DONE|Done)' "$out/$name.log" | tail -1
+		echo "fuzz: $name ok"
+	fi
+done
+exit $status
