@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backends/events.h"
@@ -39,7 +40,7 @@ struct sysdesc {
 	enum kind kind;
 	signed char dirfd, path;   /* argument indexes; dirfd -1: AT_FDCWD */
 	signed char dirfd2, path2; /* the second path, path2 -1: none */
-	signed char flags;         /* argument index of open flags / open_how */
+	signed char flags;         /* argument index of open flags, open_how or AT_* flags */
 };
 
 static const struct sysdesc syscalls[] = {
@@ -64,12 +65,12 @@ static const struct sysdesc syscalls[] = {
 	{"truncate", K_WRITE, -1, 0, -1, -1, -1},
 	{"chmod", K_WRITE, -1, 0, -1, -1, -1},
 	{"fchmodat", K_WRITE, 0, 1, -1, -1, -1},
-	{"fchmodat2", K_WRITE, 0, 1, -1, -1, -1},
+	{"fchmodat2", K_WRITE, 0, 1, -1, -1, 3},
 	{"chown", K_WRITE, -1, 0, -1, -1, -1},
 	{"lchown", K_WRITE, -1, 0, -1, -1, -1},
-	{"fchownat", K_WRITE, 0, 1, -1, -1, -1},
+	{"fchownat", K_WRITE, 0, 1, -1, -1, 4},
 	{"execve", K_EXEC, -1, 0, -1, -1, -1},
-	{"execveat", K_EXEC, 0, 1, -1, -1, -1},
+	{"execveat", K_EXEC, 0, 1, -1, -1, 4},
 };
 #define NSYSCALLS (sizeof syscalls / sizeof syscalls[0])
 
@@ -312,7 +313,7 @@ static bool follows(const struct sysdesc *s, uint64_t flags)
 		return !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
 	case K_WRITE:
 	case K_EXEC:
-		return strcmp(s->name, "lchown") != 0;
+		return !(flags & AT_SYMLINK_NOFOLLOW) && strcmp(s->name, "lchown") != 0;
 	default:
 		return false;
 	}
@@ -331,7 +332,7 @@ static void plan_checks(const struct observer *o, const struct seccomp_notif *re
 		[K_CREATE] = OP_CREATE, [K_REMOVE] = OP_REMOVE, [K_RENAME] = OP_RENAME,
 		[K_LINK] = OP_CREATE,   [K_WRITE] = OP_WRITE,   [K_EXEC] = OP_EXEC,
 	};
-	uint64_t flags = 0;
+	uint64_t flags = s->flags >= 0 ? req->data.args[(int)s->flags] : 0;
 	int op = s->kind == K_OPEN || s->kind == K_OPENAT2 ? open_op(o, req, s, &flags) : (int)kind_op[s->kind];
 	char abs[2 * PATH_MAX];
 	bool exists;
@@ -442,8 +443,12 @@ static void observer_ready(struct watch *w, int events, void *arg)
 		/* Readable means a notification is pending; if its process died
 		 * meanwhile, receive fails with ENOENT rather than blocking. */
 		if (seccomp_notify_receive(o->fd, o->req) == 0) {
+			struct timespec t0, t1;
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 			o->stats.seen++;
 			observer_answer(o, o->req);
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+			o->stats.cpu_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
 		}
 		return;
 	}

@@ -82,6 +82,7 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "notified", (double)st->seen);
 		cJSON_AddNumberToObject(o, "denied", (double)st->denied);
+		cJSON_AddNumberToObject(o, "host_cpu_us", (double)(st->cpu_ns / 1000));
 		cJSON_AddItemToObject(r, "observer", o);
 	}
 	return r;

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Observer overhead on file-heavy work, side by side: bare (no sandbox),
+# sandboxed with Landlock alone (--no-observer), and sandboxed with the
+# observer. Runs the three modes interleaved, $RUNS rounds, and reports the
+# best wall-clock time of each, plus the observer's own CPU time from the
+# --report. Asserts nothing: a loaded machine moves these numbers a lot.
+#   SANDMUX=./sandmux sh tests/bench/observer.sh
+: "${SANDMUX:=./sandmux}"
+: "${RUNS:=3}"
+: "${FILES:=20000}"
+ws=$(mktemp -d "$HOME/.sandmux-bench.XXXXXX")
+trap 'rm -rf "$ws"' EXIT
+# A copy: a build running meanwhile must not replace the binary under us.
+cp "$SANDMUX" "$ws/.sandmux" && SANDMUX="$ws/.sandmux"
+cd "$ws" || exit 1
+
+# A tarball of many small files (the system headers), made outside.
+tar -cf src.tar -C /usr include 2>/dev/null
+tarfiles=$(tar -tf src.tar | wc -l)
+
+create="rm -rf d; mkdir d && cd d && seq 1 $FILES | xargs touch && cd .. && rm -rf d"
+untar="rm -rf x; mkdir x && tar --no-same-owner -xf src.tar -C x && rm -rf x"
+
+now() { date +%s.%N; }
+min() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
+
+# one MODE CMD: the wall time of one run.
+one() {
+	t0=$(now)
+	case $1 in
+	bare) sh -c "$2" ;;
+	landlock) "$SANDMUX" run --no-observer -- sh -c "$2" ;;
+	observer) "$SANDMUX" run --report "$ws/report.json" -- sh -c "$2" ;;
+	esac
+	t1=$(now)
+	echo "$t1 - $t0" | bc
+}
+
+row() {
+	name=$1; cmd=$2; b=""; l=""; o=""
+	for i in $(seq 1 "$RUNS"); do
+		b=$(min "$b" "$(one bare "$cmd")")
+		l=$(min "$l" "$(one landlock "$cmd")")
+		o=$(min "$o" "$(one observer "$cmd")")
+	done
+	pct=$(echo "scale=1; ($o - $l) * 100 / $l" | bc)
+	n=$(tr -d '\t\n ' <"$ws/report.json" | sed -n 's/.*"notified":\([0-9]*\).*/\1/p')
+	cpu=$(tr -d '\t\n ' <"$ws/report.json" | sed -n 's/.*"host_cpu_us":\([0-9]*\).*/\1/p')
+	printf "%-30s %8.3f %9.3f %10.3f %8s%% %10s %8s\n" "$name" "$b" "$l" "$o" "$pct" "$n" \
+		"$(echo "scale=1; $cpu / ($n + 1)" | bc)"
+}
+
+echo "observer overhead: best of $RUNS interleaved rounds, seconds; $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf "%-30s %8s %9s %10s %9s %10s %8s\n" "workload" "bare" "landlock" "+observer" "overhead" "notified" "us/notif"
+row "create+remove $FILES files" "$create"
+row "untar+remove $tarfiles entries" "$untar"
