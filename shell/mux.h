@@ -56,6 +56,7 @@ struct pane {
 	char profile[64];
 	int fd; /* PTY master, -1 once the program is gone and drained */
 	pid_t pid;
+	bool sandboxed; /* pid is the sandbox's init (exit 128+N: signal N) */
 	int pidfd;
 	struct watch *fdw, *pidw;
 	struct buf wq; /* bytes for the program, waiting for room in the PTY */

@@ -73,8 +73,10 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	int r = launch_start(&l);
 	if (r < 0)
 		snprintf(err, errlen, "%s", l.err);
-	else
+	else {
 		p->pid = l.pid;
+		p->sandboxed = pol->sandboxed;
+	}
 	policy_free(pol);
 	return r;
 }

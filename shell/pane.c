@@ -93,6 +93,11 @@ static void on_pane_exit(struct watch *w, int events, void *arg)
 		return;
 	p->state = WIFSIGNALED(st) ? PANE_KILLED : PANE_EXITED;
 	p->status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st);
+	if (p->state == PANE_EXITED && p->sandboxed && p->status > 128 && p->status < 128 + 65) {
+		/* the sandbox's init reports a command killed by signal N as 128+N */
+		p->state = PANE_KILLED;
+		p->status -= 128;
+	}
 	p->pid = -1;
 	watch_del(p->pidw);
 	p->pidw = NULL;
@@ -147,16 +152,16 @@ static void pane_start(struct pane *p, const struct pane_spec *spec, int rows, i
 	const char *shell = getenv("SHELL");
 	char *shell_argv[] = { (char *)(shell != NULL && shell[0] != 0 ? shell : "/bin/sh"), NULL };
 	char *const *argv = spec->argv != NULL && spec->argv[0] != NULL ? spec->argv : shell_argv;
+	if (p->name[0] == 0) {
+		const char *base = strrchr(argv[0], '/');
+		snprintf(p->name, sizeof p->name, "%s", base != NULL ? base + 1 : argv[0]);
+	}
 	char **env = pane_env(p);
 	int r = pane_spawn(p, spec, argv, env, pty.slave, err, sizeof err);
 	env_free(env);
 	pty_close_slave(&pty);
 	if (r < 0)
 		goto failed;
-	if (p->name[0] == 0) {
-		const char *base = strrchr(argv[0], '/');
-		snprintf(p->name, sizeof p->name, "%s", base != NULL ? base + 1 : argv[0]);
-	}
 	p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
 	p->fdw = watch_add(p->srv->loop, p->fd, LOOP_IN, on_pane_out, p);
 	if (p->pidfd >= 0)
@@ -167,7 +172,8 @@ failed:
 	server_log(p->srv, "pane %d: %s", p->id, err);
 	pane_close_fd(p);
 	p->state = PANE_FAILED;
-	vt_write(p->vt, "\033[1;31msandmux: the pane's program did not start:\033[m\r\n", 52);
+	const char *head = "\033[1;31msandmux: the pane's program did not start:\033[m\r\n";
+	vt_write(p->vt, head, strlen(head));
 	vt_write(p->vt, err, strlen(err));
 	vt_write(p->vt, "\r\n", 2);
 }
@@ -242,8 +248,8 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 	case PANE_FAILED: snprintf(state, sizeof state, "failed to start"); break;
 	}
 	const char *t = vt_title(p->vt);
-	snprintf(buf, cap, " %d: %s%s%s%s · %s · %s · denials %d ", p->id, p->name, t[0] ? " (" : "", t, t[0] ? ")" : "",
-		 p->profile, state, p->denials);
+	snprintf(buf, cap, " %d: %s · %s · %s · denials %d%s%s%s ", p->id, p->name, state, p->profile, p->denials,
+		 t[0] ? " · " : "", t, p->copy != NULL ? " [copy mode]" : "");
 }
 
 struct pane *pane_find(struct server *s, int id)

@@ -223,8 +223,10 @@ static void client_input(struct client *c, const char *p, size_t len)
 
 static void client_command(struct client *c, const char *p, size_t len)
 {
-	const char *argv[64];
+	const char *argv[65];
 	int argc = proto_strings(p, len, argv, 64);
+	if (argc >= 0)
+		argv[argc] = NULL; /* `new` execs the tail */
 	if (argc < 2) {
 		server_log(c->srv, "client %d: malformed command; dropped", c->fd);
 		client_fail(c, "protocol error");
