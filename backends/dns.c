@@ -30,13 +30,26 @@ struct dns {
 	struct dns_server server[DNS_MAX_SERVERS];
 	size_t nservers;
 	char hosts[256]; /* "" when disabled */
+	struct lookup *lookups; /* in flight */
 };
 
+/* One caller waiting for a lookup: the handle dns_resolve() returns. */
 struct dns_query {
-	struct dns *dns;
-	char name[256];
+	struct lookup *lk;
 	dns_cb cb;
 	void *arg;
+	struct dns_query *next;
+};
+
+/* One name being looked up, for every caller asking for it meanwhile: a
+ * burst of connections to one host makes one pair of questions, not
+ * hundreds that would overflow a resolver's socket. */
+struct lookup {
+	struct dns *dns;
+	struct lookup *next, **pprev;
+	struct dns_query *waiters;
+	bool delivering;
+	char name[256];
 	int fd;
 	struct watch *watch;
 	uint64_t timer;
@@ -133,13 +146,9 @@ struct dns *dns_new(struct loop *loop, const char **err)
 	return d;
 }
 
-void dns_free(struct dns *d)
-{
-	free(d);
-}
 
 /* The hosts file wins over DNS, as with the C library's default order. */
-static void hosts_lookup(const char *path, const char *name, struct dns_query *q)
+static void hosts_lookup(const char *path, const char *name, struct lookup *q)
 {
 	FILE *f = path[0] ? fopen(path, "re") : NULL;
 	if (f == NULL)
@@ -164,7 +173,7 @@ static void hosts_lookup(const char *path, const char *name, struct dns_query *q
 	fclose(f);
 }
 
-static void query_close(struct dns_query *q)
+static void query_close(struct lookup *q)
 {
 	if (q->watch != NULL)
 		watch_del(q->watch);
@@ -177,15 +186,47 @@ static void query_close(struct dns_query *q)
 	q->timer = 0;
 }
 
-void dns_cancel(struct dns_query *q)
+static void lookup_free(struct lookup *q)
 {
-	if (q == NULL)
-		return;
 	query_close(q);
+	*q->pprev = q->next;
+	if (q->next != NULL)
+		q->next->pprev = q->pprev;
 	free(q);
 }
 
-static void query_finish(struct dns_query *q, enum dns_status status)
+void dns_free(struct dns *d)
+{
+	while (d->lookups != NULL) { /* only when callers forgot to cancel */
+		struct lookup *q = d->lookups;
+		while (q->waiters != NULL) {
+			struct dns_query *w = q->waiters;
+			q->waiters = w->next;
+			free(w);
+		}
+		lookup_free(q);
+	}
+	free(d);
+}
+
+void dns_cancel(struct dns_query *w)
+{
+	if (w == NULL)
+		return;
+	struct lookup *q = w->lk;
+	for (struct dns_query **p = &q->waiters; *p != NULL; p = &(*p)->next)
+		if (*p == w) {
+			*p = w->next;
+			break;
+		}
+	free(w);
+	if (q->waiters == NULL && !q->delivering)
+		lookup_free(q);
+}
+
+/* Every waiter gets the result; a callback may cancel other waiters or
+ * start new lookups (this one is already out of the in-flight list). */
+static void query_finish(struct lookup *q, enum dns_status status)
 {
 	struct dns_result r = { .status = status };
 	for (int k = 0; k < 2; k++)
@@ -196,22 +237,33 @@ static void query_finish(struct dns_query *q, enum dns_status status)
 	if (r.n > 0)
 		r.status = DNS_OK;
 	query_close(q);
-	q->cb(&r, q->arg);
+	*q->pprev = q->next;
+	if (q->next != NULL)
+		q->next->pprev = q->pprev;
+	q->next = NULL;
+	q->pprev = &q->next;
+	q->delivering = true;
+	while (q->waiters != NULL) {
+		struct dns_query *w = q->waiters;
+		q->waiters = w->next;
+		w->cb(&r, w->arg);
+		free(w);
+	}
 	free(q);
 }
 
 static void query_deliver(void *arg)
 {
-	struct dns_query *q = arg;
+	struct lookup *q = arg;
 	q->timer = 0;
 	query_finish(q, DNS_OK);
 }
 
-static void query_send(struct dns_query *q);
+static void query_send(struct lookup *q);
 static void query_timeout(void *arg);
 
 /* Sends the questions not answered yet, with new random ids or not. */
-static void query_ask(struct dns_query *q, bool new_ids)
+static void query_ask(struct lookup *q, bool new_ids)
 {
 	for (int k = 0; k < 2; k++) {
 		uint8_t msg[DNS_MSG_MAX];
@@ -226,7 +278,7 @@ static void query_ask(struct dns_query *q, bool new_ids)
 }
 
 /* The attempt is over: use what came, or try again. */
-static void query_next(struct dns_query *q)
+static void query_next(struct lookup *q)
 {
 	if (q->n[0] + q->n[1] > 0)
 		query_finish(q, DNS_OK);
@@ -240,7 +292,7 @@ static void query_next(struct dns_query *q)
 
 static void query_timeout(void *arg)
 {
-	struct dns_query *q = arg;
+	struct lookup *q = arg;
 	q->timer = 0;
 	query_next(q);
 }
@@ -249,7 +301,7 @@ static void query_read(struct watch *w, int events, void *arg)
 {
 	(void)w;
 	(void)events;
-	struct dns_query *q = arg;
+	struct lookup *q = arg;
 	uint8_t msg[DNS_MSG_MAX];
 	for (;;) {
 		ssize_t len = recv(q->fd, msg, sizeof msg, 0);
@@ -277,7 +329,7 @@ static void query_read(struct watch *w, int events, void *arg)
  * socket and fresh ids; the same server again (a single nameserver) gets
  * the same questions on the same socket, so a late answer to the first
  * send still counts. */
-static void query_send(struct dns_query *q)
+static void query_send(struct lookup *q)
 {
 	if (q->fd >= 0 && q->dns->nservers == 1) {
 		timer_cancel(q->dns->loop, q->timer);
@@ -297,16 +349,16 @@ static void query_send(struct dns_query *q)
 	query_ask(q, true);
 }
 
-struct dns_query *dns_resolve(struct dns *d, const char *name, dns_cb cb, void *arg)
+static struct lookup *lookup_start(struct dns *d, const char *name)
 {
-	struct dns_query *q = calloc(1, sizeof *q);
+	struct lookup *q = calloc(1, sizeof *q);
 	if (q == NULL)
 		return NULL;
-	*q = (struct dns_query){ .dns = d, .cb = cb, .arg = arg, .fd = -1 };
+	*q = (struct lookup){ .dns = d, .fd = -1, .next = d->lookups, .pprev = &d->lookups };
+	if (d->lookups != NULL)
+		d->lookups->pprev = &q->next;
+	d->lookups = q;
 	snprintf(q->name, sizeof q->name, "%s", name);
-	size_t len = strlen(q->name);
-	if (len > 1 && q->name[len - 1] == '.')
-		q->name[len - 1] = '\0';
 	if (!dns_name_valid(q->name)) {
 		q->timer = timer_add(d->loop, 0, query_deliver, q); /* reports "no such host" */
 		return q;
@@ -317,4 +369,26 @@ struct dns_query *dns_resolve(struct dns *d, const char *name, dns_cb cb, void *
 	else
 		query_send(q);
 	return q;
+}
+
+struct dns_query *dns_resolve(struct dns *d, const char *name, dns_cb cb, void *arg)
+{
+	char key[256];
+	snprintf(key, sizeof key, "%s", name);
+	size_t len = strlen(key);
+	if (len > 1 && key[len - 1] == '.')
+		key[len - 1] = '\0';
+	struct dns_query *w = calloc(1, sizeof *w);
+	if (w == NULL)
+		return NULL;
+	struct lookup *q = d->lookups;
+	while (q != NULL && strcasecmp(q->name, key) != 0)
+		q = q->next;
+	if (q == NULL && (q = lookup_start(d, key)) == NULL) {
+		free(w);
+		return NULL;
+	}
+	*w = (struct dns_query){ .lk = q, .cb = cb, .arg = arg, .next = q->waiters };
+	q->waiters = w;
+	return w;
 }

@@ -3,7 +3,8 @@
  *
  * Names are looked up in the hosts file first, then sent as A and AAAA
  * queries over UDP to the nameservers of resolv.conf, one after the other
- * on timeout. No search domains (names are taken as fully qualified), no
+ * on timeout. Concurrent lookups of one name share one set of questions.
+ * No search domains (names are taken as fully qualified), no
  * TCP fallback (a truncated answer is used for what it holds).
  *
  * Tests point it elsewhere with the host's environment, read by dns_new():
@@ -38,7 +39,7 @@ typedef void (*dns_cb)(const struct dns_result *, void *arg);
 
 /* NULL with *err set when no nameserver can be found. */
 struct dns *dns_new(struct loop *, const char **err);
-void dns_free(struct dns *);  /* pending queries must be cancelled first */
+void dns_free(struct dns *);  /* drops pending queries, without callbacks */
 /* name: a host name (not an IP literal). NULL on allocation failure. */
 struct dns_query *dns_resolve(struct dns *, const char *name, dns_cb, void *arg);
 /* Drops a pending query; its callback is never called. */
