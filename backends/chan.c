@@ -10,7 +10,7 @@
 
 struct fds_payload {
 	char type;
-	char has_notify, has_proxy;
+	char has_notify, has_proxy, has_pty;
 	int port;
 };
 
@@ -26,10 +26,10 @@ void chan_send_err(int fd, const char *what, const char *why)
 		;
 }
 
-int chan_send_fds(int fd, int notify_fd, int proxy_fd, int port)
+int chan_send_fds(int fd, int notify_fd, int proxy_fd, int pty_fd, int port)
 {
-	struct fds_payload pl = { 'F', notify_fd >= 0, proxy_fd >= 0, port };
-	int fds[2], n = 0;
+	struct fds_payload pl = { 'F', notify_fd >= 0, proxy_fd >= 0, pty_fd >= 0, port };
+	int fds[3], n = 0;
 	union {
 		char buf[CMSG_SPACE(sizeof fds)];
 		struct cmsghdr align;
@@ -40,6 +40,8 @@ int chan_send_fds(int fd, int notify_fd, int proxy_fd, int port)
 		fds[n++] = notify_fd;
 	if (proxy_fd >= 0)
 		fds[n++] = proxy_fd;
+	if (pty_fd >= 0)
+		fds[n++] = pty_fd;
 	if (n > 0) {
 		memset(&u, 0, sizeof u);
 		mh.msg_control = u.buf;
@@ -55,17 +57,18 @@ int chan_send_fds(int fd, int notify_fd, int proxy_fd, int port)
 
 static void chan_take_fds(struct msghdr *mh, const struct fds_payload *pl, struct chan_msg *m)
 {
-	int fds[2] = { -1, -1 }, n = 0;
+	int fds[3] = { -1, -1, -1 }, n = 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
 			n = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-			if (n > 2)
-				n = 2;
+			if (n > 3)
+				n = 3;
 			memcpy(fds, CMSG_DATA(c), sizeof(int) * (size_t)n);
 		}
 	int i = 0;
 	m->notify_fd = pl->has_notify && i < n ? fds[i++] : -1;
 	m->proxy_fd = pl->has_proxy && i < n ? fds[i++] : -1;
+	m->pty_fd = pl->has_pty && i < n ? fds[i++] : -1;
 	m->port = pl->port;
 }
 
@@ -73,14 +76,14 @@ int chan_recv(int fd, struct chan_msg *m)
 {
 	char buf[sizeof m->text + 16];
 	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
+		char buf[CMSG_SPACE(3 * sizeof(int))];
 		struct cmsghdr align;
 	} u;
 	struct iovec iov = { buf, sizeof buf - 1 };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
 	ssize_t n;
 	memset(m, 0, sizeof *m);
-	m->notify_fd = m->proxy_fd = -1;
+	m->notify_fd = m->proxy_fd = m->pty_fd = -1;
 	do
 		n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
 	while (n < 0 && errno == EINTR);

@@ -8,13 +8,15 @@ struct chan_msg {
 	char text[512];   /* 'E': "STEP: what: strerror" */
 	int notify_fd;    /* 'F': -1 when not passed */
 	int proxy_fd;
+	int pty_fd;
 	int port;
 };
 
 /* Sends "WHAT: WHY" (or WHAT alone when why is NULL). Async-signal-safe
  * enough for a forked child: no allocation. */
 void chan_send_err(int fd, const char *what, const char *why);
-int chan_send_fds(int fd, int notify_fd, int proxy_fd, int port);
+/* Any of the fds may be -1 (not passed). */
+int chan_send_fds(int fd, int notify_fd, int proxy_fd, int pty_fd, int port);
 /* 1: a message; 0: end of file; -1: error. */
 int chan_recv(int fd, struct chan_msg *);
 

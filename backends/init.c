@@ -35,8 +35,8 @@ static void init_drop_stdio(const struct sbx *s)
 			dup2(null, fd);
 	if (null > 2)
 		close(null);
-	if (s->l->tty > 2)
-		close(s->l->tty);
+	if (s->tty > 2)
+		close(s->tty);
 	for (int i = 0; i < 3; i++)
 		if (s->l->stdio[i] > 2)
 			close(s->l->stdio[i]);

@@ -42,6 +42,7 @@ void launch_init(struct launch *l)
 	l->pid = -1;
 	l->notify_fd = -1;
 	l->proxy_fd = -1;
+	l->pty_fd = -1;
 }
 
 int sbx_fail(struct sbx *s, const char *step, const char *what)
@@ -68,9 +69,9 @@ static void launch_exec(struct sbx *s)
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
 			signal(sig, SIG_DFL);
-	if (l->tty >= 0) {
+	if (s->tty >= 0) {
 		for (int fd = 0; fd < 3; fd++)
-			if (dup2(l->tty, fd) < 0)
+			if (dup2(s->tty, fd) < 0)
 				goto fail_dup;
 	} else {
 		for (int fd = 0; fd < 3; fd++)
@@ -83,7 +84,7 @@ static void launch_exec(struct sbx *s)
 		chan_send_err(s->chan, "session: setsid", strerror(errno));
 		_exit(127);
 	}
-	if (l->tty >= 0 && ioctl(0, TIOCSCTTY, 0) < 0) {
+	if (s->tty >= 0 && ioctl(0, TIOCSCTTY, 0) < 0) {
 		chan_send_err(s->chan, "session: make the pty the controlling terminal", strerror(errno));
 		_exit(127);
 	}
@@ -154,12 +155,26 @@ static int launch_proxy_listener(struct sbx *s, int *fd, int *port)
 	return 0;
 }
 
+/* want_pty: the command's PTY from the sandbox's own devpts (dev.c), so
+ * ttyname() finds it inside; the master goes to the parent. */
+static int launch_inner_pty(struct sbx *s)
+{
+	s->pty_master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s->pty_master < 0 || unlockpt(s->pty_master) < 0)
+		return sbx_fail(s, "pty", "open /dev/pts/ptmx inside");
+	/* TIOCGPTPEER opens the slave of this very master, with no path. */
+	s->tty = ioctl(s->pty_master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s->tty < 0)
+		return sbx_fail(s, "pty", "open the slave");
+	return 0;
+}
+
 /* The fds the parent asked for, made in here and handed over. */
 static int launch_pass_fds(struct sbx *s)
 {
 	const struct launch *l = s->l;
 	int notify = -1, proxy = -1, port = 0;
-	if (!l->want_notify && !l->want_proxy_listener)
+	if (!l->want_notify && !l->want_proxy_listener && s->pty_master < 0)
 		return 0;
 	if (l->want_proxy_listener && launch_proxy_listener(s, &proxy, &port) < 0)
 		return -1;
@@ -170,8 +185,11 @@ static int launch_pass_fds(struct sbx *s)
 		if (notify < 0)
 			return sbx_fail(s, "observer", "install the seccomp listener");
 	}
-	if (chan_send_fds(s->chan, notify, proxy, port) < 0)
+	if (chan_send_fds(s->chan, notify, proxy, s->pty_master, port) < 0)
 		return sbx_fail(s, "launch", "pass fds to the parent");
+	if (s->pty_master >= 0)
+		close(s->pty_master);
+	s->pty_master = -1;
 	if (notify >= 0)
 		close(notify);
 	if (proxy >= 0)
@@ -196,6 +214,8 @@ static int launch_layers(struct sbx *s)
 	if (setsid() < 0)
 		return sbx_fail(s, "session", "setsid");
 	if (ns_mount_all(s) < 0)
+		return -1;
+	if (s->l->want_pty && launch_inner_pty(s) < 0)
 		return -1;
 	if (s->netns && ns_loopback_up(s) < 0)
 		return -1;
@@ -246,6 +266,7 @@ static int launch_collect(struct launch *l, int chan)
 		} else if (m.type == 'F') {
 			l->notify_fd = m.notify_fd;
 			l->proxy_fd = m.proxy_fd;
+			l->pty_fd = m.pty_fd;
 			l->proxy_port = m.port;
 			if (l->want_notify)
 				break;
@@ -318,14 +339,16 @@ static void launch_undo(struct launch *l)
 		close(l->notify_fd);
 	if (l->proxy_fd >= 0)
 		close(l->proxy_fd);
-	l->notify_fd = l->proxy_fd = -1;
+	if (l->pty_fd >= 0)
+		close(l->pty_fd);
+	l->notify_fd = l->proxy_fd = l->pty_fd = -1;
 }
 
 int launch_start(struct launch *l)
 {
 	const struct policy *p = l->policy;
 	struct sbx s = { .l = l, .p = p, .uid = getuid(), .gid = getgid(),
-			  .empty_file = -1, .empty_dir = -1 };
+			  .empty_file = -1, .empty_dir = -1, .tty = l->tty, .pty_master = -1 };
 	int sv[2];
 	unsigned long flags = SIGCHLD;
 	l->err[0] = '\0';

@@ -20,6 +20,9 @@ struct launch {
 	char *const *envp;      /* the environment the env policy starts from */
 	const char *cwd;        /* default: the workspace */
 	int tty;                /* PTY slave to make the controlling terminal, or -1 */
+	bool want_pty;          /* instead: make the PTY inside the sandbox's own devpts
+				 * (its name resolves inside, the host's terminals stay
+				 * out of sight) and hand back the master in pty_fd */
 	int stdio[3];           /* used when tty < 0; -1 means inherit */
 	bool want_notify;       /* hand back a seccomp user-notification fd (observer) */
 	bool want_proxy_listener; /* create a TCP listener inside the netns, hand it back */
@@ -31,6 +34,7 @@ struct launch {
 	int notify_fd;          /* -1 unless want_notify */
 	int proxy_fd;           /* -1 unless want_proxy_listener */
 	int proxy_port;         /* the listener's port inside the sandbox */
+	int pty_fd;             /* -1 unless want_pty: the master of the command's PTY */
 	char err[512];          /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */
 };
 

@@ -242,9 +242,6 @@ static int ns_tmp(struct sbx *s, struct ns_keep *k)
 		    mount(NULL, dirs[i], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | ns_locked_flags(dirs[i]), NULL) < 0)
 			return sbx_fail(s, "mount", "remount the temp dir read-only");
 	}
-	/* A private /dev/shm: the host's is shared by every process. */
-	if (access("/dev/shm", F_OK) == 0 && mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") < 0)
-		return sbx_fail(s, "mount", "tmpfs on /dev/shm");
 	return 0;
 }
 
@@ -400,7 +397,7 @@ int ns_mount_all(struct sbx *s)
 	int rc = 0;
 	struct ns_keep keep;
 	ns_keep_open(s, &keep);
-	if (ns_stage(s) < 0 || ns_tmp(s, &keep) < 0 || ns_readonly(s) < 0 || ns_deny(s) < 0 || ns_masks(s) < 0)
+	if (ns_dev(s) < 0 || ns_stage(s) < 0 || ns_tmp(s, &keep) < 0 || ns_readonly(s) < 0 || ns_deny(s) < 0 || ns_masks(s) < 0)
 		rc = -1;
 	ns_keep_close(&keep);
 	if (s->empty_file >= 0)

@@ -19,6 +19,8 @@ struct sbx {
 	char **envp;    /* the command's environment, built before clone */
 	bool netns;     /* a fresh network namespace was asked for */
 	int chan;       /* SOCK_SEQPACKET to the parent: errors and passed fds */
+	int tty;        /* the command's terminal: l->tty, or the inner PTY's slave */
+	int pty_master; /* want_pty: the inner PTY's master, until passed */
 	int empty_file; /* O_PATH fds of the empty stand-ins bound over hidden paths */
 	int empty_dir;
 	char err[512];
@@ -33,6 +35,8 @@ int sbx_failx(struct sbx *, const char *step, const char *what);
 int ns_map_ids(struct sbx *);
 int ns_mount_all(struct sbx *);
 int ns_loopback_up(struct sbx *);
+/* dev.c: a minimal /dev, a private devpts and /dev/shm. */
+int ns_dev(struct sbx *);
 
 /* cache.c: enableSharedBuildCache. */
 #define LAUNCH_CACHE_DIR "/tmp/.sandmux-cache"

@@ -239,7 +239,10 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	char cwd[PATH_MAX];
 	if (getcwd(cwd, sizeof cwd) && strncmp(cwd, o->workspace, strlen(o->workspace)) == 0)
 		r->l.cwd = cwd;
-	if (r->use_tty)
+	/* A sandboxed command's PTY is made inside (its own devpts). */
+	if (r->use_tty && r->p->sandboxed)
+		r->l.want_pty = true;
+	else if (r->use_tty)
 		r->l.tty = r->tty.slave;
 	/* The observer reports denials as they happen (hint lines or
 	 * --report at the end); Landlock is the boundary either way. */
@@ -261,7 +264,11 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	if (run_proxy_start(r) < 0) /* no proxy: the command would wait on connects forever */
 		kill(r->l.pid, SIGKILL);
 	if (r->use_tty) {
-		close(r->tty.slave);
+		if (r->l.pty_fd >= 0)
+			run_tty_attach(&r->tty, r->l.pty_fd);
+		r->l.pty_fd = -1;
+		if (r->tty.slave >= 0)
+			close(r->tty.slave);
 		r->tty.slave = -1;
 		if (run_tty_start(&r->tty, r->loop) < 0)
 			fprintf(stderr, "sandmux run: %s\n", r->tty.err);
@@ -308,7 +315,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	r.use_tty = isatty(STDIN_FILENO);
-	if (r.use_tty && run_tty_open(&r.tty, STDIN_FILENO) < 0) {
+	if (r.use_tty && run_tty_open(&r.tty, STDIN_FILENO, !r.p->sandboxed) < 0) {
 		fprintf(stderr, "sandmux run: %s\n", r.tty.err);
 		goto out;
 	}

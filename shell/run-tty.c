@@ -12,11 +12,17 @@
 
 #include "backends/loop.h"
 
-int run_tty_open(struct run_tty *t, int outer)
+int run_tty_open(struct run_tty *t, int outer, bool make_pty)
 {
 	memset(t, 0, sizeof *t);
 	t->outer = outer;
-	t->slave = -1;
+	t->slave = t->master = -1;
+	if (tcgetattr(outer, &t->saved) < 0) {
+		snprintf(t->err, sizeof t->err, "pty: read the terminal's modes: %s", strerror(errno));
+		return -1;
+	}
+	if (!make_pty)
+		return 0;
 	t->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (t->master < 0 || grantpt(t->master) < 0 || unlockpt(t->master) < 0) {
 		snprintf(t->err, sizeof t->err, "pty: open: %s", strerror(errno));
@@ -28,10 +34,18 @@ int run_tty_open(struct run_tty *t, int outer)
 		snprintf(t->err, sizeof t->err, "pty: open the slave: %s", strerror(errno));
 		return -1;
 	}
-	if (tcgetattr(outer, &t->saved) == 0)
-		tcsetattr(t->slave, TCSANOW, &t->saved);
+	tcsetattr(t->slave, TCSANOW, &t->saved);
 	run_tty_resize(t);
 	return 0;
+}
+
+void run_tty_attach(struct run_tty *t, int master)
+{
+	t->master = master;
+	/* A PTY pair shares its modes: setting them on the master sets the
+	 * slave's that the command sees. */
+	tcsetattr(master, TCSANOW, &t->saved);
+	run_tty_resize(t);
 }
 
 void run_tty_resize(struct run_tty *t)

@@ -21,8 +21,13 @@ struct run_tty {
 	char err[256];
 };
 
-/* Opens a PTY sized and moded like the outer terminal. 0 or -1 with err. */
-int run_tty_open(struct run_tty *, int outer);
+/* Keeps the outer terminal's modes; with make_pty also opens a PTY pair
+ * here (for an unsandboxed command), else the launcher makes it inside the
+ * sandbox and run_tty_attach() takes its master. 0 or -1 with err. */
+int run_tty_open(struct run_tty *, int outer, bool make_pty);
+/* Takes the master of a PTY made elsewhere and gives it the outer
+ * terminal's modes and size. */
+void run_tty_attach(struct run_tty *, int master);
 /* Puts the outer terminal in raw mode and starts relaying both ways. */
 int run_tty_start(struct run_tty *, struct loop *);
 /* Copies the outer terminal's size to the PTY (on SIGWINCH). */

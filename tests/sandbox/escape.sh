@@ -12,6 +12,13 @@ for p in workspace strict; do
 	refuse "$p: TIOCSTI on the terminal fails" script -qec "'$SANDMUX' run --sandbox $p -- '$esc' tiocsti tty" /dev/null
 done
 
+# /dev: no disks, none of the person's terminals; the command's own PTY
+# comes from a private devpts.
+out=$(sbx -- sh -c 'ls /dev/pts | tr "\n" " "; ls /dev | grep -cE "^(sd|vd|nvme|xvd|hd|loop|mem|kmem|port)"')
+same "/dev: no host terminals, no disks or memory devices" "$(echo "$out" | tr '\n' ' ')" "ptmx 0 "
+out=$(script -qec "'$SANDMUX' run -- sh -c 'ls /dev/pts | tr \"\\n\" \" \"; tty'" /dev/null </dev/null | tr -d '\r' | tr '\n' ' ')
+same "/dev/pts: only the command's own PTY, and ttyname finds it" "$out" "0 ptmx /dev/pts/0 "
+
 # Other processes: invisible, untraceable, unkillable.
 sleep 987.$$ &
 victim=$!
@@ -56,6 +63,7 @@ except Exception:
 srv=$!
 i=0; while [ ! -e "$log.ready" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 check "the outside abstract socket works from outside" "$esc" abstract "$name"
+i=0; while [ ! -s "$log" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done # its accept, logged
 rm -f "$log"
 for p in workspace strict devbox; do
 	refuse "$p: connecting to an outside abstract socket fails" sbx --sandbox $p -- "$esc" abstract "$name"
