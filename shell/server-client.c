@@ -177,6 +177,8 @@ static void client_hello(struct client *c, const char *p, size_t len)
 	c->cols = h.size.cols;
 	c->full = true;
 	server_log(c->srv, "client %d attached (%dx%d, %s)", c->fd, c->cols, c->rows, str[0]);
+	if (c->srv->cfg_err[0])
+		client_message(c, "%s", c->srv->cfg_err);
 	session_resize(c->srv);
 	server_redraw(c->srv, false);
 }

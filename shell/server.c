@@ -165,8 +165,10 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 	char cfgpath[4200], err[512];
 	const char *home = getenv("HOME");
 	snprintf(cfgpath, sizeof cfgpath, "%s/.sandmux/sandmux.json", home ? home : "/");
-	if (mux_config_load(&s.cfg, cfgpath, err, sizeof err) < 0)
+	if (mux_config_load(&s.cfg, cfgpath, err, sizeof err) < 0) {
 		server_log(&s, "%s (using the defaults)", err);
+		snprintf(s.cfg_err, sizeof s.cfg_err, "%s", err);
+	}
 	s.tmpdir = session_tmp_make(s.name, err, sizeof err);
 	if (s.tmpdir == NULL) {
 		server_log(&s, "cannot start: %s", err);
