@@ -164,6 +164,22 @@ static int entry_host(struct loader *ld, const struct json *j, struct rules *out
 	return 0;
 }
 
+/* An allow entry inside a hardcoded block can never take effect: say so
+ * rather than let the person wonder. */
+static int entry_host_allow(struct loader *ld, const struct json *j, struct rules *out)
+{
+	char err[NET_ERR_MAX], field[256];
+	struct host_pattern hp;
+	if (entry_host(ld, j, out) < 0)
+		return -1;
+	host_pattern_parse(j->str, &hp, err);
+	const char *why = hp.kind == HOST_CIDR && hp.prefix >= 7 ? net_blocked(&hp.addr) : NULL;
+	if (why)
+		perr_warn(ld->err, "%s:%d:%d: %s: \"%.80s\" has no effect: %s", ld->file, j->line, j->col,
+			  json_path(j, field, sizeof field), j->str, why);
+	return 0;
+}
+
 static int entry_env_glob(struct loader *ld, const struct json *j, struct rules *out)
 {
 	char err[GLOB_ERR_MAX];
@@ -238,7 +254,7 @@ static int f_net_default(struct loader *ld, const struct json *j, void *a)
 static int f_net_allow(struct loader *ld, const struct json *j, void *a)
 {
 	((struct config *)a)->net_allow_set = true;
-	return get_list(ld, j, &((struct config *)a)->net_allow, entry_host);
+	return get_list(ld, j, &((struct config *)a)->net_allow, entry_host_allow);
 }
 static int f_net_deny(struct loader *ld, const struct json *j, void *a)
 {

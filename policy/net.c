@@ -71,6 +71,11 @@ static const struct block {
 	{ "fc00::", 7, "hardcoded: unique local fc00::/7" },
 };
 
+const char *net_block_rule(size_t i)
+{
+	return i < sizeof blocks / sizeof blocks[0] ? blocks[i].rule : NULL;
+}
+
 const char *net_blocked(const struct net_addr *a)
 {
 	struct net_addr folded = *a, net;

@@ -5,6 +5,7 @@
 #define POLICY_NET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "policy/policy.h"
 
@@ -33,5 +34,7 @@ bool host_literal_parse(const char *text, struct net_addr *);
 /* The hardcoded block containing addr (e.g. "hardcoded: private address
  * 10.0.0.0/8"), or NULL. */
 const char *net_blocked(const struct net_addr *);
+/* The i-th hardcoded block's rule text, NULL past the last (for show). */
+const char *net_block_rule(size_t i);
 
 #endif

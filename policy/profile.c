@@ -205,6 +205,34 @@ static const char *profile_choice(const struct config *cfg, const struct policy_
 	return "workspace";
 }
 
+/* How much a built-in confines: off < devbox < workspace < read-only, strict. */
+static int base_rank(const char *base)
+{
+	static const char *const order[] = { "off", "devbox", "workspace" };
+	for (int i = 0; i < 3; i++)
+		if (strcmp(base, order[i]) == 0)
+			return i;
+	return 3;
+}
+
+/* The admin layer is locked: a flag or $SANDMUX_SANDBOX may choose a
+ * profile as confining as the admin's `profile`, not a weaker one. */
+static int check_admin_lock(const struct config *cfg, const char *name, const char *base, struct origin o,
+			    struct perr *err)
+{
+	const struct profile_def *chain[EXTENDS_MAX];
+	const char *admin_base;
+	struct perr ignore = { 0 };
+	if (!cfg->profile.v || cfg->profile.o.layer != LAYER_ADMIN || o.line)
+		return 0;
+	if (profile_chain(cfg, cfg->profile.v, cfg->profile.o, chain, &admin_base, &ignore) < 0 ||
+	    base_rank(base) >= base_rank(admin_base))
+		return 0;
+	perr_set(err, o.file, 0, 0, NULL, "profile \"%s\" is weaker than \"%s\", which the admin policy %s:%d:%d requires",
+		 name, cfg->profile.v, cfg->profile.o.file, cfg->profile.o.line, cfg->profile.o.col);
+	return -1;
+}
+
 int profile_resolve(struct policy *p, const struct config *cfg, const struct policy_opts *opts, struct perr *err)
 {
 	const struct profile_def *chain[EXTENDS_MAX];
@@ -212,7 +240,7 @@ int profile_resolve(struct policy *p, const struct config *cfg, const struct pol
 	struct origin o;
 	const char *name = profile_choice(cfg, opts, &o);
 	int n = profile_chain(cfg, name, o, chain, &base, err);
-	if (n < 0)
+	if (n < 0 || check_admin_lock(cfg, name, base, o, err) < 0)
 		return -1;
 	bool restrict_net = false;
 	p->profile = strdup(name);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "policy/config.h"
+#include "policy/net.h"
 #include "shell/policy-show.h"
 
 static const char *const net_modes[] = { "none", "proxy", "host" };
@@ -71,6 +72,11 @@ void policy_show_text(const struct policy *p, FILE *f)
 			policy_show_origin(p->net.default_origin, where, sizeof where));
 	text_rules(f, "network allow", &p->net.allow);
 	text_rules(f, "network deny", &p->net.deny);
+	if (p->net.mode == NET_PROXY) {
+		fprintf(f, "always blocked, also when a name resolves there:\n");
+		for (size_t i = 0; net_block_rule(i); i++)
+			fprintf(f, "  %s\n", net_block_rule(i));
+	}
 	fprintf(f, "environment: inherit %s, default excludes (*KEY* *SECRET* *TOKEN*) %s\n", inherits[p->env.inherit],
 		p->env.ignore_default_excludes ? "off" : "on");
 	text_rules(f, "env exclude", &p->env.exclude);

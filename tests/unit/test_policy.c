@@ -87,6 +87,19 @@ static void test_config_ok(struct unit *u)
 	perr_free(&e);
 }
 
+static void test_config_blocked_allow(struct unit *u)
+{
+	const char *t = "{\"networkPolicy\": {\"allow\": [\"0.0.0.0/0\", \"10.0.0.0/8\"]}}";
+	struct config c = { 0 };
+	struct perr e = { 0 };
+	CHECK_INT(u, config_parse(&c, F, t, strlen(t), LAYER_USER, "/u", &e), 0);
+	if (CHECK_INT(u, e.nwarnings, 1))
+		CHECK_STR(u, e.warnings[0], F ":1:43: networkPolicy.allow[1]: \"10.0.0.0/8\" has no effect: "
+					      "hardcoded: private address 10.0.0.0/8");
+	config_free(&c);
+	perr_free(&e);
+}
+
 /* ---- merge ---- */
 
 static void parse(struct config *c, const char *file, enum layer l, const char *text)
@@ -482,6 +495,17 @@ static void test_admin(struct unit *u)
 		CHECK_STR(u, policy_decide_host(p, "bad.com", NULL, 443).rule, "networkPolicy.deny: bad.com");
 	}
 	policy_free(p);
+	/* a locked admin profile: the flag may narrow it, not weaken it */
+	put(fx.root, "admin.json", "{\"profile\": \"workspace\"}");
+	p = load(&fx, "strict", NULL, &e);
+	CHECK_STR(u, p ? p->profile : NULL, "strict");
+	policy_free(p);
+	CHECK(u, load(&fx, "devbox", NULL, &e) == NULL);
+	char want[512];
+	snprintf(want, sizeof want, "--sandbox: profile \"devbox\" is weaker than \"workspace\", which the admin policy %s:1:13 requires",
+		 fx.admin);
+	CHECK_STR(u, e.msg, want);
+	CHECK(u, load(&fx, NULL, "off", &e) == NULL);
 	/* checked ownership: a file the user owns is ignored with a warning (unless root runs the test) */
 	struct policy_opts o = { .home = fx.home, .workspace = fx.ws, .admin_file = fx.admin };
 	CHECK_INT(u, policy_load(&o, &p, &e), 0);
@@ -504,6 +528,7 @@ int main(void)
 	struct unit u = { 0 };
 	test_config_errors(&u);
 	test_config_ok(&u);
+	test_config_blocked_allow(&u);
 	test_merge_lists(&u);
 	test_merge_default(&u);
 	test_merge_scalars(&u);
