@@ -319,6 +319,23 @@ static bool follows(const struct sysdesc *s, uint64_t flags)
 	}
 }
 
+/* A call that fails by itself is no denial to report: anything but a
+ * create on a name that does not exist (ENOENT: a $PATH search, say),
+ * and mkdir/mknod on one that does (EEXIST: mkdir -p walking through
+ * directories it may not write). */
+static bool worth_checking(const struct sysdesc *s, enum fs_op op, bool exists)
+{
+	if (!exists)
+		return op == OP_CREATE;
+	return s->kind != K_CREATE || strcmp(s->name, "creat") == 0;
+}
+
+static char *drop(char *path)
+{
+	free(path);
+	return NULL;
+}
+
 /* The checks one notification asks for: up to two paths. */
 struct check {
 	char *path[2];
@@ -340,11 +357,15 @@ static void plan_checks(const struct observer *o, const struct seccomp_notif *re
 		return;
 	if (s->path >= 0 && read_path(req, s->dirfd, s->path, abs, sizeof abs) == 0) {
 		c->path[0] = canon((pid_t)req->pid, abs, follows(s, flags), &exists);
-		c->op[0] = op == OP_CREATE && exists && s->kind != K_CREATE ? OP_WRITE : (enum fs_op)op;
+		c->op[0] = op == OP_CREATE && exists ? OP_WRITE : (enum fs_op)op; /* O_CREAT, creat on a file */
+		if (!worth_checking(s, c->op[0], exists))
+			c->path[0] = drop(c->path[0]);
 	}
 	if (s->path2 >= 0 && read_path(req, s->dirfd2, s->path2, abs, sizeof abs) == 0) {
 		c->path[1] = canon((pid_t)req->pid, abs, false, &exists);
 		c->op[1] = (enum fs_op)op;
+		if (exists && s->kind == K_LINK)
+			c->path[1] = drop(c->path[1]); /* EEXIST by itself */
 	}
 }
 
