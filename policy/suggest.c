@@ -74,6 +74,18 @@ bool suggest_path(const struct policy *p, const char *path, enum fs_op op, struc
 	return false;
 }
 
+void suggest_apply(struct policy *p, const struct suggestion *s)
+{
+	static const struct origin approval = {.file = "(approved in this session)", .layer = LAYER_USER};
+	if (s->key == NULL)
+		return;
+	struct rules *r = strcmp(s->key, SUGGEST_KEY_RW) == 0   ? &p->write
+			  : strcmp(s->key, SUGGEST_KEY_RO) == 0 ? &p->read
+								: &p->net.allow;
+	if (!rules_has(r, s->value))
+		rules_add(r, s->value, approval);
+}
+
 /* "host", "host:port", "[v6]:port" or a bare v6 address -> host. */
 static void host_of(const char *target, char *host, size_t size)
 {

@@ -35,6 +35,11 @@ bool suggest_path(const struct policy *, const char *path, enum fs_op, struct su
 /* `target` is "host", "host:port" or "[v6]:port"; the port is dropped. */
 bool suggest_host(const struct policy *, const char *target, struct suggestion *out);
 
+/* Broadens the policy in memory by the suggestion (an approval "once" or
+ * "session": the restarted command gets it, no file changes). The entry's
+ * origin says it came from an approval. */
+void suggest_apply(struct policy *, const struct suggestion *);
+
 /* The suggestion as sandbox.json text, e.g.
  * "additionalReadwritePaths": ["/etc"]  or  "networkPolicy": {"allow": ["a.com"]}.
  * Returns the length written (truncated to size), or 0 when there is none. */

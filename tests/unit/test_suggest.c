@@ -137,6 +137,30 @@ static void test_format(struct unit *u)
 	CHECK_INT(u, suggest_format(&s, buf, 8), 7);
 }
 
+/* "once"/"session": the suggestion applied in memory allows the target. */
+static void test_apply(struct unit *u)
+{
+	struct policy p;
+	struct suggestion s;
+	policy_make(&p, false);
+	CHECK(u, suggest_path(&p, "/etc/foo", OP_CREATE, &s));
+	suggest_apply(&p, &s);
+	suggest_apply(&p, &s);
+	CHECK_INT(u, p.write.n, 2);
+	CHECK(u, policy_decide_path(&p, "/etc/foo", OP_CREATE).allow);
+	CHECK(u, policy_decide_path(&p, "/etc/sub/foo2", OP_CREATE).allow); /* a root covers its tree */
+	CHECK(u, !policy_decide_path(&p, "/var/foo", OP_CREATE).allow);
+	CHECK(u, suggest_path(&p, "/opt/x", OP_READ, &s));
+	suggest_apply(&p, &s);
+	CHECK(u, policy_decide_path(&p, "/opt/x", OP_READ).allow);
+	CHECK(u, suggest_host(&p, "api.example.com:443", &s));
+	suggest_apply(&p, &s);
+	CHECK(u, policy_decide_host(&p, "api.example.com", NULL, 443).allow);
+	s.key = NULL;
+	suggest_apply(&p, &s);
+	policy_clear(&p);
+}
+
 int main(void)
 {
 	struct unit u = {0};
@@ -144,5 +168,6 @@ int main(void)
 	test_reads(&u);
 	test_hosts(&u);
 	test_format(&u);
+	test_apply(&u);
 	return unit_done(&u, "test_suggest");
 }
