@@ -69,7 +69,7 @@ static void share_out(struct layout *l, int avail, int *sizes)
 	int used = 0;
 	for (int i = 0; i < l->nkids; i++) {
 		int s = *size_ref(l->kids[i], l->type);
-		sizes[i] = i == l->nkids - 1 ? avail - used : (int)((long)(s > 0 ? s : 1) * avail / old);
+		sizes[i] = i == l->nkids - 1 ? avail - used : (int)(((long)(s > 0 ? s : 1) * avail + old / 2) / old);
 		used += sizes[i];
 	}
 	for (int i = 0; i < l->nkids; i++) {
@@ -249,10 +249,8 @@ bool layout_resize_leaf(struct layout *leaf, enum layout_type type, int delta)
 		if (l->parent->type != type)
 			continue;
 		int at = index_of(l->parent, l);
-		if (at < l->parent->nkids - 1)
-			move_border(l->parent, at, delta);
-		else
-			move_border(l->parent, at - 1, -delta);
+		/* the border after it, or for the last child the one before */
+		move_border(l->parent, at < l->parent->nkids - 1 ? at : at - 1, delta);
 		return true;
 	}
 	return false;

@@ -41,7 +41,8 @@ void layout_remove(struct layout **root, struct layout *leaf);
 /* Lays the tree out in a new rectangle, keeping proportions. */
 void layout_apply(struct layout *, int x, int y, int w, int h);
 /* Moves the border after `leaf` (or after its nearest ancestor in a
- * `type` split) by delta cells. Returns false when there is none. */
+ * `type` split; before it when it is the last child) by delta cells:
+ * negative is left/up. Returns false when there is none. */
 bool layout_resize_leaf(struct layout *leaf, enum layout_type type, int delta);
 
 /* Queries. */

@@ -80,7 +80,7 @@ static void test_resize_clamps(struct unit *u)
 	struct layout *root = layout_new_leaf(&P[0], 0, 0, 80, 20);
 	struct layout *a = root;
 	struct layout *b = layout_split(&root, a, LAYOUT_TB, &P[1]);
-	CHECK(u, layout_resize_leaf(b, LAYOUT_TB, 100)); /* b is last: grows b */
+	CHECK(u, layout_resize_leaf(b, LAYOUT_TB, -100)); /* b is last: its top border goes up */
 	CHECK_INT(u, a->h, LAYOUT_MIN_H);
 	CHECK_INT(u, b->h, 20 - LAYOUT_MIN_H);
 	CHECK(u, !layout_resize_leaf(a, LAYOUT_LR, 3)); /* no side-by-side split */

@@ -1,0 +1,100 @@
+#!/bin/sh
+# Layout as a person drives it: the outer window resizing reflows the
+# panes, zoom, keyboard resize, tiled, the mouse (click to focus, drag a
+# border), windows, help, and a flooding pane not starving the others.
+. "$TESTS/e2e/mux.lib"
+
+# size_of TEXT: the `stty size` answer printed after marker TEXT.
+size_of() { m_screen | grep -o "$1 [0-9]* [0-9]*" | tail -1 | cut -d' ' -f2-; }
+
+m_start 120 40
+m_keys C-b %
+m_wait main ' 2: '
+m_type 'echo A $(stty size)'
+m_wait main 'A 38'
+same "a split pane gets its share of the window" "$(size_of A)" "38 59"
+
+# ask_size MARK ROWS: prints the pane's size until it has ROWS rows (a
+# resize reaches the pane a moment after the outer window changes).
+ask_size() {
+	_t=0
+	while [ $_t -lt 20 ]; do
+		m_type "clear; echo $1 \$(stty size)"
+		m_wait main "$1 $2" 1 && return 0
+		_t=$((_t + 1))
+	done
+}
+$TM resize-window -t main -x 80 -y 24
+ask_size B 22
+same "resizing the outer window reflows the panes" "$(size_of B)" "22 39"
+$TM resize-window -t main -x 120 -y 40
+ask_size R 38
+r=$(size_of R); w=${r#38 }
+[ "${r%% *}" = 38 ] && [ "$w" -ge 58 ] && [ "$w" -le 61 ] && ok "and back, in proportion" || fail "and back, in proportion ($r)"
+
+m_keys C-b z
+ask_size C "38 120"
+same "zoom gives the pane the whole window" "$(size_of C)" "38 120"
+m_keys C-b z
+m_type 'echo D $(stty size)'
+m_wait main 'D 38'
+same "unzoom gives the room back" "$(size_of D)" "38 $w"
+
+m_keys C-b C-Left C-b C-Left C-b C-Left
+m_type 'echo E $(stty size)'
+m_wait main 'E 38'
+same "prefix C-Left moves the border" "$(size_of E)" "38 $((w + 3))"
+m_keys C-b C-Right
+m_type 'echo E2 $(stty size)'
+m_wait main 'E2 38'
+same "prefix C-Right moves it back" "$(size_of E2)" "38 $((w + 2))"
+
+# mouse: a press on the border column, a drag, a release (SGR reports)
+border=$(m_screen | sed -n 2p | awk -F'│' '{print length($1)}')
+$TM send-keys -t main -l "$(printf '\033[<0;%d;10M\033[<32;%d;10M\033[<0;%d;10m' $((border + 1)) 91 91)"
+m_type 'echo F $(stty size)'
+m_wait main 'F 38'
+same "dragging the border with the mouse resizes" "$(size_of F)" "38 $((120 - 91))"
+$TM send-keys -t main -l "$(printf '\033[<0;5;10M\033[<0;5;10m')"
+m_type 'echo G-left'
+m_wait main 'G-left'
+m_screen | awk -F'│' '/G-left/ {print $1}' | grep -q G-left && ok "a click focuses the pane under it" || fail "a click focuses the pane under it"
+
+m_keys C-b '"'
+m_wait main ' 3: '
+m_keys C-b '"'
+m_wait main ' 4: '
+m_keys C-b M-5
+m_type 'echo H $(stty size)'
+m_wait main 'H 19'
+same "tiled gives four panes equal room" "$(size_of H)" "18 59"
+
+m_keys C-b c
+m_wait main '1:sh*'
+m_screen | tail -1 | grep -q '0:sh 1:sh\*' && ok "a new window shows in the status bar" || { fail "a new window shows in the status bar"; m_screen | tail -1; }
+m_keys C-b p
+m_wait main '0:sh*' && ok "prefix p goes back" || fail "prefix p goes back"
+m_keys C-b n
+m_wait main '1:sh*' && ok "prefix n goes forward" || fail "prefix n goes forward"
+
+m_keys C-b ?
+m_expect "prefix ? lists the bindings" "split the pane side by side"
+m_keys q
+m_waitnot main "split the pane side by side"
+
+# flood: one pane prints without end, typing in the other still works
+m_keys C-b %
+m_wait main ' 6: '
+m_type 'yes flood-flood-flood'
+m_keys C-b Left
+start=$(date +%s%N)
+m_type 'echo still-$((40+2))'
+if m_wait main 'still-42' 5; then
+	ok "a flooding pane does not stop typing in another"
+	echo "# echo under flood: $(( ($(date +%s%N) - start) / 1000000 )) ms"
+else fail "a flooding pane does not stop typing in another"; fi
+m_keys C-b Right
+m_keys C-c
+m_type 'echo stopped-$((1+1))'
+m_expect "the flooding pane takes Ctrl-C" "stopped-2"
+exit $T_FAILED
