@@ -97,7 +97,7 @@ static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 		c[1] = (struct vt_cell){.width = 0, .attr = vt->pen};
 	grid_use(l, pos.col + w);
 	grid_touch(g, pos.row);
-	if (vt->wrap_pending && pos.col == 0 && pos.row == vt->wrap_row + 1)
+	if (vt->wrap_pending && pos.col == 0 && pos.row == vt->wrap_row + 1 && vt->wrap_row >= 0)
 		grid_line(g, vt->wrap_row)->wrapped = true;
 	vt->wrap_pending = pos.col + w == g->cols;
 	vt->wrap_row = pos.row;
@@ -123,8 +123,11 @@ static int cb_scrollrect(VTermRect r, int downward, int rightward, void *user)
 	if (rightward != 0 || r.start_col != 0 || r.end_col != vt->grid->cols)
 		return 0; /* libvterm falls back to moverect + erase */
 	grid_scroll(vt->grid, r.start_row, r.end_row, downward, vt->pen.bg);
-	if (vt->wrap_row >= r.start_row && vt->wrap_row < r.end_row)
+	if (vt->wrap_row >= r.start_row && vt->wrap_row < r.end_row) {
 		vt->wrap_row -= downward;
+		/* scrolled out of the region (into history or away): forget it */
+		vt->wrap_pending &= vt->wrap_row >= r.start_row && vt->wrap_row < r.end_row;
+	}
 	return 1;
 }
 
