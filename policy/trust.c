@@ -149,12 +149,14 @@ static int inherit_rank(const char *v)
 }
 
 /* A custom profile widens when it starts from a wider built-in than the
- * default, or adds writable paths, or lets the network out. */
+ * default or from another custom profile, or adds writable or readable
+ * paths (read_only widens what strict may read). deny and
+ * restrict_network only narrow. */
 static bool profile_def_widens(const struct profile_def *d)
 {
 	const char *base = d->extends.v ? d->extends.v : "workspace";
-	return strcmp(base, "devbox") == 0 || strcmp(base, "off") == 0 || d->read_write.n ||
-	       (!profile_is_builtin(base));
+	return strcmp(base, "devbox") == 0 || strcmp(base, "off") == 0 || d->read_write.n || d->read_only.n ||
+	       !profile_is_builtin(base);
 }
 
 static void drop_profiles(struct config *repo, char *ignored, size_t size)

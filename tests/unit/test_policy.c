@@ -330,6 +330,23 @@ static void test_trust(struct unit *u)
 	policy_free(p);
 	perr_free(&e);
 	CHECK(u, trust_check(fx.home, other, "{}", 2));
+	/* untrusted custom profiles: narrowing ones apply, widening ones do not */
+	put(fx.home, ".sandmux/sandbox.json", "{\"profile\": \"strict\"}");
+	put(fx.ws, ".sandmux/sandbox.json",
+	    "{\"profile\": \"tight\", \"profiles\": {\"tight\": {\"extends\": \"strict\", \"deny\": [\"*.key\"]},"
+	    " \"loose\": {\"extends\": \"strict\", \"read_only\": [\"~/.aws\"]}}}");
+	p = load(&fx, NULL, NULL, &e);
+	CHECK_STR(u, p ? p->profile : NULL, "tight");
+	CHECK(u, p && !config_profile(p->config, "loose"));
+	if (CHECK_INT(u, e.nwarnings, 1))
+		CHECK(u, strstr(e.warnings[0], "ignored what it widens: profiles.loose") != NULL);
+	policy_free(p);
+	perr_free(&e);
+	put(fx.ws, ".sandmux/sandbox.json", "{\"profile\": \"workspace\"}");
+	p = load(&fx, NULL, NULL, &e);
+	CHECK_STR(u, p ? p->profile : NULL, "strict"); /* a repo cannot widen the user's choice */
+	policy_free(p);
+	perr_free(&e);
 	fixture_done(&fx);
 }
 
