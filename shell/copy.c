@@ -127,21 +127,33 @@ static void copy_selection(struct pane *p)
 	}
 }
 
+/* Whether row r holds the search text; moves the cursor there if so. */
+static bool search_row(struct pane *p, int r)
+{
+	struct copy *c = p->copy;
+	char line[4096];
+	row_text(p->vt, r, 0, vt_cols(p->vt) - 1, line, sizeof line);
+	char *hit = strstr(line, c->search);
+	if (hit == NULL)
+		return false;
+	move_rows(p, r - (c->cy - c->scroll));
+	c->cx = (int)(hit - line); /* a byte offset: exact for ASCII lines */
+	return true;
+}
+
+/* Upwards from the cursor, then on from the bottom of the screen. */
 static void search_up(struct pane *p)
 {
 	struct copy *c = p->copy;
 	if (c->search[0] == 0)
 		return;
-	char line[4096];
-	for (int r = c->cy - c->scroll - 1; r >= -vt_history(p->vt); r--) {
-		row_text(p->vt, r, 0, vt_cols(p->vt) - 1, line, sizeof line);
-		char *hit = strstr(line, c->search);
-		if (hit == NULL)
-			continue;
-		move_rows(p, r - (c->cy - c->scroll));
-		c->cx = (int)(hit - line); /* a byte offset: exact for ASCII lines */
-		return;
-	}
+	int from = c->cy - c->scroll;
+	for (int r = from - 1; r >= -vt_history(p->vt); r--)
+		if (search_row(p, r))
+			return;
+	for (int r = vt_rows(p->vt) - 1; r > from; r--)
+		if (search_row(p, r))
+			return;
 }
 
 void copy_search_done(struct client *cl, struct pane *p, const char *text)

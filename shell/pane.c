@@ -248,8 +248,8 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 	case PANE_FAILED: snprintf(state, sizeof state, "failed to start"); break;
 	}
 	const char *t = vt_title(p->vt);
-	snprintf(buf, cap, " %d: %s · %s · %s · denials %d%s%s%s ", p->id, p->name, state, p->profile, p->denials,
-		 t[0] ? " · " : "", t, p->copy != NULL ? " [copy mode]" : "");
+	snprintf(buf, cap, " %d: %s%s · %s · %s · denials %d%s%s ", p->id, p->name, p->copy != NULL ? " [copy mode]" : "",
+		 state, p->profile, p->denials, t[0] ? " · " : "", t);
 }
 
 struct pane *pane_find(struct server *s, int id)
