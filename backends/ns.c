@@ -291,7 +291,10 @@ static int ns_readonly(struct sbx *s)
 	for (size_t i = 0; i < p->readonly.n; i++)
 		ns_paths_add(&ro, p->readonly.v[i].text);
 	if (ns_glob_walk(&p->protect, &p->protect_except, &ro) < 0 || ns_glob_walk(&p->protect_except, NULL, &ex) < 0) {
-		sbx_fail(s, "mount", "walk the protected paths");
+		if (errno == E2BIG)
+			sbx_failx(s, "mount", "protected paths: too many entries to walk in the workspace");
+		else
+			sbx_fail(s, "mount", "walk the protected paths");
 		goto out;
 	}
 	qsort(ro.v, ro.n, sizeof *ro.v, ns_cmp);
@@ -320,7 +323,8 @@ static int ns_deny(struct sbx *s)
 	struct ns_paths d = { 0 };
 	int rc = 0;
 	if (ns_glob_walk(&s->p->deny, NULL, &d) < 0)
-		rc = sbx_fail(s, "mount", "walk the deny globs");
+		rc = errno == E2BIG ? sbx_failx(s, "mount", "deny globs: too many entries to walk below their literal prefix; anchor them deeper")
+				    : sbx_fail(s, "mount", "walk the deny globs");
 	for (size_t i = 0; rc == 0 && i < d.n; i++)
 		rc = ns_hide(s, d.v[i]);
 	ns_paths_free(&d);

@@ -22,7 +22,21 @@ struct walk {
 	const struct rules *except;
 	struct ns_paths *out;
 	long budget;
+	int depth; /* levels below the prefix a match can be at; -1: any (`**`) */
 };
+
+/* How deep below its prefix a glob can match: one level per segment,
+ * unbounded with `**`. "/ws/ *.code-workspace" (without the space) needs
+ * one level, not a walk of the whole workspace. */
+static int walk_depth(const char *pattern, const char *prefix)
+{
+	if (strstr(pattern, "**") != NULL)
+		return -1;
+	int n = 0;
+	for (const char *c = pattern + strlen(prefix); *c; c++)
+		n += *c == '/';
+	return n;
+}
 
 void ns_paths_add(struct ns_paths *p, const char *path)
 {
@@ -74,7 +88,17 @@ static bool walk_pseudo(const char *path)
 	return strcmp(path, "/proc") == 0 || strcmp(path, "/sys") == 0 || strcmp(path, "/dev") == 0;
 }
 
-static int walk_dir(struct walk *w, const char *dir)
+/* The entry's type from readdir when the file system gives it: one stat
+ * less per entry of a large tree. Symlinks are never followed. */
+static bool walk_is_dir(const struct dirent *e, const char *path)
+{
+	struct stat st;
+	if (e->d_type != DT_UNKNOWN)
+		return e->d_type == DT_DIR;
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int walk_dir(struct walk *w, const char *dir, int level)
 {
 	DIR *d = opendir(dir);
 	if (d == NULL)
@@ -83,7 +107,6 @@ static int walk_dir(struct walk *w, const char *dir)
 	int rc = 0;
 	while (rc == 0 && (e = readdir(d)) != NULL) {
 		char path[PATH_MAX];
-		struct stat st;
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		if (--w->budget < 0) {
@@ -93,14 +116,14 @@ static int walk_dir(struct walk *w, const char *dir)
 		}
 		if (snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, e->d_name) >= (int)sizeof path)
 			continue;
-		if (lstat(path, &st) < 0 || walk_pseudo(path))
+		if (walk_pseudo(path))
 			continue;
 		if (glob_match(w->g, path) && !walk_excepted(w->except, path)) {
 			ns_paths_add(w->out, path);
 			continue;
 		}
-		if (S_ISDIR(st.st_mode))
-			rc = walk_dir(w, path);
+		if ((w->depth < 0 || level < w->depth) && walk_is_dir(e, path))
+			rc = walk_dir(w, path, level + 1);
 	}
 	closedir(d);
 	return rc;
@@ -120,14 +143,14 @@ static int walk_one(const char *pattern, const struct rules *except, struct ns_p
 		errno = EINVAL; /* the policy layer validated it: cannot happen */
 		return -1;
 	}
-	struct walk w = { &g, except, out, *budget };
 	const char *prefix = glob_prefix(&g);
+	struct walk w = { &g, except, out, *budget, walk_depth(pattern, prefix) };
 	int rc = 0;
 	if (prefix[0] == '/' && lstat(prefix, &st) == 0) {
 		if (glob_match(&g, prefix) && !walk_excepted(except, prefix))
 			ns_paths_add(out, prefix);
 		else if (S_ISDIR(st.st_mode))
-			rc = walk_dir(&w, prefix);
+			rc = walk_dir(&w, prefix, 1);
 	}
 	*budget = w.budget;
 	glob_free(&g);
