@@ -1,0 +1,364 @@
+/* proxy: the request parsers, the DNS wire format, the address checks,
+ * and a proxy on a loop answering bad input, denials and SOCKS errors
+ * over loopback (every allowed path needs a test host: see
+ * tests/sandbox/net-*.sh). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "backends/dns.h"
+#include "backends/loop.h"
+#include "backends/net-addr.h"
+#include "backends/proxy.h"
+#include "tests/unit/unit.h"
+
+static int http(const char *req, struct http_req *r)
+{
+	return proxy_http_parse(req, strlen(req), r);
+}
+
+static void test_http_parse(struct unit *u)
+{
+	struct http_req r;
+	CHECK_INT(u, http("CONNECT Example.COM:443 HTTP/1.1\r\nHost: x\r\n\r\n", &r), PARSE_OK);
+	CHECK(u, r.is_connect);
+	CHECK_STR(u, r.host, "example.com");
+	CHECK_INT(u, r.port, 443);
+	CHECK_INT(u, http("CONNECT [2001:db8::1]:8443 HTTP/1.1\r\n\r\n", &r), PARSE_OK);
+	CHECK_STR(u, r.host, "2001:db8::1");
+	CHECK_INT(u, r.port, 8443);
+	const char *get = "GET http://a.test:8080/p?q=1 HTTP/1.1\r\nHost: evil.test\r\n\r\nBODY";
+	CHECK_INT(u, http(get, &r), PARSE_OK);
+	CHECK(u, !r.is_connect);
+	CHECK_STR(u, r.host, "a.test");
+	CHECK_INT(u, r.port, 8080);
+	CHECK_INT(u, r.head_len, strlen(get) - 4);
+	CHECK_INT(u, http("GET http://a.test HTTP/1.0\n\n", &r), PARSE_OK);
+	CHECK_INT(u, r.port, 80);
+	CHECK_INT(u, http("GET http://a.test/ HTTP/1.1\r\nHost: a", &r), PARSE_MORE);
+	CHECK_INT(u, http("", &r), PARSE_MORE);
+	const char *bad[] = {
+		"GET /relative HTTP/1.1\r\n\r\n",        "GET https://a.test/ HTTP/1.1\r\n\r\n",
+		"GET http://u:p@a.test/ HTTP/1.1\r\n\r\n", "CONNECT a.test HTTP/1.1\r\n\r\n",
+		"CONNECT a.test:0 HTTP/1.1\r\n\r\n",      "CONNECT a.test:99999 HTTP/1.1\r\n\r\n",
+		"CONNECT a.test:443\r\n\r\n",             "CONNECT a.test:443 HTTP/2.0\r\n\r\n",
+		"GET http://a.test/ HTTP/1.1\r\n folded\r\n\r\n", "GET http://a.test/ HTTP/1.1\r\nNoColon\r\n\r\n",
+		"GET http://a_b..test/ HTTP/1.1\r\n\r\n",  "G\x01T http://a.test/ HTTP/1.1\r\n\r\n",
+		"CONNECT [::1:443 HTTP/1.1\r\n\r\n",      "GET http://a.test/\x7f HTTP/1.1\r\n\r\n",
+		"GET\r\n\r\n",                             "CONNECT 1.2.3.4:443x HTTP/1.1\r\n\r\n",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		if (!CHECK_INT(u, http(bad[i], &r), PARSE_BAD))
+			fprintf(stderr, "  for: %s\n", bad[i]);
+	CHECK_INT(u, proxy_http_parse("G\0T", 3, &r), PARSE_BAD);
+	char *big = malloc(PROXY_HEAD_MAX + 100);
+	memset(big, 'a', PROXY_HEAD_MAX + 100);
+	memcpy(big, "GET http://a.test/ HTTP/1.1\r\nX: ", 32);
+	CHECK_INT(u, proxy_http_parse(big, PROXY_HEAD_MAX + 100, &r), PARSE_TOO_BIG);
+	CHECK_INT(u, proxy_http_parse(big, PROXY_HEAD_MAX - 1, &r), PARSE_MORE);
+	free(big);
+}
+
+static void test_http_rewrite(struct unit *u)
+{
+	struct http_req r;
+	const char *req = "POST http://a.test:8080/x?y HTTP/1.1\r\nHost: evil.test\r\nProxy-Connection: keep-alive\r\n"
+			  "Content-Length: 4\r\nConnection: keep-alive, Upgrade\r\nProxy-Authorization: secret\r\n\r\n";
+	char out[1024];
+	CHECK_INT(u, http(req, &r), PARSE_OK);
+	int n = proxy_http_rewrite(req, &r, out, sizeof out);
+	CHECK(u, n > 0);
+	out[n > 0 ? n : 0] = '\0';
+	CHECK_STR(u, out, "POST /x?y HTTP/1.1\r\nHost: a.test:8080\r\nContent-Length: 4\r\nConnection: close\r\n\r\n");
+	CHECK_INT(u, http("GET http://a.test?q HTTP/1.0\r\n\r\n", &r), PARSE_OK);
+	n = proxy_http_rewrite("GET http://a.test?q HTTP/1.0\r\n\r\n", &r, out, sizeof out);
+	out[n > 0 ? n : 0] = '\0';
+	CHECK_STR(u, out, "GET /?q HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n");
+	CHECK_INT(u, proxy_http_rewrite(req, &r, out, 10), -1);
+}
+
+static void test_socks(struct unit *u)
+{
+	int noauth;
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x02\x02\x00", 4, &noauth), 4);
+	CHECK(u, noauth);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x01\x02", 3, &noauth), 3);
+	CHECK(u, !noauth);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x02\x00", 3, &noauth), PARSE_MORE);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x04\x01", 2, &noauth), PARSE_BAD);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x00", 2, &noauth), PARSE_BAD);
+
+	struct socks_req r;
+	const uint8_t dom[] = { 5, 1, 0, 3, 6, 'A', '.', 'T', 'e', 's', 't', 0x01, 0xbb };
+	CHECK_INT(u, proxy_socks_request(dom, sizeof dom, &r), (int)sizeof dom);
+	CHECK_STR(u, r.host, "a.test");
+	CHECK_INT(u, r.port, 443);
+	CHECK_INT(u, proxy_socks_request(dom, sizeof dom - 1, &r), PARSE_MORE);
+	const uint8_t v4[] = { 5, 1, 0, 1, 198, 51, 100, 10, 0, 80 };
+	CHECK_INT(u, proxy_socks_request(v4, sizeof v4, &r), (int)sizeof v4);
+	CHECK_STR(u, r.host, "198.51.100.10");
+	const uint8_t v6[] = { 5, 1, 0, 4, 0x20, 1, 0xd, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 80 };
+	CHECK_INT(u, proxy_socks_request(v6, sizeof v6, &r), (int)sizeof v6);
+	CHECK_STR(u, r.host, "2001:db8::1");
+	const uint8_t bind[] = { 5, 2, 0, 1, 1, 2, 3, 4, 0, 80 };
+	CHECK_INT(u, proxy_socks_request(bind, 2, &r), -SOCKS_BAD_COMMAND);
+	const uint8_t udp[] = { 5, 3, 0 };
+	CHECK_INT(u, proxy_socks_request(udp, 3, &r), -SOCKS_BAD_COMMAND);
+	const uint8_t atyp[] = { 5, 1, 0, 9, 1 };
+	CHECK_INT(u, proxy_socks_request(atyp, 5, &r), -SOCKS_BAD_ATYP);
+	const uint8_t nul[] = { 5, 1, 0, 3, 3, 'a', 0, 'b', 0, 80 };
+	CHECK_INT(u, proxy_socks_request(nul, sizeof nul, &r), -SOCKS_HOST_UNREACH);
+	const uint8_t port0[] = { 5, 1, 0, 1, 1, 2, 3, 4, 0, 0 };
+	CHECK_INT(u, proxy_socks_request(port0, sizeof port0, &r), -SOCKS_FAIL);
+	uint8_t out[32];
+	struct net_addr a = { .family = AF_INET, .bytes = { 1, 2, 3, 4 } };
+	CHECK_INT(u, proxy_socks_reply(out, SOCKS_OK, &a, 0x1234), 10);
+	CHECK(u, memcmp(out, "\x05\x00\x00\x01\x01\x02\x03\x04\x12\x34", 10) == 0);
+	CHECK_INT(u, proxy_socks_reply(out, SOCKS_NOT_ALLOWED, NULL, 0), 10);
+	CHECK_INT(u, out[1], 2);
+}
+
+/* An answer to `q` (as dns_msg_query made it) with the given records. */
+static size_t dns_answer(uint8_t *m, const uint8_t *q, size_t qlen, int rcode, const uint8_t *rr, size_t rrlen,
+			 int count)
+{
+	memcpy(m, q, qlen);
+	m[2] |= 0x80;
+	m[3] = (uint8_t)(0x80 | rcode);
+	m[7] = (uint8_t)count;
+	if (rrlen > 0)
+		memcpy(m + qlen, rr, rrlen);
+	return qlen + rrlen;
+}
+
+static void test_dns_msg(struct unit *u)
+{
+	uint8_t q[DNS_MSG_MAX], m[DNS_MSG_MAX];
+	int qlen = dns_msg_query(q, sizeof q, 0x1234, "good.test", DNS_TYPE_A);
+	CHECK_INT(u, qlen, 12 + 11 + 4);
+	CHECK_INT(u, dns_msg_query(q, sizeof q, 1, "bad..test", DNS_TYPE_A), -1);
+	qlen = dns_msg_query(q, sizeof q, 0x1234, "good.test", DNS_TYPE_A);
+	/* a CNAME (skipped), then an A record whose name is a pointer */
+	const uint8_t rr[] = { 0xc0, 12, 0, 5, 0, 1, 0, 0, 0, 60, 0, 4, 1, 'x', 0xc0, 12,
+			       0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 198, 51, 100, 10 };
+	size_t len = dns_answer(m, q, (size_t)qlen, 0, rr, sizeof rr, 2);
+	struct net_addr a[4];
+	size_t n = 0;
+	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "GOOD.test.", DNS_TYPE_A, a, 4, &n), 0);
+	CHECK_INT(u, n, 1);
+	CHECK(u, n == 1 && a[0].family == AF_INET && a[0].bytes[3] == 10);
+	n = 0;
+	CHECK_INT(u, dns_msg_answer(m, len, 0x1235, "good.test", DNS_TYPE_A, a, 4, &n), -1);
+	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "evil.test", DNS_TYPE_A, a, 4, &n), -1);
+	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_AAAA, a, 4, &n), -1);
+	CHECK_INT(u, dns_msg_answer(m, len - 1, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n), -1);
+	CHECK_INT(u, dns_msg_answer(q, (size_t)qlen, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n), -1); /* not a reply */
+	len = dns_answer(m, q, (size_t)qlen, 3, NULL, 0, 0);
+	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n), 1);
+	/* a pointer loop must end */
+	const uint8_t loop[] = { 0xc0, (uint8_t)qlen, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 1, 2, 3, 4 };
+	len = dns_answer(m, q, (size_t)qlen, 0, loop, sizeof loop, 1);
+	n = 0;
+	CHECK(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n) >= -1);
+	CHECK(u, dns_name_valid("a-b.c_d.example."));
+	CHECK(u, !dns_name_valid(".a"));
+	CHECK(u, !dns_name_valid("a b"));
+	char label[80];
+	memset(label, 'a', 64);
+	label[64] = '\0';
+	CHECK(u, !dns_name_valid(label));
+}
+
+static void test_net_addr(struct unit *u)
+{
+	struct net_addr a;
+	char buf[NET_ADDR_STRLEN];
+	CHECK_INT(u, net_addr_parse("::ffff:127.0.0.1", &a), 0);
+	net_addr_unmap(&a);
+	CHECK_INT(u, a.family, AF_INET);
+	CHECK_STR(u, net_addr_format(&a, buf, sizeof buf), "127.0.0.1");
+	const char *reserved[] = { "0.0.0.0", "0.1.2.3", "224.0.0.1", "255.255.255.255", "100.64.0.1", "100.100.100.200",
+				   "::", "::1.2.3.4", "ff02::1", "fec0::1" };
+	for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++) {
+		net_addr_parse(reserved[i], &a);
+		if (!CHECK(u, net_addr_reserved(&a) != NULL))
+			fprintf(stderr, "  for %s\n", reserved[i]);
+	}
+	const char *fine[] = { "198.51.100.10", "2001:db8::10", "100.128.0.1", "1.1.1.1" };
+	for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) {
+		net_addr_parse(fine[i], &a);
+		CHECK(u, net_addr_reserved(&a) == NULL);
+	}
+	CHECK_INT(u, net_addr_parse("1.2.3", &a), -1);
+	CHECK_INT(u, net_addr_parse("[::1]", &a), -1);
+}
+
+/* ---- a proxy on a loop, spoken to over loopback ---- */
+
+struct seen {
+	int n;
+	char rule[256], host[256], addr[64], suggest[4096];
+	int port;
+};
+
+static void on_denial(const struct net_denial *d, void *arg)
+{
+	struct seen *s = arg;
+	s->n++;
+	snprintf(s->rule, sizeof s->rule, "%s", d->rule);
+	snprintf(s->host, sizeof s->host, "%s", d->host);
+	snprintf(s->addr, sizeof s->addr, "%s", d->addr);
+	snprintf(s->suggest, sizeof s->suggest, "%s", d->suggest->key ? d->suggest->value : "");
+	s->port = d->port;
+}
+
+/* Sends req, runs the loop until the proxy closes or 3 s pass. */
+static size_t exchange(struct loop *l, int port, const void *req, size_t len, char *out, size_t size)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	size_t got = 0;
+	if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0 || send(fd, req, len, 0) != (ssize_t)len) {
+		close(fd);
+		return 0;
+	}
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	uint64_t end = loop_now_ms() + 3000;
+	while (loop_now_ms() < end) {
+		loop_once(l, 10);
+		ssize_t n = recv(fd, out + got, size - 1 - got, 0);
+		if (n == 0 || (n < 0 && errno != EAGAIN))
+			break;
+		if (n > 0)
+			got += (size_t)n;
+	}
+	out[got] = '\0';
+	close(fd);
+	return got;
+}
+
+static int listen_any(int *port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof a;
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 16) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &sl) < 0)
+		return -1;
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+static void test_proxy_loop(struct unit *u)
+{
+	static const struct origin user = { .layer = LAYER_USER };
+	struct policy p = { .profile = "workspace", .sandboxed = true };
+	p.net.mode = NET_PROXY;
+	rules_add(&p.net.allow, "allowed.test", user);
+	rules_add(&p.net.allow, "*.wild.test", user);
+	rules_add(&p.net.deny, "bad.wild.test", user);
+	char hosts[] = "/tmp/sandmux-test-hosts.XXXXXX";
+	int hfd = mkstemp(hosts);
+	dprintf(hfd, "127.0.0.1 allowed.test\n10.0.0.1 a.wild.test\n");
+	close(hfd);
+	setenv("SANDMUX_HOSTS", hosts, 1);
+	setenv("SANDMUX_DNS", "127.0.0.1:9", 1); /* nothing listens: never the real resolver */
+
+	struct loop *l = loop_new();
+	struct seen seen = { 0 };
+	int port = 0, lfd = listen_any(&port);
+	const char *err = NULL;
+	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);
+	CHECK(u, px != NULL);
+	if (px == NULL)
+		return;
+	char out[8192];
+	const char *garbage = "GARBAGE\r\n\r\n";
+	exchange(l, port, garbage, strlen(garbage), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 400 ", 13) == 0);
+	CHECK_INT(u, proxy_stats(px)->bad_request, 1);
+
+	char *big = malloc(PROXY_HEAD_MAX + 10);
+	memset(big, 'a', PROXY_HEAD_MAX + 10);
+	memcpy(big, "GET http://allowed.test/ HTTP/1.1\r\nX: ", 38);
+	exchange(l, port, big, PROXY_HEAD_MAX + 10, out, sizeof out);
+	free(big);
+	CHECK(u, strncmp(out, "HTTP/1.1 431 ", 13) == 0);
+	CHECK_INT(u, proxy_stats(px)->too_large, 1);
+
+	const char *denied = "CONNECT other.test:443 HTTP/1.1\r\n\r\n";
+	exchange(l, port, denied, strlen(denied), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 403 ", 13) == 0);
+	CHECK(u, strstr(out, "sandmux proxy: denied connect other.test:443 (networkPolicy: not in allow list)") != NULL);
+	CHECK_INT(u, seen.n, 1);
+	CHECK_STR(u, seen.host, "other.test");
+	CHECK_INT(u, seen.port, 443);
+	CHECK_STR(u, seen.rule, "networkPolicy: not in allow list");
+	CHECK_STR(u, seen.suggest, "other.test");
+	CHECK_STR(u, seen.addr, "");
+
+	const char *deny = "GET http://bad.wild.test/ HTTP/1.1\r\n\r\n";
+	exchange(l, port, deny, strlen(deny), out, sizeof out);
+	CHECK_STR(u, seen.rule, "bad.wild.test"); /* policy_load adds the "networkPolicy.deny: " label */
+	CHECK_STR(u, seen.suggest, "");
+
+	/* allowed names resolving (hosts file) to loopback and private */
+	const char *lo = "CONNECT allowed.test:443 HTTP/1.1\r\n\r\n";
+	exchange(l, port, lo, strlen(lo), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 403 ", 13) == 0);
+	CHECK_STR(u, seen.host, "allowed.test");
+	CHECK_STR(u, seen.addr, "127.0.0.1");
+	CHECK_STR(u, seen.suggest, "");
+	const uint8_t socks_priv[] = { 5, 1, 0, 5, 1, 0, 3, 11, 'a', '.', 'w', 'i', 'l', 'd', '.', 't', 'e', 's', 't', 0, 80 };
+	exchange(l, port, socks_priv, sizeof socks_priv, out, sizeof out);
+	CHECK(u, memcmp(out, "\x05\x00\x05\x02", 4) == 0);
+	CHECK_STR(u, seen.addr, "10.0.0.1");
+
+	const uint8_t bind[] = { 5, 1, 0, 5, 2, 0, 1, 1, 2, 3, 4, 0, 80 };
+	exchange(l, port, bind, sizeof bind, out, sizeof out);
+	CHECK(u, memcmp(out, "\x05\x00\x05\x07", 4) == 0);
+	CHECK_INT(u, proxy_stats(px)->socks_errors, 1);
+	const uint8_t meta[] = { 5, 1, 0, 5, 1, 0, 1, 169, 254, 169, 254, 0, 80 };
+	exchange(l, port, meta, sizeof meta, out, sizeof out);
+	CHECK(u, memcmp(out, "\x05\x00\x05\x02", 4) == 0);
+	CHECK_STR(u, seen.host, "169.254.169.254");
+	const uint8_t zero[] = { 5, 1, 0, 5, 1, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 80 };
+	exchange(l, port, zero, sizeof zero, out, sizeof out);
+	CHECK(u, memcmp(out, "\x05\x00\x05\x02", 4) == 0);
+	CHECK_STR(u, seen.rule, "hardcoded: unspecified address");
+	CHECK_INT(u, proxy_stats(px)->denied, 6);
+	CHECK_INT(u, proxy_stats(px)->active, 0);
+	proxy_free(px);
+	loop_free(l);
+	rules_free(&p.net.allow);
+	rules_free(&p.net.deny);
+	unlink(hosts);
+}
+
+static void test_env(struct unit *u)
+{
+	char *env[PROXY_ENV_N];
+	CHECK_INT(u, proxy_env(3128, env), 0);
+	CHECK_STR(u, env[0], "HTTP_PROXY=http://127.0.0.1:3128");
+	CHECK_STR(u, env[2], "ALL_PROXY=socks5h://127.0.0.1:3128");
+	CHECK_STR(u, env[7], "no_proxy=localhost,127.0.0.1,::1");
+	proxy_env_free(env);
+}
+
+int main(void)
+{
+	struct unit u = { 0 };
+	test_http_parse(&u);
+	test_http_rewrite(&u);
+	test_socks(&u);
+	test_dns_msg(&u);
+	test_net_addr(&u);
+	test_proxy_loop(&u);
+	test_env(&u);
+	return unit_done(&u, "test_proxy");
+}
