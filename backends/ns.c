@@ -66,7 +66,7 @@ int ns_map_ids(struct sbx *s)
 
 /* A remount inside a user namespace must keep the flags the kernel locked
  * on the source mount (nosuid, nodev, noexec, atime). */
-static unsigned long ns_locked_flags(const char *path)
+unsigned long ns_locked_flags(const char *path)
 {
 	struct statvfs sv;
 	unsigned long f = 0;
@@ -87,7 +87,7 @@ static unsigned long ns_locked_flags(const char *path)
 	return f;
 }
 
-static int ns_bind(struct sbx *s, const char *src, const char *dst, bool ro)
+int ns_bind(struct sbx *s, const char *src, const char *dst, bool ro)
 {
 	char what[PATH_MAX + 64];
 	if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL) < 0) {
@@ -115,7 +115,7 @@ static int ns_hide(struct sbx *s, const char *path)
 	return ns_bind(s, src, path, true);
 }
 
-static int ns_stage(struct sbx *s)
+int ns_stage(struct sbx *s)
 {
 	if (mount("tmpfs", NS_STAGE, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") < 0)
 		return sbx_fail(s, "mount", "tmpfs for the empty stand-ins");
@@ -132,126 +132,11 @@ static int ns_stage(struct sbx *s)
 	return 0;
 }
 
-/* Roots the policy grants that live under /tmp or /var/tmp (a workspace
- * in /tmp, say) would vanish under the session temp dir: they are opened
- * before /tmp is covered and bound back at the same path afterwards. */
-struct ns_keep {
-	char *path[16];
-	int fd[16];
-	bool ro[16]; /* not under a write root: bound back read-only */
-	int n;
-};
-
-static bool ns_in_tmp(const char *path)
-{
-	return strncmp(path, "/tmp/", 5) == 0 || strncmp(path, "/var/tmp/", 9) == 0;
-}
-
-static bool ns_under_rules(const struct rules *r, const char *path)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		size_t n = strlen(r->v[i].text);
-		if (strncmp(path, r->v[i].text, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1))
-			return true;
-	}
-	return false;
-}
-
-static void ns_keep_add(struct ns_keep *k, const char *path, const struct rules *write)
-{
-	if (!ns_in_tmp(path) || k->n == 16)
-		return;
-	for (int i = 0; i < k->n; i++)
-		if (strcmp(k->path[i], path) == 0)
-			return;
-	int fd = open(path, O_PATH | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	k->path[k->n] = (char *)path;
-	k->ro[k->n] = !ns_under_rules(write, path);
-	k->fd[k->n++] = fd;
-}
-
-static void ns_keep_open(struct sbx *s, struct ns_keep *k)
-{
-	const struct policy *p = s->p;
-	k->n = 0;
-	if (p->workspace)
-		ns_keep_add(k, p->workspace, &p->write);
-	for (size_t i = 0; i < p->write.n; i++)
-		ns_keep_add(k, p->write.v[i].text, &p->write);
-	for (size_t i = 0; !p->read_all && i < p->read.n; i++)
-		ns_keep_add(k, p->read.v[i].text, &p->write);
-}
-
-static void ns_keep_close(struct ns_keep *k)
-{
-	for (int i = 0; i < k->n; i++)
-		close(k->fd[i]);
-	k->n = 0;
-}
-
-/* mkdir -p (or an empty file for a file root) of path inside the new
- * /tmp, then the kept original bound on it. */
-static int ns_keep_restore(struct sbx *s, struct ns_keep *k, const char *under)
-{
-	for (int i = 0; i < k->n; i++) {
-		char path[PATH_MAX], src[64];
-		struct stat st;
-		size_t n = strlen(under);
-		if (strncmp(k->path[i], under, n) != 0 || k->path[i][n] != '/' || fstat(k->fd[i], &st) < 0)
-			continue;
-		snprintf(path, sizeof path, "%s", k->path[i]);
-		for (char *c = path + n + 1; *c; c++)
-			if (*c == '/') {
-				*c = '\0';
-				mkdir(path, 0700);
-				*c = '/';
-			}
-		if (S_ISDIR(st.st_mode) ? mkdir(path, 0700) < 0 && errno != EEXIST
-					: close(open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) < 0)
-			return sbx_fail(s, "mount", "make a mount point for a root under the temp dir");
-		snprintf(src, sizeof src, "/proc/self/fd/%d", k->fd[i]);
-		/* Landlock's rule on /tmp would cover it: the mount says no. */
-		if (ns_bind(s, src, path, k->ro[i]) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The session temp dir at /tmp and /var/tmp; without one, a fresh tmpfs,
- * so the host's sockets in /tmp (tmux, X11, sandmux) are never in sight. */
-static int ns_tmp(struct sbx *s, struct ns_keep *k)
-{
-	const char *dirs[] = { "/tmp", "/var/tmp" };
-	for (size_t i = 0; i < 2; i++) {
-		if (access(dirs[i], F_OK) < 0)
-			continue;
-		if (s->p->tmpdir != NULL) {
-			if (ns_bind(s, s->p->tmpdir, dirs[i], false) < 0)
-				return -1;
-		} else if (mount("tmpfs", dirs[i], "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") < 0) {
-			return sbx_fail(s, "mount", "tmpfs on the temp dir");
-		}
-		if (ns_keep_restore(s, k, dirs[i]) < 0)
-			return -1;
-		if (i == 0 && s->p->shared_cache && ns_cache(s) < 0)
-			return -1;
-		/* disableTmpWrite: read-only only now, after the mount points. */
-		if (!s->p->tmp_writable &&
-		    mount(NULL, dirs[i], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | ns_locked_flags(dirs[i]), NULL) < 0)
-			return sbx_fail(s, "mount", "remount the temp dir read-only");
-	}
-	return 0;
-}
-
 static int ns_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Read-only roots and protected paths, parents first, then the writable
- * exceptions that lie beneath a protected directory. */
 /* A protected directory that does not exist yet (no .vscode, no .sandmux
  * in this checkout) could be created and filled from inside, where no
  * bind can cover it. So an empty one is made, when its parent exists and
@@ -279,6 +164,8 @@ static void ns_precreate(const struct policy *p)
 	}
 }
 
+/* Read-only roots and protected paths, parents first, then the writable
+ * exceptions that lie beneath a protected directory. */
 static int ns_readonly(struct sbx *s)
 {
 	const struct policy *p = s->p;
@@ -399,11 +286,8 @@ int ns_mount_all(struct sbx *s)
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
 		return sbx_fail(s, "mount", "a fresh /proc for the pid namespace");
 	int rc = 0;
-	struct ns_keep keep;
-	ns_keep_open(s, &keep);
-	if (ns_dev(s) < 0 || ns_stage(s) < 0 || ns_tmp(s, &keep) < 0 || ns_readonly(s) < 0 || ns_deny(s) < 0 || ns_masks(s) < 0)
+	if (ns_dev(s) < 0 || ns_tmp(s) < 0 || ns_readonly(s) < 0 || ns_deny(s) < 0 || ns_masks(s) < 0)
 		rc = -1;
-	ns_keep_close(&keep);
 	if (s->empty_file >= 0)
 		close(s->empty_file);
 	if (s->empty_dir >= 0)

@@ -34,6 +34,14 @@ int sbx_failx(struct sbx *, const char *step, const char *what);
 /* ns.c: user namespace maps, mounts, /proc, loopback. */
 int ns_map_ids(struct sbx *);
 int ns_mount_all(struct sbx *);
+/* Binds src on dst, then makes it read-only or not, keeping the flags the
+ * kernel locked on the source mount (ns_locked_flags). */
+int ns_bind(struct sbx *, const char *src, const char *dst, bool ro);
+unsigned long ns_locked_flags(const char *path);
+/* The tmpfs holding the empty stand-ins bound over hidden paths. */
+int ns_stage(struct sbx *);
+/* tmp.c: the session temp dir at /tmp and /var/tmp (calls ns_stage). */
+int ns_tmp(struct sbx *);
 int ns_loopback_up(struct sbx *);
 /* dev.c: a minimal /dev, a private devpts and /dev/shm. */
 int ns_dev(struct sbx *);

@@ -1,0 +1,138 @@
+/* tmp: the session temp dir at /tmp and /var/tmp inside (DESIGN.md "Temp
+ * dirs"): writable unless disableTmpWrite, inspectable from outside, and
+ * free of the host's sockets. Roots the policy grants under /tmp (a
+ * workspace made by mktemp, say) are bound back at their own paths. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backends/sandbox.h"
+#include "policy/policy.h"
+
+/* Roots the policy grants that live under /tmp or /var/tmp (a workspace
+ * in /tmp, say) would vanish under the session temp dir: they are opened
+ * before /tmp is covered and bound back at the same path afterwards. */
+struct ns_keep {
+	char *path[16];
+	int fd[16];
+	bool ro[16]; /* not under a write root: bound back read-only */
+	int n;
+};
+
+static bool ns_in_tmp(const char *path)
+{
+	return strncmp(path, "/tmp/", 5) == 0 || strncmp(path, "/var/tmp/", 9) == 0;
+}
+
+static bool ns_under_rules(const struct rules *r, const char *path)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		size_t n = strlen(r->v[i].text);
+		if (strncmp(path, r->v[i].text, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1))
+			return true;
+	}
+	return false;
+}
+
+static void ns_keep_add(struct ns_keep *k, const char *path, const struct rules *write)
+{
+	if (!ns_in_tmp(path) || k->n == 16)
+		return;
+	for (int i = 0; i < k->n; i++)
+		if (strcmp(k->path[i], path) == 0)
+			return;
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	k->path[k->n] = (char *)path;
+	k->ro[k->n] = !ns_under_rules(write, path);
+	k->fd[k->n++] = fd;
+}
+
+static void ns_keep_open(struct sbx *s, struct ns_keep *k)
+{
+	const struct policy *p = s->p;
+	k->n = 0;
+	if (p->workspace)
+		ns_keep_add(k, p->workspace, &p->write);
+	for (size_t i = 0; i < p->write.n; i++)
+		ns_keep_add(k, p->write.v[i].text, &p->write);
+	for (size_t i = 0; !p->read_all && i < p->read.n; i++)
+		ns_keep_add(k, p->read.v[i].text, &p->write);
+}
+
+static void ns_keep_close(struct ns_keep *k)
+{
+	for (int i = 0; i < k->n; i++)
+		close(k->fd[i]);
+	k->n = 0;
+}
+
+/* mkdir -p (or an empty file for a file root) of path inside the new
+ * /tmp, then the kept original bound on it. */
+static int ns_keep_restore(struct sbx *s, struct ns_keep *k, const char *under)
+{
+	for (int i = 0; i < k->n; i++) {
+		char path[PATH_MAX], src[64];
+		struct stat st;
+		size_t n = strlen(under);
+		if (strncmp(k->path[i], under, n) != 0 || k->path[i][n] != '/' || fstat(k->fd[i], &st) < 0)
+			continue;
+		snprintf(path, sizeof path, "%s", k->path[i]);
+		for (char *c = path + n + 1; *c; c++)
+			if (*c == '/') {
+				*c = '\0';
+				mkdir(path, 0700);
+				*c = '/';
+			}
+		if (S_ISDIR(st.st_mode) ? mkdir(path, 0700) < 0 && errno != EEXIST
+					: close(open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) < 0)
+			return sbx_fail(s, "mount", "make a mount point for a root under the temp dir");
+		snprintf(src, sizeof src, "/proc/self/fd/%d", k->fd[i]);
+		/* Landlock's rule on /tmp would cover it: the mount says no. */
+		if (ns_bind(s, src, path, k->ro[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The session temp dir at /tmp and /var/tmp; without one, a fresh tmpfs,
+ * so the host's sockets in /tmp (tmux, X11, sandmux) are never in sight. */
+static int tmp_mount(struct sbx *s, struct ns_keep *k)
+{
+	const char *dirs[] = { "/tmp", "/var/tmp" };
+	for (size_t i = 0; i < 2; i++) {
+		if (access(dirs[i], F_OK) < 0)
+			continue;
+		if (s->p->tmpdir != NULL) {
+			if (ns_bind(s, s->p->tmpdir, dirs[i], false) < 0)
+				return -1;
+		} else if (mount("tmpfs", dirs[i], "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") < 0) {
+			return sbx_fail(s, "mount", "tmpfs on the temp dir");
+		}
+		if (ns_keep_restore(s, k, dirs[i]) < 0)
+			return -1;
+		if (i == 0 && s->p->shared_cache && ns_cache(s) < 0)
+			return -1;
+		/* disableTmpWrite: read-only only now, after the mount points. */
+		if (!s->p->tmp_writable &&
+		    mount(NULL, dirs[i], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | ns_locked_flags(dirs[i]), NULL) < 0)
+			return sbx_fail(s, "mount", "remount the temp dir read-only");
+	}
+	return 0;
+}
+
+int ns_tmp(struct sbx *s)
+{
+	struct ns_keep keep;
+	/* Opened before anything covers /tmp: the stand-ins' tmpfs does. */
+	ns_keep_open(s, &keep);
+	int rc = ns_stage(s) < 0 ? -1 : tmp_mount(s, &keep);
+	ns_keep_close(&keep);
+	return rc;
+}
