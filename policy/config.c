@@ -13,6 +13,7 @@
 #include "policy/net.h"
 
 #define CONFIG_MAX_BYTES (1 << 20)
+#define CONFIG_MAX_KEYS 1024 /* per object: keeps the repeated-key check cheap */
 
 struct loader {
 	const char *file;
@@ -204,12 +205,27 @@ struct field {
 	int (*fn)(struct loader *, const struct json *, void *);
 };
 
+/* A repeated key: the last one counts, as in JSON.parse (Cursor). */
+static bool shadowed(struct loader *ld, const struct json *obj, const struct json *c)
+{
+	char field[256];
+	if (json_get(obj, c->key) == c)
+		return false;
+	perr_warn(ld->err, "%s:%d:%d: %s: repeated key; the last one counts", ld->file, c->key_line, c->key_col,
+		  json_path(c, field, sizeof field));
+	return true;
+}
+
 static int walk(struct loader *ld, const struct json *obj, const struct field *fields, void *arg)
 {
 	const struct json *c;
 	if (want(ld, obj, JSON_OBJECT) < 0)
 		return -1;
+	if (obj->n > CONFIG_MAX_KEYS)
+		return fail(ld, obj, "more than %d keys", CONFIG_MAX_KEYS);
 	json_each(c, obj) {
+		if (shadowed(ld, obj, c))
+			continue;
 		const struct field *f = fields;
 		while (f->key && strcmp(f->key, c->key) != 0)
 			f++;
@@ -327,8 +343,10 @@ static int f_profiles(struct loader *ld, const struct json *j, void *a)
 	(void)a;
 	if (want(ld, j, JSON_OBJECT) < 0)
 		return -1;
+	if (j->n > CONFIG_MAX_KEYS)
+		return fail(ld, j, "more than %d keys", CONFIG_MAX_KEYS);
 	json_each(c, j)
-		if (one_profile(ld, c) < 0)
+		if (!shadowed(ld, j, c) && one_profile(ld, c) < 0)
 			return -1;
 	return 0;
 }
@@ -355,7 +373,11 @@ static int e_set(struct loader *ld, const struct json *j, void *a)
 	const struct json *c;
 	if (want(ld, j, JSON_OBJECT) < 0)
 		return -1;
+	if (j->n > CONFIG_MAX_KEYS)
+		return fail(ld, j, "more than %d keys", CONFIG_MAX_KEYS);
 	json_each(c, j) {
+		if (shadowed(ld, j, c))
+			continue;
 		if (want(ld, c, JSON_STRING) < 0)
 			return -1;
 		if (!c->key[0] || strchr(c->key, '=') || strlen(c->str) != c->len)

@@ -59,8 +59,13 @@ static int star_check(const char *pat, const char *p, char *errbuf)
 	return 1;
 }
 
+/* Each `**` multiplies the work of a match (and of the launcher's walk);
+ * a hostile per-repo glob must not be able to stall a pane. */
+#define GLOB_MAX_DOUBLESTAR 4
+
 static int glob_check(const char *pat, char *errbuf)
 {
+	int doublestars = 0;
 	if (!*pat) {
 		snprintf(errbuf, GLOB_ERR_MAX, "empty pattern");
 		return -1;
@@ -86,6 +91,10 @@ static int glob_check(const char *pat, char *errbuf)
 		case '*':
 			if ((n = star_check(pat, p, errbuf)) < 0)
 				return -1;
+			if (n && ++doublestars > GLOB_MAX_DOUBLESTAR) {
+				snprintf(errbuf, GLOB_ERR_MAX, "more than %d '**' segments", GLOB_MAX_DOUBLESTAR);
+				return -1;
+			}
 			p += n;
 			break;
 		}

@@ -52,6 +52,7 @@ static const struct {
 	{ "/ws/[z-a]", "reversed" },
 	{ "/ws/a]", "']'" },
 	{ "", "empty" },
+	{ "**/**/**/**/**/x", "more than 4" },
 };
 
 static void test_matches(struct unit *u)

@@ -87,6 +87,19 @@ static void test_config_ok(struct unit *u)
 	perr_free(&e);
 }
 
+static void test_config_repeated(struct unit *u)
+{
+	const char *t = "{\"profile\": \"strict\",\n \"profile\": \"read-only\"}";
+	struct config c = { 0 };
+	struct perr e = { 0 };
+	CHECK_INT(u, config_parse(&c, F, t, strlen(t), LAYER_USER, "/u", &e), 0);
+	CHECK_STR(u, c.profile.v, "read-only");
+	if (CHECK_INT(u, e.nwarnings, 1))
+		CHECK_STR(u, e.warnings[0], F ":1:2: profile: repeated key; the last one counts");
+	config_free(&c);
+	perr_free(&e);
+}
+
 static void test_config_blocked_allow(struct unit *u)
 {
 	const char *t = "{\"networkPolicy\": {\"allow\": [\"0.0.0.0/0\", \"10.0.0.0/8\"]}}";
@@ -546,6 +559,7 @@ int main(void)
 	test_config_errors(&u);
 	test_config_ok(&u);
 	test_config_blocked_allow(&u);
+	test_config_repeated(&u);
 	test_merge_lists(&u);
 	test_merge_default(&u);
 	test_merge_scalars(&u);
