@@ -434,3 +434,26 @@ const char *json_type_name(enum json_type t)
 	static const char *const names[] = { "null", "a boolean", "a number", "a string", "an array", "an object" };
 	return names[t];
 }
+
+char *json_quote(const char *s)
+{
+	size_t n = strlen(s);
+	char *out = malloc(6 * n + 3), *o = out; /* "\u00XX" is the longest form of a byte */
+	if (!out)
+		abort();
+	*o++ = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			*o++ = '\\';
+			*o++ = (char)c;
+		} else if (c < 0x20) {
+			o += sprintf(o, "\\u%04x", c);
+		} else {
+			*o++ = (char)c;
+		}
+	}
+	*o++ = '"';
+	*o = 0;
+	return out;
+}

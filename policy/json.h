@@ -53,6 +53,9 @@ const struct json *json_at(const struct json *, size_t i);
 /* "networkPolicy.allow[2]"; "(top level)" for the root. Returns buf. */
 char *json_path(const struct json *, char *buf, size_t size);
 const char *json_type_name(enum json_type);
+/* s as a JSON string literal, quotes included (malloc'd; caller frees).
+ * For writers of policy files (trust records, in-place edits). */
+char *json_quote(const char *s);
 
 #define json_each(c, parent) for ((c) = (parent)->child; (c); (c) = (c)->next)
 

@@ -53,17 +53,9 @@ bool trust_check(const char *home, const char *file, const char *text, size_t le
 
 static void put_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	char *q = json_quote(s);
+	fputs(q, f);
+	free(q);
 }
 
 /* Writes the record with file -> tag set and every other entry kept. */

@@ -89,6 +89,17 @@ static void test_escaped_quote(struct unit *u)
 	json_free(j);
 }
 
+static void test_quote(struct unit *u)
+{
+	char *q = json_quote("a\"b\\c\n\x01\xC3\xA9");
+	CHECK_STR(u, q, "\"a\\\"b\\\\c\\u000a\\u0001\xC3\xA9\"");
+	struct json_error e;
+	struct json *j = json_parse(q, strlen(q), &e); /* round trip */
+	CHECK_STR(u, j ? j->str : NULL, "a\"b\\c\n\x01\xC3\xA9");
+	json_free(j);
+	free(q);
+}
+
 static void test_depth(struct unit *u)
 {
 	char deep[200];
@@ -105,6 +116,7 @@ int main(void)
 	test_strings(&u);
 	test_errors(&u);
 	test_escaped_quote(&u);
+	test_quote(&u);
 	test_depth(&u);
 	return unit_done(&u, "test_policy_json");
 }
