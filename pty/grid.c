@@ -85,7 +85,8 @@ static size_t hline_size(int len, int nruns, int nmarks)
 	       nmarks * sizeof(struct hmark);
 }
 
-static struct grid_hline *hline_encode(const struct grid_line *l, int cols)
+/* Encode l, into the memory of reuse (a line leaving the ring) if given. */
+static struct grid_hline *hline_encode(const struct grid_line *l, int cols, struct grid_hline *reuse)
 {
 	const struct vt_cell *c = l->cells;
 	int len = l->used < cols ? l->used : cols, nruns = 0, nmarks = 0;
@@ -99,9 +100,11 @@ static struct grid_hline *hline_encode(const struct grid_line *l, int cols)
 		}
 		nmarks += c[i].ch[1] != 0;
 	}
-	struct grid_hline *h = malloc(hline_size(len, nruns, nmarks));
-	if (!h)
+	struct grid_hline *h = realloc(reuse, hline_size(len, nruns, nmarks));
+	if (!h) {
+		free(reuse);
 		return NULL;
+	}
 	*h = (struct grid_hline){.len = len, .nruns = nruns, .nmarks = nmarks, .wrapped = l->wrapped};
 	struct hrun *run = hline_runs(h);
 	struct hmark *mark = hline_marks(h);
@@ -146,26 +149,32 @@ static struct grid_hline **hist_slot(const struct grid *g, int i)
 	return &g->hist[(g->hist_start + i) % g->hist_cap];
 }
 
-static void hist_drop_oldest(struct grid *g)
+/* Take the oldest line out of the ring; the caller frees or reuses it. */
+static struct grid_hline *hist_take_oldest(struct grid *g)
 {
-	struct grid_hline **h = hist_slot(g, 0);
-	g->hist_bytes -= hline_size((*h)->len, (*h)->nruns, (*h)->nmarks);
-	free(*h);
-	*h = NULL;
+	struct grid_hline **slot = hist_slot(g, 0), *h = *slot;
+	g->hist_bytes -= hline_size(h->len, h->nruns, h->nmarks);
+	*slot = NULL;
 	g->hist_start = (g->hist_start + 1) % g->hist_cap;
 	g->hist_len--;
+	g->cache->line = NULL;
+	return h;
+}
+
+static void hist_drop_oldest(struct grid *g)
+{
+	free(hist_take_oldest(g));
 }
 
 static void hist_push(struct grid *g, const struct grid_line *l)
 {
 	if (g->hist_cap == 0)
 		return;
-	struct grid_hline *h = hline_encode(l, g->cols);
+	struct grid_hline *old = g->hist_len == g->hist_cap ? hist_take_oldest(g) : NULL;
+	struct grid_hline *h = hline_encode(l, g->cols, old);
 	if (!h)
 		return; /* out of memory: the line is lost, the screen is not */
 	g->cache->line = NULL;
-	if (g->hist_len == g->hist_cap)
-		hist_drop_oldest(g);
 	*hist_slot(g, g->hist_len++) = h;
 	g->hist_bytes += hline_size(h->len, h->nruns, h->nmarks);
 }
