@@ -266,7 +266,7 @@ void bindings_key(struct client *c, const struct key *k, const char *raw, size_t
 {
 	struct server *s = c->srv;
 	struct window *w = s->cur;
-	if (c->message[0] && k->kind != KEY_MOUSE) {
+	if (c->message[0] && k->kind == KEY_PLAIN) { /* not a terminal's report */
 		c->message[0] = 0;
 		server_redraw(s, false);
 	}

@@ -71,14 +71,16 @@ static void term_size(struct msg_size *sz)
 	*sz = (struct msg_size){ ws.ws_row, ws.ws_col };
 }
 
+static void on_sock(struct watch *w, int events, void *arg);
+
 static void send_msg(struct attach *a, int type, const void *p, size_t len)
 {
 	proto_put(&a->out, (enum msg_type)type, p, len);
-	if (write_all(a->sock, a->out.p, a->out.len) < 0) {
-		a->done = true;
-		snprintf(a->why, sizeof a->why, "lost the server");
-	}
+	int r = write_all(a->sock, a->out.p, a->out.len);
 	a->out.len = 0;
+	/* the server may have said why it closed: read that first */
+	while (r < 0 && !a->done)
+		on_sock(NULL, LOOP_IN, a);
 }
 
 static void on_stdin(struct watch *w, int events, void *arg)

@@ -105,7 +105,7 @@ struct client {
 struct server {
 	struct loop *loop;
 	struct mux_config cfg;
-	char cfg_err[512]; /* shown to each client that attaches */
+	char cfg_err[600]; /* shown to each client that attaches */
 	char name[64];
 	char *sock_path;
 	char *workspace;

@@ -167,7 +167,9 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 	snprintf(cfgpath, sizeof cfgpath, "%s/.sandmux/sandmux.json", home ? home : "/");
 	if (mux_config_load(&s.cfg, cfgpath, err, sizeof err) < 0) {
 		server_log(&s, "%s (using the defaults)", err);
-		snprintf(s.cfg_err, sizeof s.cfg_err, "%s", err);
+		size_t hl = home != NULL ? strlen(home) : 0;
+		bool under = hl > 1 && strncmp(err, home, hl) == 0 && err[hl] == '/';
+		snprintf(s.cfg_err, sizeof s.cfg_err, "%s%s", under ? "~" : "", err + (under ? hl : 0));
 	}
 	s.tmpdir = session_tmp_make(s.name, err, sizeof err);
 	if (s.tmpdir == NULL) {
