@@ -108,14 +108,19 @@ static void run_tty_on_master(struct watch *w, int events, void *arg)
 
 int run_tty_start(struct run_tty *t, struct loop *loop)
 {
+	/* In the background (`sandmux run cmd &`), touching the terminal's
+	 * modes or reading it would stop us (SIGTTOU, SIGTTIN): relay output
+	 * only, as the shell's own background jobs do. */
+	bool fg = tcgetpgrp(t->outer) == getpgrp();
 	struct termios raw = t->saved;
 	cfmakeraw(&raw);
-	if (tcsetattr(t->outer, TCSAFLUSH, &raw) == 0)
+	if (fg && tcsetattr(t->outer, TCSAFLUSH, &raw) == 0)
 		t->raw = true;
 	fcntl(t->master, F_SETFL, fcntl(t->master, F_GETFL) | O_NONBLOCK);
-	t->in = watch_add(loop, t->outer, LOOP_IN, run_tty_on_outer, t);
+	if (fg)
+		t->in = watch_add(loop, t->outer, LOOP_IN, run_tty_on_outer, t);
 	t->out = watch_add(loop, t->master, LOOP_IN, run_tty_on_master, t);
-	if (t->in == NULL || t->out == NULL) {
+	if ((fg && t->in == NULL) || t->out == NULL) {
 		snprintf(t->err, sizeof t->err, "pty: watch: %s", strerror(errno));
 		return -1;
 	}

@@ -22,4 +22,6 @@ contains "signal status 128+N" "$out" "rc=143"
 out=$(in_tty "'$SANDMUX' run -- sh -c 'sleep 5 & wait' & sleep 1; kill -TERM \$!; wait \$!; echo rc=\$?")
 contains "SIGTERM to run reaches the command" "$out" "rc=143"
 check "job control works inside (bash -i)" sh -c "script -qec \"'$SANDMUX' run -- bash --norc -ic 'sleep 0.1 & wait; fg 2>/dev/null; exit 0'\" /dev/null </dev/null"
+out=$(script -qec "bash --norc -ic \"'$SANDMUX' run -- sh -c 'echo bgdone' & wait; echo waited\"" /dev/null </dev/null | tr -d '\r' | tr '\n' ' ')
+contains "a background run is not stopped by the terminal" "$out" "bgdone waited"
 exit $T_FAILED
