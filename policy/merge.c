@@ -77,6 +77,25 @@ static void merge_env(struct env_cfg *into, struct env_cfg *upper)
 	merge_env_set(&into->set, &upper->set);
 }
 
+static bool rules_equal(const struct rules *a, const struct rules *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].text, b->v[i].text) != 0)
+			return false;
+	return true;
+}
+
+/* Same meaning, wherever written: no conflict to report. */
+static bool profile_def_equal(const struct profile_def *a, const struct profile_def *b)
+{
+	const char *ea = a->extends.v ? a->extends.v : "workspace", *eb = b->extends.v ? b->extends.v : "workspace";
+	return strcmp(ea, eb) == 0 && rules_equal(&a->read_write, &b->read_write) &&
+	       rules_equal(&a->read_only, &b->read_only) && rules_equal(&a->deny, &b->deny) &&
+	       (a->restrict_network.set && a->restrict_network.v) == (b->restrict_network.set && b->restrict_network.v);
+}
+
 static struct profile_def *find_def(struct config *cfg, const char *name)
 {
 	return (struct profile_def *)config_profile(cfg, name);
@@ -87,14 +106,15 @@ static void merge_profiles(struct config *into, struct config *upper, struct per
 	for (size_t i = 0; i < upper->nprofiles; i++) {
 		struct profile_def *d = &upper->profiles[i], *old = find_def(into, d->name);
 		if (old && old->origin.layer == LAYER_USER && d->origin.layer == LAYER_REPO) {
-			perr_warn(err, "profiles.%s: defined in both %s and %s; the per-user one wins", d->name,
-				  old->origin.file, d->origin.file);
+			if (!profile_def_equal(old, d))
+				perr_warn(err, "profiles.%s: defined differently in %s and %s; the per-user one wins",
+					  d->name, old->origin.file, d->origin.file);
 			profile_def_free(d);
 			continue;
 		}
 		if (old) {
-			if (old->origin.layer == d->origin.layer)
-				perr_warn(err, "profiles.%s: defined in both %s and %s; the latter wins", d->name,
+			if (old->origin.layer == d->origin.layer && !profile_def_equal(old, d))
+				perr_warn(err, "profiles.%s: defined differently in %s and %s; the latter wins", d->name,
 					  old->origin.file, d->origin.file);
 			profile_def_free(old);
 			*old = *d;

@@ -233,10 +233,14 @@ static void test_merge_profiles(struct unit *u)
 	CHECK(u, config_profile(&c, "q") != NULL);
 	CHECK_INT(u, e.nwarnings, 1);
 	if (e.nwarnings)
-		CHECK_STR(u, e.warnings[0], "profiles.p: defined in both /u/.sandmux/sandbox.json and "
+		CHECK_STR(u, e.warnings[0], "profiles.p: defined differently in /u/.sandmux/sandbox.json and "
 					    "/w/.sandmux/sandbox.json; the per-user one wins");
 	config_free(&c);
 	perr_free(&e);
+	merged(&c, "{\"profiles\": {\"p\": {\"extends\": \"strict\", \"deny\": [\"a\"]}}}",
+	       "{\"profiles\": {\"p\": {\"deny\": [\"a\"], \"extends\": \"strict\"}}}", NULL, &e);
+	CHECK_INT(u, e.nwarnings, 0); /* the same definition twice is no conflict */
+	config_free(&c);
 	merged(&c, "{\"profiles\": {\"p\": {\"extends\": \"strict\"}}}", NULL, "{\"profiles\": {\"p\": {\"extends\": \"read-only\"}}}",
 	       &e);
 	CHECK_STR(u, config_profile(&c, "p")->extends.v, "read-only"); /* admin wins */
