@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backends/events.h"
@@ -148,6 +147,12 @@ struct observer {
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
 	int nr[NSYSCALLS]; /* native syscall numbers of syscalls[] */
+	/* The sandbox's root, opened through the first notifying process:
+	 * every process in it shares that root (chroot and pivot_root need
+	 * capabilities and mount calls the sandbox does not have), and a
+	 * wrong root could only make the observer decide wrongly, never
+	 * allow more than Landlock. */
+	int root;
 	bool done;
 	struct observer_stats stats;
 };
@@ -231,9 +236,13 @@ static int read_path(const struct seccomp_notif *req, int dirfd_arg, int path_ar
  * from its root: the kernel prints it from that namespace's root). */
 static int fd_path(int fd, char *buf, size_t size)
 {
-	char what[32];
-	snprintf(what, sizeof what, "fd/%d", fd);
-	return proc_link(getpid(), what, buf, size);
+	char link[64];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, buf, size - 1);
+	if (n <= 0 || buf[0] != '/')
+		return -1;
+	buf[n] = '\0';
+	return 0;
 }
 
 /* Opens abs in the process's root, resolving symlinks the way the process
@@ -252,20 +261,18 @@ static int open_in_root(int root, const char *abs, bool dir)
  * it exists (a final symlink followed, as open and exec do); otherwise
  * the canonical directory plus the last name (create, remove, rename act
  * on the name). *exists says whether that name exists. */
-static char *canon(pid_t pid, const char *abs, bool follow, bool *exists)
+static char *canon(int root, const char *abs, bool follow, bool *exists)
 {
-	char link[64], dir[PATH_MAX], got[PATH_MAX], out[2 * PATH_MAX + 2];
-	snprintf(link, sizeof link, "/proc/%d/root", (int)pid);
-	int root = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC), fd = -1;
+	char dir[PATH_MAX], got[PATH_MAX], out[2 * PATH_MAX + 2];
+	int fd = -1;
 	char *r = NULL;
 	*exists = false;
-	if (root < 0)
-		return NULL;
 	if (follow && (fd = open_in_root(root, abs, false)) >= 0) {
 		*exists = true;
 		if (fd_path(fd, got, sizeof got) == 0)
 			r = path_normalize(got);
-		goto out;
+		close(fd);
+		return r;
 	}
 	snprintf(dir, sizeof dir, "%s", abs);
 	size_t n = strlen(dir);
@@ -283,10 +290,8 @@ static char *canon(pid_t pid, const char *abs, bool follow, bool *exists)
 		snprintf(out, sizeof out, "%s/%s", got, name);
 		r = path_normalize(out);
 	}
-out:
 	if (fd >= 0)
 		close(fd);
-	close(root);
 	return r;
 }
 
@@ -336,10 +341,14 @@ static char *drop(char *path)
 	return NULL;
 }
 
-/* The checks one notification asks for: up to two paths. */
+/* The checks one notification asks for: up to two paths, first as
+ * written (made absolute, lexically normalised), then, for a path the
+ * policy denies, as the kernel will resolve it. */
 struct check {
-	char *path[2];
+	char *raw[2];  /* absolute, not resolved */
+	char *path[2]; /* what is decided on */
 	enum fs_op op[2];
+	bool follow;   /* the first path's final symlink is followed */
 };
 
 static void plan_checks(const struct observer *o, const struct seccomp_notif *req, const struct sysdesc *s,
@@ -351,21 +360,34 @@ static void plan_checks(const struct observer *o, const struct seccomp_notif *re
 	};
 	uint64_t flags = s->flags >= 0 ? req->data.args[(int)s->flags] : 0;
 	int op = s->kind == K_OPEN || s->kind == K_OPENAT2 ? open_op(o, req, s, &flags) : (int)kind_op[s->kind];
+	const signed char dirfd[2] = {s->dirfd, s->dirfd2}, path[2] = {s->path, s->path2};
 	char abs[2 * PATH_MAX];
-	bool exists;
 	if (op < 0)
 		return;
-	if (s->path >= 0 && read_path(req, s->dirfd, s->path, abs, sizeof abs) == 0) {
-		c->path[0] = canon((pid_t)req->pid, abs, follows(s, flags), &exists);
-		c->op[0] = op == OP_CREATE && exists ? OP_WRITE : (enum fs_op)op; /* O_CREAT, creat on a file */
-		if (!worth_checking(s, c->op[0], exists))
-			c->path[0] = drop(c->path[0]);
+	c->follow = follows(s, flags);
+	for (int i = 0; i < 2; i++) {
+		if (path[i] < 0 || read_path(req, dirfd[i], path[i], abs, sizeof abs) < 0)
+			continue;
+		c->raw[i] = strdup(abs);
+		c->path[i] = c->raw[i] ? path_normalize(abs) : NULL;
+		c->op[i] = (enum fs_op)op;
 	}
-	if (s->path2 >= 0 && read_path(req, s->dirfd2, s->path2, abs, sizeof abs) == 0) {
-		c->path[1] = canon((pid_t)req->pid, abs, false, &exists);
-		c->op[1] = (enum fs_op)op;
-		if (exists && s->kind == K_LINK)
-			c->path[1] = drop(c->path[1]); /* EEXIST by itself */
+}
+
+/* The paths as the kernel will resolve them, and only those calls that
+ * would otherwise have run. */
+static void refine_checks(const struct observer *o, const struct sysdesc *s, struct check *c)
+{
+	bool exists;
+	for (int i = 0; i < 2; i++) {
+		if (c->raw[i] == NULL)
+			continue;
+		free(c->path[i]);
+		c->path[i] = canon(o->root, c->raw[i], i == 0 && c->follow, &exists);
+		if (i == 0 && c->op[0] == OP_CREATE && exists)
+			c->op[0] = OP_WRITE; /* O_CREAT, creat on an existing file */
+		if (i == 0 ? !worth_checking(s, c->op[0], exists) : exists && s->kind == K_LINK)
+			c->path[i] = drop(c->path[i]); /* ENOENT or EEXIST by itself */
 	}
 }
 
@@ -421,20 +443,34 @@ static int observer_decide(struct observer *o, struct check *c, struct decision 
 	return -1;
 }
 
+/* Most calls are allowed as written: those go on at once (Landlock
+ * decides), without resolving anything. A call denied as written is
+ * resolved the way the kernel will resolve it and decided again, so that
+ * a symlink into an allowed place is no false denial. (The converse, a
+ * symlink from an allowed place out, is left to Landlock unreported:
+ * resolving every path would double the observer's cost.) */
 static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = {{NULL, NULL}, {OP_READ, OP_READ}};
+	struct check c = {{NULL, NULL}, {NULL, NULL}, {OP_READ, OP_READ}, false};
 	struct decision dec = {0};
 	int denied = -1;
-	if (s != NULL) {
-		plan_checks(o, req, s, &c);
-		denied = observer_decide(o, &c, &dec);
+	if (o->root < 0) {
+		char link[64];
+		snprintf(link, sizeof link, "/proc/%d/root", (int)req->pid);
+		o->root = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
-	/* The path was read from memory the process controls and may have
-	 * changed since; the id still being valid means the process is still
-	 * the one waiting, so the pid and /proc lookups named the right one. */
-	if (seccomp_notify_id_valid(o->fd, req->id) != 0) {
+	if (s != NULL && o->root >= 0) {
+		plan_checks(o, req, s, &c);
+		if (observer_decide(o, &c, &dec) >= 0) {
+			refine_checks(o, s, &c);
+			denied = observer_decide(o, &c, &dec);
+		}
+	}
+	/* A denial names a process and a path read through /proc: the id
+	 * still being valid means the process is still the one waiting, so
+	 * the pid was not reused meanwhile. */
+	if (denied >= 0 && seccomp_notify_id_valid(o->fd, req->id) != 0) {
 		o->stats.gone++;
 		goto out;
 	}
@@ -452,8 +488,10 @@ static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 	else if (denied >= 0)
 		observer_report(o, req, c.path[denied], c.op[denied], &dec);
 out:
-	free(c.path[0]);
-	free(c.path[1]);
+	for (int i = 0; i < 2; i++) {
+		free(c.raw[i]);
+		free(c.path[i]);
+	}
 }
 
 static void observer_ready(struct watch *w, int events, void *arg)
@@ -464,12 +502,8 @@ static void observer_ready(struct watch *w, int events, void *arg)
 		/* Readable means a notification is pending; if its process died
 		 * meanwhile, receive fails with ENOENT rather than blocking. */
 		if (seccomp_notify_receive(o->fd, o->req) == 0) {
-			struct timespec t0, t1;
-			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 			o->stats.seen++;
 			observer_answer(o, o->req);
-			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-			o->stats.cpu_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
 		}
 		return;
 	}
@@ -486,7 +520,7 @@ struct observer *observer_new(struct loop *loop, const struct policy *p, int not
 	struct observer *o = calloc(1, sizeof *o);
 	if (o == NULL)
 		return NULL;
-	*o = (struct observer){.loop = loop, .policy = p, .fd = notify_fd, .cb = cb, .arg = arg};
+	*o = (struct observer){.loop = loop, .policy = p, .fd = notify_fd, .cb = cb, .arg = arg, .root = -1};
 	for (size_t i = 0; i < NSYSCALLS; i++)
 		o->nr[i] = seccomp_syscall_resolve_name(syscalls[i].name);
 	if (seccomp_notify_alloc(&o->req, &o->resp) != 0 ||
@@ -517,5 +551,7 @@ void observer_free(struct observer *o)
 		seccomp_notify_free(o->req, o->resp);
 	if (o->fd >= 0)
 		close(o->fd);
+	if (o->root >= 0)
+		close(o->root);
 	free(o);
 }

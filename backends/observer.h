@@ -47,7 +47,6 @@ struct observer_stats {
 	uint64_t denied;    /* answered EACCES */
 	uint64_t continued; /* handed back to the kernel */
 	uint64_t gone;      /* the call went away before the answer */
-	uint64_t cpu_ns;    /* host CPU time spent deciding (benchmarks) */
 };
 
 struct observer;
