@@ -78,6 +78,12 @@ static void launch_exec(struct sbx *s)
 			if (l->stdio[fd] >= 0 && l->stdio[fd] != fd && dup2(l->stdio[fd], fd) < 0)
 				goto fail_dup;
 	}
+	/* The originals are not the command's to keep (no fd above 2 leaks). */
+	if (s->tty > 2)
+		close(s->tty);
+	for (int fd = 0; fd < 3; fd++)
+		if (l->stdio[fd] > 2 && s->tty < 0)
+			close(l->stdio[fd]);
 	/* A session of its own and the PTY as its controlling terminal, so
 	 * /dev/tty and job control work, and it is not the person's tty. */
 	if (setsid() < 0) {

@@ -102,6 +102,10 @@ rm -f "$sock"; [ -n "$made_gnupg" ] && rmdir "$HOME/.gnupg"
 exec 7<"$ws/.t/escape" 8<"$HOME"
 refuse "a leaked file fd is closed inside" sbx -- "$esc" fd 7
 refuse "a leaked directory fd is closed inside" sbx -- "$esc" fd 8
+out=$(sbx -- sh -c 'ls /proc/$$/fd | tr "\n" " "')
+same "the command holds fds 0-2 only" "$out" "0 1 2 "
+out=$(script -qec "'$SANDMUX' run -- sh -c 'ls /proc/\$\$/fd | tr \"\\n\" \" \"'" /dev/null </dev/null | tr -d '\r')
+same "with a PTY too" "$out" "0 1 2 "
 exec 7<&- 8<&-
 check "stdio passes through" sh -c "echo in | (cd '$ws' && '$SANDMUX' run -- cat) | grep -q in"
 
