@@ -256,14 +256,38 @@ int cmd_policy(int argc, char **argv)
 	return usage();
 }
 
+/* What trusting `repo` lets through, against the per-user layer. */
+static void trust_explain(const char *file, struct config *repo, const char *home, const char *user_file)
+{
+	struct config user = { 0 }, one;
+	struct perr e = { 0 };
+	char ignored[512], path[PATH_MAX + 32];
+	static const char *const rel[] = { ".cursor/sandbox.json", ".sandmux/sandbox.json" };
+	for (size_t i = 0; i < 2 && !user_file; i++) {
+		memset(&one, 0, sizeof one);
+		snprintf(path, sizeof path, "%s/%s", home, rel[i]);
+		if (config_load(&one, path, LAYER_USER, home, &e) > 0)
+			config_merge(&user, &one, &e);
+		config_free(&one);
+	}
+	memset(&one, 0, sizeof one);
+	if (user_file && config_load(&one, user_file, LAYER_USER, home, &e) > 0)
+		config_merge(&user, &one, &e);
+	config_free(&one);
+	config_drop_widening(repo, &user, ignored, sizeof ignored);
+	printf("sandmux: trusted %s%s%s\n", file, ignored[0] ? "; it now widens: " : " (it widens nothing)", ignored);
+	config_free(&user);
+	perr_free(&e);
+}
+
 /* Validates, then records one file. */
-static int trust_one(const char *file, const char *home)
+static int trust_one(const char *file, const char *home, const char *user_file)
 {
 	struct config c = { 0 };
 	struct perr e = { 0 };
 	int r = config_load(&c, file, LAYER_REPO, home, &e);
-	config_free(&c);
 	if (r <= 0) {
+		config_free(&c);
 		if (r == 0)
 			perr_set(&e, file, 0, 0, NULL, "no such file");
 		return report(&e, -1);
@@ -271,10 +295,12 @@ static int trust_one(const char *file, const char *home)
 	if (trust_record(home, file, &e) < 0) {
 		fprintf(stderr, "%s\n", e.msg);
 		perr_free(&e);
+		config_free(&c);
 		return 1;
 	}
 	r = report(&e, 0);
-	printf("sandmux: trusted %s\n", file);
+	trust_explain(file, &c, home, user_file);
+	config_free(&c);
 	return r;
 }
 
@@ -293,14 +319,14 @@ int cmd_trust(int argc, char **argv)
 			fprintf(stderr, "%s: no such file\n", a.pos[0]);
 			return 2;
 		}
-		return trust_one(path, home);
+		return trust_one(path, home, a.config);
 	}
 	static const char *const rel[] = { ".sandmux/sandbox.json", ".cursor/sandbox.json" };
 	for (size_t i = 0; i < 2 && r == 0; i++) {
 		snprintf(path, sizeof path, "%s/%s", a.ws, rel[i]);
 		if (access(path, F_OK) == 0) {
 			found++;
-			r = trust_one(path, home);
+			r = trust_one(path, home, a.config);
 		}
 	}
 	if (!found && r == 0)

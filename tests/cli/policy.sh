@@ -134,7 +134,9 @@ out=$("$SANDMUX" policy explain y.org 2>/dev/null)
 contains "untrusted narrowing applies" "$out" "rule: networkPolicy.deny: y.org"
 out=$("$SANDMUX" policy explain x.org 2>/dev/null)
 contains "untrusted widening ignored" "$out" "deny: connect x.org"
-check "trust records the workspace file" "$SANDMUX" trust
+out=$("$SANDMUX" trust 2>&1); rc=$?
+same "trust exits 0" "$rc" 0
+same "trust says what it now widens" "$out" "sandmux: trusted $R; it now widens: additionalReadwritePaths, networkPolicy.allow"
 contains "trust.json names the file" "$(cat "$HOME/.sandmux/trust.json")" "\"$R\": \"sha256:"
 err=$("$SANDMUX" policy show 2>&1 >/dev/null)
 same "trusted: no warning" "$err" ""
@@ -142,7 +144,8 @@ out=$("$SANDMUX" policy explain x.org 2>/dev/null)
 contains "trusted widening applies" "$out" "allow: connect x.org"
 C=$ws/.cursor/sandbox.json
 mkdir -p "$ws/.cursor"; echo '{}' >"$C"
-check "trust FILE" "$SANDMUX" trust "$C"
+out=$("$SANDMUX" trust "$C" 2>&1)
+same "trust FILE" "$out" "sandmux: trusted $C (it widens nothing)"
 contains "trust keeps other entries" "$(cat "$HOME/.sandmux/trust.json")" "\"$R\": \"sha256:"
 echo '{"additionalReadwritePaths": ["/opt", "/srv"]}' >"$R"
 err=$("$SANDMUX" policy show 2>&1 >/dev/null)
