@@ -132,25 +132,37 @@ void relay_update(struct conn *c)
 	set_watch(c, &c->uw, c->ufd, ue, conn_upstream_cb);
 }
 
-/* One readiness report on one side of a tunnel: read what fits, pass it
- * straight on to the other side (saving an epoll round), send what waits. */
+/* Reads what fits and passes it straight on to the other side, a few
+ * times while both keep up (saving epoll rounds on a bulk transfer).
+ * -1: the tunnel is broken. */
+static int relay_pump(int fd, int other, struct buf *in, bool *eof)
+{
+	for (int i = 0; i < 8 && !*eof && buf_room(in) > 0; i++) {
+		int r = buf_read(in, fd);
+		if (r == -1)
+			return -1;
+		if (r == 0)
+			*eof = true;
+		if (r != 1)
+			break;
+		if (other >= 0 && buf_write(in, other) < 0)
+			return -1;
+		if (in->len > 0) /* the other side is full: wait for it */
+			break;
+	}
+	return 0;
+}
+
+/* One readiness report on one side of a tunnel: pump what it sends, send
+ * what waits for it. */
 void relay_io(struct conn *c, int events, bool client)
 {
 	int fd = client ? c->cfd : c->ufd, other = client ? c->ufd : c->cfd;
 	struct buf *in = client ? &c->up : &c->down, *out = client ? &c->down : &c->up;
 	bool *eof = client ? &c->c_eof : &c->u_eof;
-	if ((events & (LOOP_IN | LOOP_ERR)) && !*eof && buf_room(in) > 0) {
-		int r = buf_read(in, fd);
-		if (r == -1) {
-			conn_free(c);
-			return;
-		}
-		if (r == 0)
-			*eof = true;
-		if (r == 1 && other >= 0 && buf_write(in, other) < 0) {
-			conn_free(c);
-			return;
-		}
+	if ((events & (LOOP_IN | LOOP_ERR)) && relay_pump(fd, other, in, eof) < 0) {
+		conn_free(c);
+		return;
 	}
 	if ((events & (LOOP_OUT | LOOP_ERR)) && out->len > 0 && buf_write(out, fd) < 0) {
 		conn_free(c);
