@@ -153,7 +153,8 @@ static void ns_precreate(const struct policy *p)
 			continue;
 		memcpy(dir, g, n - 3);
 		dir[n - 3] = '\0';
-		if (glob_is_pattern(dir) || access(dir, F_OK) == 0)
+		/* Only where the sandbox could write (not in read-only). */
+		if (glob_is_pattern(dir) || access(dir, F_OK) == 0 || !rules_cover(&p->write, dir))
 			continue;
 		char *slash = strrchr(dir, '/');
 		*slash = '\0';

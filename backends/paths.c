@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backends/launch.h"
+#include "backends/sandbox.h"
 #include "policy/policy.h"
 
 /* A constant table, shared by landlock.c and launch_dev_allowed(). */
@@ -12,16 +13,26 @@ const char *const launch_devs[] = {
 	"/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm", NULL,
 };
 
-static bool paths_under(const char *path, const char *dir)
+bool path_under(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
 	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+bool rules_cover(const struct rules *r, const char *path)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (path_under(path, r->v[i].text))
+			return true;
+	return false;
 }
 
 bool launch_dev_allowed(const char *path)
 {
 	for (size_t i = 0; launch_devs[i] != NULL; i++)
-		if (paths_under(path, launch_devs[i]))
+		if (path_under(path, launch_devs[i]))
 			return true;
 	return false;
 }
@@ -32,9 +43,9 @@ const char *launch_host_path(const struct policy *p, const char *inside, char *b
 	if (p == NULL || p->tmpdir == NULL)
 		return inside;
 	for (size_t i = 0; i < 2; i++)
-		if (paths_under(inside, tmps[i])) {
+		if (path_under(inside, tmps[i])) {
 			/* A workspace under /tmp is bound back at its own path. */
-			if (p->workspace != NULL && paths_under(inside, p->workspace))
+			if (p->workspace != NULL && path_under(inside, p->workspace))
 				return inside;
 			if (snprintf(buf, size, "%s%s", p->tmpdir, inside + strlen(tmps[i])) >= (int)size)
 				return inside;

@@ -10,6 +10,7 @@
 
 struct launch;
 struct policy;
+struct rules;
 
 struct sbx {
 	const struct launch *l;
@@ -45,6 +46,11 @@ int ns_tmp(struct sbx *);
 int ns_loopback_up(struct sbx *);
 /* dev.c: a minimal /dev, a private devpts and /dev/shm. */
 int ns_dev(struct sbx *);
+
+/* paths.c: path is dir or beneath it ("/" covers everything); some rule
+ * of r covers path that way. */
+bool path_under(const char *path, const char *dir);
+bool rules_cover(const struct rules *, const char *path);
 
 /* cache.c: enableSharedBuildCache. */
 #define LAUNCH_CACHE_DIR "/tmp/.sandmux-cache"

@@ -29,16 +29,6 @@ static bool ns_in_tmp(const char *path)
 	return strncmp(path, "/tmp/", 5) == 0 || strncmp(path, "/var/tmp/", 9) == 0;
 }
 
-static bool ns_under_rules(const struct rules *r, const char *path)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		size_t n = strlen(r->v[i].text);
-		if (strncmp(path, r->v[i].text, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1))
-			return true;
-	}
-	return false;
-}
-
 static void ns_keep_add(struct ns_keep *k, const char *path, const struct rules *write)
 {
 	if (!ns_in_tmp(path) || k->n == 16)
@@ -50,7 +40,7 @@ static void ns_keep_add(struct ns_keep *k, const char *path, const struct rules 
 	if (fd < 0)
 		return;
 	k->path[k->n] = (char *)path;
-	k->ro[k->n] = !ns_under_rules(write, path);
+	k->ro[k->n] = !rules_cover(write, path);
 	k->fd[k->n++] = fd;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "backends/sandbox.h"
 #include "policy/glob.h"
 #include "policy/policy.h"
 
@@ -63,11 +64,9 @@ void ns_paths_free(struct ns_paths *p)
 
 bool ns_paths_under(const struct ns_paths *p, const char *path)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		size_t n = strlen(p->v[i]);
-		if (strncmp(path, p->v[i], n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1))
+	for (size_t i = 0; i < p->n; i++)
+		if (path_under(path, p->v[i]))
 			return true;
-	}
 	return false;
 }
 
