@@ -17,5 +17,11 @@ mkdir -p .sandmux
 echo '{"unknownKey": 1}' >.sandmux/sandbox.json
 out=$("$SANDMUX" doctor 2>&1)
 contains "doctor: warnings of the sources here" "$out" "unknownKey"
+home=$(t_tmpdir)
+mkdir -p "$home/.sandmux"
+echo '{"profiles": {"mine": {"extends": "workspace"}}}' >"$home/.sandmux/sandbox.json"
+echo '{"profiles": {"mine": {"extends": "strict"}}}' >.sandmux/sandbox.json
+out=$(HOME="$home" "$SANDMUX" doctor 2>&1)
+contains "doctor: a profile defined differently per user and per repo is a conflict" "$out" "profiles.mine: defined differently"
 refuse "doctor: extra arguments are refused" "$SANDMUX" doctor --bogus
 exit $T_FAILED
