@@ -233,6 +233,34 @@ static int check_admin_lock(const struct config *cfg, const char *name, const ch
 	return -1;
 }
 
+/* Where the admin layer set network rules, or NULL. */
+static const struct origin *admin_net(const struct config *cfg)
+{
+	if (cfg->net_default.v && cfg->net_default.o.layer == LAYER_ADMIN)
+		return &cfg->net_default.o;
+	for (size_t i = 0; i < cfg->net_allow.n; i++)
+		if (cfg->net_allow.v[i].origin.layer == LAYER_ADMIN)
+			return &cfg->net_allow.v[i].origin;
+	for (size_t i = 0; i < cfg->net_deny.n; i++)
+		if (cfg->net_deny.v[i].origin.layer == LAYER_ADMIN)
+			return &cfg->net_deny.v[i].origin;
+	return NULL;
+}
+
+/* Unrestricted network (devbox, off, insecure_none) would bypass the
+ * admin's networkPolicy, which no other layer may weaken. */
+static int check_admin_net(const struct policy *p, const struct config *cfg, struct perr *err)
+{
+	const struct origin *o = admin_net(cfg);
+	if (p->net.mode != NET_HOST || !o)
+		return 0;
+	perr_set(err, p->profile_origin.file, p->profile_origin.line, p->profile_origin.col,
+		 p->profile_origin.line ? "profile" : NULL,
+		 "profile \"%s\"%s has unrestricted network, which the admin networkPolicy of %s:%d:%d does not allow",
+		 p->profile, p->sandboxed ? "" : " (no sandbox)", o->file, o->line, o->col);
+	return -1;
+}
+
 int profile_resolve(struct policy *p, const struct config *cfg, const struct policy_opts *opts, struct perr *err)
 {
 	const struct profile_def *chain[EXTENDS_MAX];
@@ -255,5 +283,5 @@ int profile_resolve(struct policy *p, const struct config *cfg, const struct pol
 	fill_chain(p, chain, n, &restrict_net);
 	fill_net(p, cfg, restrict_net);
 	fill_env(p, cfg);
-	return 0;
+	return check_admin_net(p, cfg, err);
 }

@@ -529,6 +529,19 @@ static void test_admin(struct unit *u)
 		CHECK_STR(u, policy_decide_host(p, "bad.com", NULL, 443).rule, "networkPolicy.deny: bad.com");
 	}
 	policy_free(p);
+	/* unrestricted network would bypass the admin's networkPolicy */
+	CHECK(u, load(&fx, "devbox", NULL, &e) == NULL);
+	char want_net[600];
+	snprintf(want_net, sizeof want_net, "--sandbox: profile \"devbox\" has unrestricted network, which the admin "
+		 "networkPolicy of %s:1:30 does not allow", fx.admin);
+	CHECK_STR(u, e.msg, want_net);
+	CHECK(u, load(&fx, "off", NULL, &e) == NULL);
+	put(fx.home, ".sandmux/sandbox.json", "{\"type\": \"insecure_none\"}");
+	CHECK(u, load(&fx, NULL, NULL, &e) == NULL);
+	put(fx.home, ".sandmux/sandbox.json", "{\"profiles\": {\"d\": {\"extends\": \"devbox\", \"restrict_network\": true}}}");
+	p = load(&fx, "d", NULL, &e); /* devbox without network is fine */
+	CHECK(u, p != NULL);
+	policy_free(p);
 	/* a locked admin profile: the flag may narrow it, not weaken it */
 	put(fx.root, "admin.json", "{\"profile\": \"workspace\"}");
 	p = load(&fx, "strict", NULL, &e);
