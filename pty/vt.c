@@ -507,7 +507,17 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 				break;
 			}
 			vt->scan = SCAN_GROUND;
-			if (ch == 'm' && !vt->csi_other && sgr_wanted(vt)) {
+			if (vt->csi_other)
+				break;
+			if ((ch == 's' || ch == 'u') && vt->csi_len == 0) {
+				/* ANSI.SYS cursor save/restore, as in xterm and tmux.
+				 * 0.1.4 has no CSI u, and its CSI s (DECSLRM) homes
+				 * the cursor: cancel the CSI (CAN), send DECSC/DECRC. */
+				feed(vt, buf + start, i - start);
+				feed(vt, ch == 's' ? "\030\0337" : "\030\0338", 3);
+				start = i + 1;
+			} else if (ch == 'm' && sgr_wanted(vt)) {
+				/* dim and conceal, after libvterm's own SGR handling */
 				feed(vt, buf + start, i + 1 - start);
 				start = i + 1;
 				sgr_extra(vt);

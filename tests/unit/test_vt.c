@@ -69,6 +69,18 @@ static void test_text_and_cursor(struct unit *u)
 	vt_free(vt);
 }
 
+static void test_save_restore(struct unit *u)
+{
+	struct vt *vt = vt_new(5, 10, 0);
+	put(vt, "\033[3;3Habc\0337\033[1;1Hxyz\0338def");
+	CHECK_STR(u, row_text(vt, 2), "  abcdef");
+	put(vt, "\033[s\033[5;5Hq\033[");
+	put(vt, "ur"); /* CSI s / CSI u, split across writes */
+	CHECK_STR(u, row_text(vt, 2), "  abcdefr");
+	CHECK_STR(u, row_text(vt, 4), "    q");
+	vt_free(vt);
+}
+
 static void test_erase(struct unit *u)
 {
 	struct vt *vt = vt_new(3, 10, 0);
@@ -525,6 +537,7 @@ int main(void)
 {
 	struct unit u = {0};
 	test_text_and_cursor(&u);
+	test_save_restore(&u);
 	test_erase(&u);
 	test_insert_delete(&u);
 	test_scroll_region(&u);
