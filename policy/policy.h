@@ -134,11 +134,19 @@ struct decision {
 	struct origin origin;
 };
 
+/* path: an absolute host path (normalised lexically here; resolve symlinks
+ * first). Order: deny globs (a denied directory covers its contents); for
+ * write-like ops the session temp dir (p->tmpdir, when set), then the
+ * read-only roots (~/.sandmux...), protected globs minus their exceptions,
+ * the write roots; for read/exec read_all, or the read and write roots. */
 struct decision policy_decide_path(const struct policy *, const char *path, enum fs_op);
 
 /* host: the name asked for (may be an IP literal or NULL); addr: a resolved
  * address (AF_INET 4 bytes / AF_INET6 16 bytes) or NULL before resolution.
- * port 0 means "any". */
+ * port 0 means "any". Order: the profile's network mode, the hardcoded
+ * blocks (on the literal and on addr; IPv4-mapped IPv6 folded), the deny
+ * rules, the allow rules, networkPolicy.default. Call again with addr once
+ * a name is resolved: an allowed name resolving to 10.x is denied. */
 struct net_addr {
 	int family; /* AF_INET or AF_INET6 */
 	uint8_t bytes[16];
