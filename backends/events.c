@@ -126,6 +126,11 @@ struct denial *denials_add(struct denials *l, const struct denial *d)
 		memcpy(e->comm, d->comm, sizeof e->comm);
 		return e;
 	}
+	if (l->n == DENIALS_MAX) {
+		denial_clear(&l->v[0]);
+		memmove(&l->v[0], &l->v[1], (l->n - 1) * sizeof *l->v);
+		l->n--;
+	}
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 16;
 		struct denial *v = realloc(l->v, cap * sizeof *v);

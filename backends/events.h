@@ -44,7 +44,10 @@ char *denial_to_json(const struct denial *, bool coalesced);
 /* "2026-11-30T01:02:03.456Z" */
 void denial_format_ts(int64_t ts_ms, char buf[32]);
 
-/* Coalesced denials, oldest first. */
+/* Coalesced denials, oldest first. At most DENIALS_MAX distinct ones are
+ * kept (the oldest goes first): a process that causes denials by the
+ * thousand must not make every new one cost more. */
+#define DENIALS_MAX 1024
 struct denials {
 	struct denial *v;
 	size_t n, cap;

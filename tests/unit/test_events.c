@@ -82,6 +82,17 @@ static void test_coalesce(struct unit *u)
 	/* the list owns copies */
 	denial_clear(&a);
 	CHECK_STR(u, l.v[0].target, "/etc/foo");
+	/* distinct denials are capped, the oldest dropped */
+	char t[32];
+	for (int i = 0; i < DENIALS_MAX + 10; i++) {
+		snprintf(t, sizeof t, "/etc/f%d", i);
+		struct denial x = sample("create", t, 3);
+		denials_add(&l, &x);
+		denial_clear(&x);
+	}
+	CHECK_INT(u, l.n, DENIALS_MAX);
+	CHECK_STR(u, l.v[0].target, "/etc/f10");
+	CHECK_STR(u, l.v[l.n - 1].target, "/etc/f1033");
 	denials_free(&l);
 	denial_clear(&b);
 	denial_clear(&c);
