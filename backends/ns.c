@@ -185,7 +185,8 @@ static int ns_readonly(struct sbx *s)
 			sbx_fail(s, "mount", "walk the protected paths");
 		goto out;
 	}
-	qsort(ro.v, ro.n, sizeof *ro.v, ns_cmp);
+	if (ro.n > 1)
+		qsort(ro.v, ro.n, sizeof *ro.v, ns_cmp);
 	for (size_t i = 0; i < ro.n; i++) {
 		struct stat st;
 		/* A symlink is skipped: a bind would land on its target, which an
