@@ -389,11 +389,13 @@ struct proxy *proxy_new(struct loop *loop, const struct policy *policy, int list
 	struct proxy *px = calloc(1, sizeof *px);
 	if (px == NULL) {
 		*err = "proxy: out of memory";
+		close(listen_fd);
 		return NULL;
 	}
 	*px = (struct proxy){ .loop = loop, .policy = policy, .lfd = listen_fd, .cb = cb, .arg = arg };
 	px->dns = dns_new(loop, err);
 	if (px->dns == NULL) {
+		close(listen_fd);
 		free(px);
 		return NULL;
 	}
@@ -402,6 +404,7 @@ struct proxy *proxy_new(struct loop *loop, const struct policy *policy, int list
 	px->lw = watch_add(loop, listen_fd, LOOP_IN, accept_cb, px);
 	if (px->lw == NULL) {
 		*err = "proxy: cannot watch the listening socket";
+		close(listen_fd);
 		dns_free(px->dns);
 		free(px);
 		return NULL;

@@ -62,8 +62,9 @@ struct proxy_stats {
 	uint64_t dns_failed, connect_failed, timeouts, overloaded;
 };
 
-/* Takes over listen_fd (closed by proxy_free). policy must outlive the
- * proxy. cb may be NULL. NULL with *err set on failure. */
+/* Takes over listen_fd (closed by proxy_free, or at once on failure).
+ * policy must outlive the proxy. cb may be NULL. NULL with *err set on
+ * failure. */
 struct proxy *proxy_new(struct loop *, const struct policy *, int listen_fd, proxy_event_cb cb, void *arg,
 			const char **err);
 /* Closes every connection at once. */

@@ -67,6 +67,8 @@ struct pane {
 	int x, y, w, h; /* on screen, title line included */
 	bool resized;
 	struct copy *copy;
+	struct proxy *proxy;       /* NET_PROXY: the pane's filtering proxy (pane-spawn.c) */
+	struct policy *net_policy; /* what that proxy decides by, kept as long as it */
 };
 
 struct window {
@@ -196,6 +198,8 @@ void session_tmp_remove(const char *path);
 int session_profile(const char *workspace, const char *flag, char *name, size_t cap);
 /* pane-spawn.c: starts the program on the PTY slave, sandboxed. */
 int pane_spawn(struct pane *, const struct pane_spec *, char *const *argv, char **env, int slave, char *err, size_t errlen);
+/* Ends the pane's proxy, if it has one (pane_free and every respawn). */
+void pane_net_free(struct pane *);
 
 /* bindings.c */
 /* Handles one key typed by a client. */

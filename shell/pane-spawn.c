@@ -8,9 +8,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "backends/launch.h"
+#include "backends/proxy.h"
 #include "policy/policy.h"
 
 static int load(const char *workspace, const char *profile, struct policy **out, char *err, size_t errlen, FILE *warn)
@@ -44,6 +47,41 @@ int session_profile(const char *workspace, const char *flag, char *name, size_t 
 	return 0;
 }
 
+static void on_net_denial(const struct net_denial *d, void *arg)
+{
+	struct pane *p = arg;
+	char line[4400];
+	net_denial_format(d, line, sizeof line);
+	server_log(p->srv, "pane %d: sandmux:%s", p->id, line);
+	pane_add_denial(p->srv, p->id);
+}
+
+/* NET_PROXY: the pane's own proxy in the server's loop, deciding by the
+ * pane's policy (kept as long as the proxy). The listener is made inside
+ * the sandbox at a fixed port of its empty netns, so the proxy variables
+ * can be set before it starts. 0, or -1 with err set. */
+static int pane_proxy(struct pane *p, struct policy **pol, struct launch *l, char *err, size_t errlen)
+{
+	const char *why = NULL;
+	p->proxy = proxy_new(p->srv->loop, *pol, l->proxy_fd, on_net_denial, p, &why);
+	l->proxy_fd = -1;
+	if (p->proxy == NULL) {
+		snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	p->net_policy = *pol;
+	*pol = NULL;
+	return 0;
+}
+
+void pane_net_free(struct pane *p)
+{
+	proxy_free(p->proxy);
+	policy_free(p->net_policy);
+	p->proxy = NULL;
+	p->net_policy = NULL;
+}
+
 int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, char **env, int slave, char *err,
 	       size_t errlen)
 {
@@ -52,10 +90,11 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	if (load(s->workspace, p->profile, &pol, err, errlen, s->log) < 0)
 		return -1;
 	snprintf(p->profile, sizeof p->profile, "%s", pol->profile);
-	if (pol->sandboxed && pol->net.mode == NET_PROXY) {
-		/* never let a pane out unfiltered while the proxy is not wired in */
-		snprintf(err, errlen, "profile \"%s\" reaches the network through the filtering proxy, which panes do "
-			 "not run yet; refusing to start (fail closed)", pol->profile);
+	bool sandboxed = pol->sandboxed, net = sandboxed && pol->net.mode == NET_PROXY;
+	char *penv[PROXY_ENV_N + 1] = { 0 };
+	pane_net_free(p); /* a restarted pane gets a fresh proxy */
+	if (net && proxy_env(PROXY_SANDBOX_PORT, penv) < 0) {
+		snprintf(err, errlen, "proxy: out of memory");
 		policy_free(pol);
 		return -1;
 	}
@@ -70,12 +109,20 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	l.envp = env;
 	l.cwd = spec->cwd != NULL ? spec->cwd : s->workspace;
 	l.tty = slave;
+	l.want_proxy_listener = net;
+	l.proxy_listen_port = PROXY_SANDBOX_PORT;
+	l.extra_env = net ? penv : NULL;
 	int r = launch_start(&l);
-	if (r < 0)
+	proxy_env_free(penv);
+	if (r == 0 && net && pane_proxy(p, &pol, &l, err, errlen) < 0) {
+		kill(l.pid, SIGKILL); /* without its proxy the pane would hang on every connect */
+		waitpid(l.pid, NULL, 0);
+		r = -1;
+	} else if (r < 0)
 		snprintf(err, errlen, "%s", l.err);
-	else {
+	if (r == 0) {
 		p->pid = l.pid;
-		p->sandboxed = pol->sandboxed;
+		p->sandboxed = sandboxed;
 	}
 	policy_free(pol);
 	return r;

@@ -224,6 +224,7 @@ void pane_free(struct pane *p)
 		close(p->pidfd);
 	pane_close_fd(p);
 	vt_free(p->vt);
+	pane_net_free(p);
 	free(p);
 }
 
