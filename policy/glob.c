@@ -1,5 +1,6 @@
 /* glob: validation and matching of the documented subset (glob.h). */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,12 +63,19 @@ static int star_check(const char *pat, const char *p, char *errbuf)
 /* Each `**` multiplies the work of a match (and of the launcher's walk);
  * a hostile per-repo glob must not be able to stall a pane. */
 #define GLOB_MAX_DOUBLESTAR 4
+#define GLOB_MAX_SEGS 63 /* states of the matcher fit in a uint64_t */
 
 static int glob_check(const char *pat, char *errbuf)
 {
-	int doublestars = 0;
+	int doublestars = 0, segs = 1;
 	if (!*pat) {
 		snprintf(errbuf, GLOB_ERR_MAX, "empty pattern");
+		return -1;
+	}
+	for (const char *p = pat; *p; p++)
+		segs += *p == '/';
+	if (segs > GLOB_MAX_SEGS) {
+		snprintf(errbuf, GLOB_ERR_MAX, "more than %d path segments", GLOB_MAX_SEGS);
 		return -1;
 	}
 	for (const char *p = pat; *p; p++) {
@@ -228,31 +236,63 @@ static const char *seg_end(const char *s)
 	return e ? e : s + strlen(s);
 }
 
+static bool is_doublestar(const char *seg, const char *end)
+{
+	return end - seg == 2 && seg[0] == '*' && seg[1] == '*';
+}
+
+/* Splits a pattern into segments; -1 past GLOB_MAX_SEGS. */
+static int split_segments(const char *p, const char **seg, const char **end)
+{
+	int n = 0;
+	for (;;) {
+		if (n == GLOB_MAX_SEGS)
+			return -1;
+		seg[n] = p;
+		end[n] = seg_end(p);
+		p = end[n++];
+		if (!*p)
+			return n;
+		p++;
+	}
+}
+
+/* States reachable without consuming a segment: a `**` may match none. */
+static uint64_t closure(uint64_t m, const char *const *seg, const char *const *end, int n)
+{
+	for (int i = 0; i < n; i++)
+		if ((m >> i & 1) && is_doublestar(seg[i], end[i]))
+			m |= (uint64_t)1 << (i + 1);
+	return m;
+}
+
+/* A set-of-states automaton over path segments: state i means "pattern
+ * segments before i are matched". Linear in the path, whatever the number
+ * of `**`, so a deep path cannot stall the observer. */
 static bool path_match(const char *p, const char *s, bool nocase)
 {
+	const char *seg[GLOB_MAX_SEGS], *end[GLOB_MAX_SEGS];
+	int n = split_segments(p, seg, end);
+	if (n < 0)
+		return false;
+	uint64_t cur = closure(1, seg, end, n);
 	for (;;) {
-		if (p[0] == '*' && p[1] == '*' && (p[2] == 0 || p[2] == '/')) {
-			if (p[2] == 0)
-				return true;
-			for (const char *t = s;; t++) { /* zero or more whole segments */
-				if ((t == s || t[-1] == '/') && path_match(p + 3, t, nocase))
-					return true;
-				if (!*t)
-					return false;
-			}
+		const char *se = seg_end(s);
+		uint64_t next = 0;
+		for (int i = 0; i < n; i++) {
+			if (!(cur >> i & 1))
+				continue;
+			if (is_doublestar(seg[i], end[i]))
+				next |= (uint64_t)1 << i;
+			else if (seg_match(seg[i], end[i], s, se, nocase))
+				next |= (uint64_t)1 << (i + 1);
 		}
-		const char *pe = seg_end(p), *se = seg_end(s);
-		if (!seg_match(p, pe, s, se, nocase))
-			return false;
-		if (!*pe && !*se)
-			return true;
-		if (!*se)
-			return strcmp(pe, "/**") == 0; /* a trailing all-segments glob also names the directory */
-		if (!*pe)
-			return false;
-		p = pe + 1;
+		cur = closure(next, seg, end, n);
+		if (!cur || !*se)
+			break;
 		s = se + 1;
 	}
+	return cur >> n & 1;
 }
 
 bool glob_match(const struct glob *g, const char *path)

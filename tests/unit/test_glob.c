@@ -82,6 +82,31 @@ static void test_refused(struct unit *u)
 	}
 }
 
+/* Deep paths against many '**' stay fast (the matcher is linear). */
+static void test_deep(struct unit *u)
+{
+	char path[4200], err[GLOB_ERR_MAX];
+	size_t o = 0;
+	while (o < 4000) {
+		memcpy(path + o, "/a", 2);
+		o += 2;
+	}
+	path[o] = 0;
+	struct glob g;
+	CHECK_INT(u, glob_compile("/**/a/**/a/**/a/**/b", &g, err), 0);
+	for (int i = 0; i < 200; i++)
+		CHECK(u, !glob_match(&g, path));
+	glob_free(&g);
+	CHECK_INT(u, glob_compile("/**/a/**/a/**/a/**/a", &g, err), 0);
+	CHECK(u, glob_match(&g, path));
+	glob_free(&g);
+	char many[200] = "";
+	for (int i = 0; i < 64; i++)
+		strcat(many, "/a");
+	CHECK_INT(u, glob_compile(many, &g, err), -1);
+	CHECK_STR(u, err, "more than 63 path segments");
+}
+
 static void test_prefix(struct unit *u)
 {
 	static const char *const cases[][2] = {
@@ -119,6 +144,7 @@ int main(void)
 	struct unit u = { 0 };
 	test_matches(&u);
 	test_refused(&u);
+	test_deep(&u);
 	test_prefix(&u);
 	test_nocase(&u);
 	return unit_done(&u, "test_glob");
