@@ -133,9 +133,13 @@ static int split_host(const char *in, char *host, size_t size, int *port)
 
 static int explain_host(const struct policy *p, const char *target)
 {
-	char host[300];
+	char host[300], bare[300];
 	int port;
-	if (split_host(target, host, sizeof host, &port) < 0) {
+	const char *scheme = strstr(target, "://");
+	/* URL paths are ignored: matching is on the host (DESIGN.md) */
+	snprintf(bare, sizeof bare, "%s", scheme ? scheme + 3 : target);
+	bare[strcspn(bare, "/")] = 0;
+	if (split_host(bare, host, sizeof host, &port) < 0) {
 		fprintf(stderr, "sandmux: %s: not a HOST[:PORT]\n", target);
 		return 2;
 	}
@@ -194,7 +198,7 @@ static int policy_explain(const struct policy_args *a)
 	if (r)
 		return r;
 	const char *t = a->pos[0];
-	bool host = a->op ? strcmp(a->op, "connect") == 0 : !looks_like_path(t);
+	bool host = a->op ? strcmp(a->op, "connect") == 0 : strstr(t, "://") || !looks_like_path(t);
 	char expanded[PATH_MAX];
 	if (!host && t[0] == '~' && t[1] == '/') {
 		snprintf(expanded, sizeof expanded, "%s%s", p->home, t + 1);

@@ -60,6 +60,8 @@ contains "sandmux's own files are read-only" "$out" "rule: hardcoded: sandmux's 
 out=$("$SANDMUX" policy explain api.github.com:443 2>&1); rc=$?
 same "explain an allowed host exits 0" "$rc" 0
 contains "host allowed by wildcard" "$out" "rule: networkPolicy.allow: *.github.com"
+out=$("$SANDMUX" policy explain https://api.github.com/repos/x 2>&1)
+contains "explain a URL: the host decides" "$out" "allow: connect https://api.github.com/repos/x"
 out=$("$SANDMUX" policy explain evil.github.com 2>&1)
 contains "deny beats allow" "$out" "rule: networkPolicy.deny: evil.github.com"
 out=$("$SANDMUX" policy explain example.com 2>&1)
