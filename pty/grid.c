@@ -351,6 +351,20 @@ void grid_erase(struct grid *g, int r0, int r1, int c0, int c1, uint32_t bg)
 	}
 }
 
+/* After cells moved, no half of a wide character may stand alone. */
+static void line_fix_wide(struct grid_line *l, int c0, int c1, int cols)
+{
+	c0 = clamp(c0, 0, cols);
+	c1 = clamp(c1, c0, cols);
+	for (int c = c0; c < c1; c++) {
+		struct vt_cell *cell = &l->cells[c];
+		bool orphan = cell->width == 0 ? c == 0 || cell[-1].width != 2
+			    : cell->width == 2 && (c + 1 == cols || cell[1].width != 0);
+		if (orphan)
+			*cell = grid_blank(cell->attr.bg);
+	}
+}
+
 void grid_move(struct grid *g, int dr, int dc, int sr, int sc, int h, int w)
 {
 	if (h <= 0 || w <= 0 || dr < 0 || sr < 0 || dc < 0 || sc < 0 || dr + h > g->rows || sr + h > g->rows ||
@@ -362,6 +376,8 @@ void grid_move(struct grid *g, int dr, int dc, int sr, int sc, int h, int w)
 		struct grid_line *l = grid_line(g, dr + i);
 		memmove(l->cells + dc, grid_line(g, sr + i)->cells + sc, w * sizeof *l->cells);
 		grid_use(l, dc + w);
+		line_fix_wide(l, dc - 1, dc + 1, g->cols);
+		line_fix_wide(l, dc + w - 1, dc + w + 1, g->cols);
 		grid_touch(g, dr + i);
 	}
 }

@@ -42,7 +42,8 @@ struct vt {
 	 * dim (SGR 2) or conceal (SGR 8), so those are applied here. */
 	char csi[64];
 	size_t csi_len;
-	bool csi_other; /* private marker, intermediate or too long: not ours */
+	char csi_priv;  /* private marker ('?', '>', ...) or 0 */
+	bool csi_other; /* intermediate, late marker or too long: not ours */
 	bool osc_drop; /* the OSC being held grew too long: discard to its end */
 	char held[VT_OSC_MAX];
 	size_t held_len;
@@ -466,6 +467,8 @@ static void csi_byte(struct vt *vt, unsigned char ch)
 		vt->scan = SCAN_ESC;
 	} else if (ch == 0x18 || ch == 0x1a) {
 		vt->scan = SCAN_GROUND;
+	} else if (ch >= '<' && ch <= '?' && vt->csi_len == 0 && !vt->csi_priv) {
+		vt->csi_priv = ch;
 	} else if (ch >= 0x20) {
 		vt->csi_other = true;
 	}
@@ -496,6 +499,7 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 			} else if (ch == '[') {
 				vt->scan = SCAN_CSI;
 				vt->csi_len = 0;
+				vt->csi_priv = 0;
 				vt->csi_other = false;
 			} else {
 				vt->scan = ch == 0x1b ? SCAN_ESC : SCAN_GROUND;
@@ -509,7 +513,15 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 			vt->scan = SCAN_GROUND;
 			if (vt->csi_other)
 				break;
-			if ((ch == 's' || ch == 'u') && vt->csi_len == 0) {
+			if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 2 &&
+			    memcmp(vt->csi, "47", 2) == 0) {
+				/* The old alternate screen, which 0.1.4 lacks: as 1047. */
+				feed(vt, buf + start, i - start);
+				feed(vt, ch == 'h' ? "\030\033[?1047h" : "\030\033[?1047l", 9);
+				start = i + 1;
+			} else if (vt->csi_priv) {
+				break;
+			} else if ((ch == 's' || ch == 'u') && vt->csi_len == 0) {
 				/* ANSI.SYS cursor save/restore, as in xterm and tmux.
 				 * 0.1.4 has no CSI u, and its CSI s (DECSLRM) homes
 				 * the cursor: cancel the CSI (CAN), send DECSC/DECRC. */

@@ -518,15 +518,30 @@ static void test_random_bytes(struct unit *u)
 			seed = seed * 1103515245 + 12345;
 			unsigned r = seed >> 16;
 			/* Bias towards escape-sequence bytes so the parser goes deep. */
-			static const char pick[] = "\033[];?0123456789;mHJKLMP@hlrSTXc\007\\\r\n\x9b\xe4\xcc";
+			static const char pick[] = "\033[];?0123456789;mHJKLMP@hlrSTXcb\007\\\r\n\x9b\xe4\xb8\xad\xcc";
 			buf[i] = r % 3 ? pick[r % (sizeof pick - 1)] : (char)r;
+			if (r % 11 == 0 && i + 3 < len) { /* a whole wide character */
+				memcpy(buf + i, "\xe4\xb8\xad", 3);
+				i += 2;
+			}
 		}
 		vt_write(vt, buf, len);
 		vt_take_reply(vt, out, sizeof out);
 		if (iter % 500 == 0)
 			vt_resize(vt, 5 + iter % 40, 10 + iter % 150);
 	}
-	for (int r = -vt_history(vt); r < vt_rows(vt); r++)
+	/* Every wide character is whole: a head (2) followed by its tail (0). */
+	int broken = 0;
+	for (int r = 0; r < vt_rows(vt); r++)
+		for (int c = 0; c < vt_cols(vt); c++) {
+			int w = vt_cell(vt, r, c)->width;
+			if (w == 0 && (c == 0 || vt_cell(vt, r, c - 1)->width != 2))
+				broken++;
+			if (w == 2 && (c + 1 == vt_cols(vt) || vt_cell(vt, r, c + 1)->width != 0))
+				broken++;
+		}
+	CHECK_INT(u, broken, 0);
+	for (int r = -vt_history(vt); r < 0; r++)
 		for (int c = 0; c < vt_cols(vt); c++)
 			(void)vt_cell(vt, r, c);
 	CHECK(u, vt_rows(vt) > 0);
