@@ -232,7 +232,10 @@ static void mouse(struct client *c, const struct key *k)
 	int row = m->y - p->y - 1, col = m->x - p->x;
 	if (vt_modes(p->vt)->mouse > 0 && p->copy == NULL && row >= 0) {
 		char out[64];
-		size_t n = vt_mouse(p->vt, row, col, m->button, m->pressed, k->mods, out, sizeof out);
+		/* vt numbers buttons 1-3 and wheel 4-5; a motion report with no
+		 * button held comes from the terminal as button 3 */
+		int b = m->button >= 64 ? m->button - 64 + 4 : m->button == 3 ? 0 : m->button + 1;
+		size_t n = vt_mouse(p->vt, row, col, b | (m->motion ? VT_MOUSE_MOTION : 0), m->pressed, k->mods, out, sizeof out);
 		pane_write(p, out, n);
 	} else if (m->button == 64 || m->button == 65) {
 		if (p->copy == NULL && m->button == 64)

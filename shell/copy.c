@@ -122,7 +122,7 @@ static void copy_selection(struct pane *p)
 	for (int r = sel.r0; r <= sel.r1; r++) {
 		size_t n = row_text(p->vt, r, r == sel.r0 ? sel.c0 : 0, r == sel.r1 ? sel.c1 : vt_cols(p->vt) - 1, line, sizeof line);
 		buf_add(b, line, n);
-		if (r < sel.r1)
+		if (r < sel.r1 && !vt_row_wrapped(p->vt, r)) /* a wrapped line goes on */
 			buf_add(b, "\n", 1);
 	}
 }

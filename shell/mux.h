@@ -122,7 +122,7 @@ struct server {
 	int next_window, next_pane;
 	int rows, cols; /* the session's size: the smallest attached client */
 	struct buf paste; /* the copy-mode buffer */
-	uint64_t draw_timer;
+	uint64_t draw_timer, last_draw;
 	bool draw_pending;
 	bool quit;
 };

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -199,6 +200,7 @@ struct pane *pane_new(struct window *w, const struct pane_spec *spec, int cols, 
 		return NULL;
 	}
 	pane_start(p, spec, rows < 1 ? 1 : rows, cols < 1 ? 1 : cols);
+	malloc_trim(0); /* loading the policy and launching left free heap behind */
 	return p;
 }
 

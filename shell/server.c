@@ -41,17 +41,22 @@ static void draw_tick(void *arg)
 	struct server *s = arg;
 	s->draw_timer = 0;
 	s->draw_pending = false;
+	s->last_draw = loop_now_ms();
 	redraw_clients(s);
 }
 
+/* The first change after a quiet spell is drawn at the end of this loop
+ * turn (a typed key echoes at once); changes that follow it are
+ * coalesced until DRAW_MS after the last draw. */
 void server_redraw(struct server *s, bool full)
 {
 	if (full)
 		for (struct client *c = s->clients; c != NULL; c = c->next)
 			c->full = true;
 	if (!s->draw_pending) {
+		uint64_t since = loop_now_ms() - s->last_draw;
 		s->draw_pending = true;
-		s->draw_timer = timer_add(s->loop, DRAW_MS, draw_tick, s);
+		s->draw_timer = timer_add(s->loop, since >= DRAW_MS ? 0 : (int)(DRAW_MS - since), draw_tick, s);
 	}
 }
 

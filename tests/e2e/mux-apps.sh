@@ -32,7 +32,7 @@ CMP_WAIT="line 001" compare "less draws the same screen as in tmux" less file.tx
 m_keys G
 m_expect "less jumps to the end" "line 300"
 m_keys q
-CMP_WAIT="line 001" compare "vim draws the same screen as in tmux" vim -u NONE -i NONE -N file.txt
+CMP_WAIT="line 001" compare "vim draws the same screen as in tmux" vim -u NONE -i NONE -N -n file.txt
 m_keys 50G
 m_expect "vim moves and redraws" "line 050"
 $TM send-keys -t main -l ':q!'

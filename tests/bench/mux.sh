@@ -1,0 +1,77 @@
+#!/bin/sh
+# The multiplexer next to tmux: output throughput (cat of a big file in a
+# 200x50 pane, with a client attached and drawing) and the server's memory
+# with 1, 4 and 16 panes, idle and with 2,000 lines of history each.
+# Prints numbers; asserts nothing. MB=size of the file (default 50).
+: "${SANDMUX:=$(cd "$(dirname "$0")/../.." && pwd)/sandmux}"
+command -v tmux >/dev/null || { echo "mux bench: tmux not installed"; exit 0; }
+MB=${MB:-50}
+root=$(mktemp -d /tmp/sandmux-bench.XXXXXX)
+home=$(mktemp -d "${HOME:-/root}/.sandmux-bench.XXXXXX")
+export HOME="$home" XDG_RUNTIME_DIR="$root/run" TMUX_TMPDIR="$root/tmux" SHELL=/bin/sh PS1='$ '
+mkdir -m 700 "$XDG_RUNTIME_DIR"; mkdir -p "$TMUX_TMPDIR" "$root/ws"
+unset TMUX TMUX_PANE SANDMUX_SANDBOX
+OUT="tmux -L bench-outer -f /dev/null"   # the "person's terminal" for both
+REF="tmux -L bench-ref -f /dev/null"     # the tmux measured against
+cleanup() {
+	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null 2>&1)
+	$REF kill-server 2>/dev/null; $OUT kill-server 2>/dev/null
+	rm -rf "$root" "$home"
+}
+trap cleanup EXIT
+cd "$root/ws" || exit 1
+
+# A file of text lines, a bit of colour every so often, like build output.
+awk -v mb="$MB" 'BEGIN { n = mb * 1024 * 1024 / 80; for (i = 0; i < n; i++)
+	printf("%08d %s\033[3%dmcolour\033[m %s\n", i, "the quick brown fox jumps over the lazy dog", i % 8, "0123456789abcdef") }' >big.txt
+size=$(wc -c <big.txt)
+
+wait_file() { _i=0; while [ ! -s "$1" ] && [ $_i -lt 6000 ]; do sleep 0.05; _i=$((_i + 1)); done; }
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+# The command a pane runs: time cat, write the milliseconds to a file.
+timed_cat() { echo "s=\$(date +%s%N); cat big.txt; e=\$(date +%s%N); echo \$(( (e - s) / 1000000 )) >$1"; }
+
+# sandmux: 200 columns, 50 rows for the pane (+ title line + status bar)
+$OUT new -d -s s -x 200 -y 52 "$SANDMUX; sleep 3600"
+sleep 1
+spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$XDG_RUNTIME_DIR"/sandmux/ws.log | tail -1)
+"$SANDMUX" new -n cat -- sh -c "$(timed_cat sandmux.ms)" >/dev/null
+$OUT send-keys -t s C-b z
+wait_file sandmux.ms
+# tmux: its own client attached in the same outer terminal size
+$REF new -d -s r -x 200 -y 50 "sleep 3600"
+$OUT new -d -s t -x 200 -y 51 "$REF attach -t r"
+sleep 0.5
+$REF respawn-pane -k -t r "sh -c '$(timed_cat tmux.ms); sleep 3600'"
+wait_file tmux.ms
+bare_s=$(date +%s%N); script -qc "cat big.txt" /dev/null >/dev/null; bare_e=$(date +%s%N)
+echo "cat of $((size / 1048576)) MB at 200x50: sandmux $(cat sandmux.ms) ms, tmux $(cat tmux.ms) ms, bare pty (script) $(( (bare_e - bare_s) / 1000000 )) ms"
+echo "sandmux server RSS after the cat: $(rss_kb "$spid") kB"
+$OUT kill-session -t t; $REF kill-server
+(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
+sleep 0.5
+
+# memory: N idle panes, then N panes with 2,000 lines of history
+mem() { # mem N HISTORY(0|1)
+	cmd="sleep 3600"; [ "$2" = 1 ] && cmd="seq -f 'history line %g of some length to keep' 2000; sleep 3600"
+	printf '#!/bin/sh\n%s\n' "$cmd" >"$root/pane.sh"; chmod +x "$root/pane.sh"
+	$OUT new -d -s m -x 200 -y 52 "SHELL=$root/pane.sh $SANDMUX; sleep 3600"
+	sleep 1
+	spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$XDG_RUNTIME_DIR"/sandmux/ws.log | tail -1)
+	$REF new -d -s r -x 200 -y 50 "sh -c \"$cmd\""
+	i=1
+	while [ $i -lt "$1" ]; do
+		"$SANDMUX" new -- sh -c "$cmd" >/dev/null
+		$REF split-window -t r "sh -c \"$cmd\"" 2>/dev/null || $REF new-window -t r "sh -c \"$cmd\""
+		$REF select-layout -t r tiled
+		i=$((i + 1))
+	done
+	sleep 2
+	tpid=$($REF display -p -t r '#{pid}')
+	echo "$1 panes$([ "$2" = 1 ] && echo ', 2000 lines of history each'): sandmux server $(rss_kb "$spid") kB, tmux server $(rss_kb "$tpid") kB"
+	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
+	$REF kill-server; $OUT kill-session -t m
+	sleep 0.5
+}
+for n in 1 4 16; do mem $n 0; done
+mem 16 1
