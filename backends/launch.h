@@ -1,10 +1,14 @@
-/* launch: forks a child, turns a struct policy into kernel state in it
- * (namespaces, bind-overs, Landlock, seccomp, capabilities, environment)
- * and execs the command. Every step fails closed: the child reports
- * "STEP: what failed: strerror" back over a pipe and never execs.
+/* launch: clones a child into new user, mount, pid (and, unless the policy
+ * has the host network, net) namespaces, turns a struct policy into
+ * kernel state in it (a private /dev, /proc and /tmp, bind-overs, Landlock,
+ * seccomp, capabilities, environment) and execs the command. Every step
+ * fails closed: the child reports "STEP: what failed: strerror" back over
+ * a close-on-exec socket and the command never runs.
  *
- * In the sandbox, pid 1 is a small init (already fully restricted) that
- * reaps orphans and exits with the command's status. */
+ * In the sandbox, pid 1 is a small init (already as restricted as the
+ * command) that reaps orphans, forwards SIGTERM/SIGHUP/SIGINT and exits
+ * with the command's status (128+N for signal N); `pid` is its host pid,
+ * so the caller waits for it like for any child. */
 #ifndef LAUNCH_H
 #define LAUNCH_H
 
@@ -54,8 +58,6 @@ struct features {
 };
 void features_probe(struct features *);
 
-#endif
-
 /* How the sandbox's paths relate to the host's, for whoever resolves a
  * path seen inside (the observer): /tmp and /var/tmp inside are the
  * session temp dir (policy->tmpdir) outside. Writes the host path into buf
@@ -64,3 +66,5 @@ const char *launch_host_path(const struct policy *, const char *inside, char *bu
 /* The devices Landlock lets every sandbox open for writing and configure
  * (/dev/null, /dev/tty, /dev/pts/N, ...): a terminal program needs them. */
 bool launch_dev_allowed(const char *path);
+
+#endif
