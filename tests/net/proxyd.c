@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	int sfd = signalfd(-1, &set, SFD_CLOEXEC);
-	watch_add(loop, sfd, LOOP_IN, on_signal, &pd);
+	struct watch *sw = watch_add(loop, sfd, LOOP_IN, on_signal, &pd);
 	signal(SIGPIPE, SIG_IGN);
 	fprintf(stderr, "proxyd: listening on 127.0.0.1:%s\n", argv[2]);
 	while (!pd.done)
@@ -95,6 +95,8 @@ int main(int argc, char **argv)
 		(unsigned long long)st->connect_failed, (unsigned long long)st->timeouts,
 		(unsigned long long)st->active);
 	proxy_free(px);
+	watch_del(sw);
+	close(sfd);
 	loop_free(loop);
 	policy_free(p);
 	return 0;
