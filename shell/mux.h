@@ -145,6 +145,10 @@ void client_message(struct client *, const char *fmt, ...) __attribute__((format
 /* The client is so far behind that drawing for it is skipped. */
 bool client_behind(const struct client *);
 
+/* peer.c: why a connecting process may not use the session (it runs in
+ * a pane's sandbox), or NULL. */
+const char *peer_refusal(const struct server *, pid_t pid);
+
 /* session.c */
 struct window *session_new_window(struct server *, const char *name);
 void session_remove_window(struct server *, struct window *);

@@ -47,6 +47,12 @@ void client_accept(struct server *s)
 		close(fd);
 		return;
 	}
+	const char *why = peer_refusal(s, cred.pid);
+	if (why != NULL) {
+		server_log(s, "refused a connection from pid %d: %s", (int)cred.pid, why);
+		close(fd);
+		return;
+	}
 	struct client *c = calloc(1, sizeof *c);
 	if (c == NULL) {
 		close(fd);
