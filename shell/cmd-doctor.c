@@ -1,13 +1,16 @@
 /* cmd-doctor: `sandmux doctor`: what this kernel offers (probed for real),
  * which layers each built-in profile would get here, and what the policy
- * sources of the current directory say (warnings, conflicts). Exit 0 when
- * every profile can start, 1 when a layer it needs is missing. */
+ * sources of the current directory say (warnings, conflicts). Each
+ * sandboxed profile is also tried for real with `true`. Exit 0 when every
+ * profile can start, 1 when one cannot. */
+#include <fcntl.h>
 #include <limits.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backends/launch.h"
@@ -54,6 +57,35 @@ static void doctor_kernel(const struct features *f)
 	       yn(f->netns), f->userns ? "" : " (unprivileged user namespaces disabled: sysctl kernel.unprivileged_userns_clone or apparmor_restrict_unprivileged_userns)");
 }
 
+/* A real launch of `true` under the profile, so a layer that probes fine
+ * but cannot be applied here (a /proc that cannot be mounted in this
+ * container, say) shows up. 0, or -1 with the launcher's reason. */
+static int doctor_try(const struct policy *p, char *err, size_t errlen)
+{
+	struct launch l;
+	int st = 0, null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	/* Without protected paths: the launcher would make missing protected
+	 * directories (.vscode, .sandmux) in the workspace, and a doctor
+	 * changes nothing. */
+	struct policy q = *p;
+	q.protect = (struct rules){ 0 };
+	launch_init(&l);
+	l.policy = &q;
+	l.argv = (char *[]){ "true", NULL };
+	l.envp = (char *[]){ "PATH=/usr/bin:/bin", NULL };
+	for (int i = 0; i < 3; i++)
+		l.stdio[i] = null;
+	int rc = launch_start(&l);
+	if (rc == 0 && (waitpid(l.pid, &st, 0) != l.pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
+		snprintf(l.err, sizeof l.err, "the trial command did not succeed (status %d)", st);
+		rc = -1;
+	}
+	snprintf(err, errlen, "%s", l.err);
+	if (null >= 0)
+		close(null);
+	return rc;
+}
+
 /* One line per profile: the layers a launch would apply, or why it
  * would refuse. Returns false when it would refuse. */
 static bool doctor_profile(const struct features *f, const struct policy *p)
@@ -66,8 +98,13 @@ static bool doctor_profile(const struct features *f, const struct policy *p)
 	bool net = p->net.mode != NET_HOST;
 	const char *missing = !f->userns ? "user namespaces" : !f->mountns ? "mount namespaces" : !f->pidns ? "pid namespaces"
 			      : net && !f->netns ? "network namespaces" : f->landlock_abi == 0 ? "Landlock" : !f->seccomp ? "seccomp" : NULL;
+	char err[512];
 	if (missing != NULL) {
 		printf("REFUSED here: needs %s\n", missing);
+		return false;
+	}
+	if (doctor_try(p, err, sizeof err) < 0) {
+		printf("REFUSED here: a trial launch failed: %s\n", err);
 		return false;
 	}
 	printf("landlock ABI %d (%s, writes: %s), seccomp deny list%s, user+mount+pid ns, %s%s\n", f->landlock_abi,
