@@ -13,6 +13,7 @@ for p in workspace read-only strict devbox off; do
 done
 contains "doctor: strict has no network" "$(echo "$out" | grep '^  strict')" "loopback only"
 contains "doctor: devbox has the host network" "$(echo "$out" | grep '^  devbox')" "host network"
+same "doctor: the trial launches create nothing in the workspace" "$(ls -A | grep -v '^\.t$')" ""
 mkdir -p .sandmux
 echo '{"unknownKey": 1}' >.sandmux/sandbox.json
 out=$("$SANDMUX" doctor 2>&1)
