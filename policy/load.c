@@ -89,6 +89,14 @@ static int load_layers(struct config *cfg, const struct policy_opts *o, struct p
 	return 0;
 }
 
+/* Symlinks resolved when the path exists: decisions are on the paths the
+ * kernel sees. */
+static char *canonical(const char *path)
+{
+	char *r = realpath(path, NULL);
+	return r ? r : path_normalize(path);
+}
+
 int policy_load(const struct policy_opts *opts, struct policy **out, struct perr *err)
 {
 	*out = NULL;
@@ -102,8 +110,8 @@ int policy_load(const struct policy_opts *opts, struct policy **out, struct perr
 	if (!cfg || !p)
 		abort();
 	p->config = cfg;
-	p->home = path_normalize(opts->home);
-	p->workspace = path_normalize(opts->workspace);
+	p->home = canonical(opts->home);
+	p->workspace = canonical(opts->workspace);
 	struct policy_opts o = *opts;
 	o.home = p->home;
 	o.workspace = p->workspace;

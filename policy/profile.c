@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "policy/config.h"
+#include "policy/glob.h"
 #include "policy/profile.h"
 
 #define EXTENDS_MAX 8
@@ -25,16 +26,25 @@ static const char *const tls_roots[] = { "/etc/ssl", "/etc/pki", "/etc/ca-certif
 					 "/usr/local/share/ca-certificates" };
 static const char *const devbox_readonly[] = { "/data", "/proc", "/sys", "/dev" };
 
-/* Relative entries anchor at the workspace, "~/" at home. */
+/* Relative entries anchor at the workspace, "~/" at home. A path that
+ * exists is resolved, as the kernel and the observer see it; globs stay
+ * lexical (their directories are resolved when the workspace is). */
 static char *anchor(const struct policy *p, const char *entry)
 {
 	char *tmp, *r;
-	if (entry[0] == '/' || entry[0] == '~')
-		return path_expand(entry, p->home);
-	if (asprintf(&tmp, "%s/%s", p->workspace, entry) < 0)
-		abort();
-	r = path_normalize(tmp);
-	free(tmp);
+	if (entry[0] == '/' || entry[0] == '~') {
+		r = path_expand(entry, p->home);
+	} else {
+		if (asprintf(&tmp, "%s/%s", p->workspace, entry) < 0)
+			abort();
+		r = path_normalize(tmp);
+		free(tmp);
+	}
+	char *real = r && !glob_is_pattern(r) ? realpath(r, NULL) : NULL;
+	if (real) {
+		free(r);
+		r = real;
+	}
 	return r;
 }
 

@@ -498,6 +498,15 @@ static void test_decide(struct unit *u)
 	expect(u, p, "/data/x", OP_WRITE, false, "profile devbox: read-only: /data");
 	expect(u, p, P("%s%s", ws, "/.git/hooks/x"), OP_WRITE, false, "hardcoded: protected path: .git/hooks/**");
 	policy_free(p);
+	/* symlinked roots are resolved: decisions are on kernel paths */
+	char link[300], real[300];
+	snprintf(real, sizeof real, "%s/realcache", fx.root);
+	snprintf(link, sizeof link, "%s/.cache", fx.home);
+	mkdir(real, 0700);
+	CHECK_INT(u, symlink(real, link), 0);
+	p = load(&fx, "agent", NULL, &e);
+	expect(u, p, P("%s%s", real, "/x"), OP_WRITE, true, "read_write: ~/.cache");
+	policy_free(p);
 	p = load(&fx, "offline", NULL, &e);
 	CHECK_INT(u, p ? (int)p->net.mode : -1, NET_NONE);
 	policy_free(p);
