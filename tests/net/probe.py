@@ -4,7 +4,9 @@ per probe, for tests/sandbox/net-*.sh. usage: probe.py HOST PORT WHAT
 WHAT: garbage (-> the status line), bighead (17 KiB of headers -> status),
 socks-bind (SOCKS5 BIND -> reply code), socks-auth (only user/password
 offered -> method byte), socks-udp (UDP ASSOCIATE -> reply code),
-truncated (half a request line, then EOF -> status line or "closed")."""
+truncated (half a request line, then EOF -> status line or "closed"),
+halfclose (through CONNECT to good.test:7, an echo server that answers
+only after EOF: 4 MiB out, half-close, 4 MiB back -> "same" or why not)."""
 import socket
 import sys
 
@@ -41,6 +43,26 @@ def socks(host, port, request):
     return "code=%d" % r[1] if len(r) >= 2 else "closed"
 
 
+def halfclose(host, port):
+    blob = bytes(range(256)) * 16384
+    s = socket.create_connection((host, port), timeout=10)
+    s.sendall(b"CONNECT good.test:7 HTTP/1.1\r\n\r\n")
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(1)
+    if b" 200 " not in head:
+        return "refused"
+    s.sendall(blob)
+    s.shutdown(socket.SHUT_WR)
+    back = b""
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        back += b
+    return "same" if back == blob else "differs (%d bytes back)" % len(back)
+
+
 host, port, what = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 if what == "garbage":
     print(status(talk(host, port, b"GARBAGE\r\n\r\n")))
@@ -57,6 +79,8 @@ elif what == "socks-udp":
     print(socks(host, port, b"\x05\x03\x00\x01\xc6\x33\x64\x0a\x00\x50"))
 elif what == "socks-atyp":
     print(socks(host, port, b"\x05\x01\x00\x09\xc6\x33\x64\x0a\x00\x50"))
+elif what == "halfclose":
+    print(halfclose(host, port))
 elif what == "socks-auth":
     s = socket.create_connection((host, port), timeout=5)
     s.sendall(b"\x05\x01\x02")

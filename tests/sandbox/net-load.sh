@@ -1,5 +1,6 @@
 #!/bin/sh
-# Load on the proxy: 500 tunnels open at once, each answered; a slow DNS
+# Load on the proxy: 500 tunnels open at once, each answered; a
+# half-closed tunnel moving 4 MiB each way through bounded buffers; a slow DNS
 # answer does not hold up another connection, nor another sandbox.
 # Test hosts: see tests/net/netns.inc.
 . "$TESTS/net/netns.inc"
@@ -7,6 +8,11 @@ net_up || { fail "test hosts in a network namespace"; exit 1; }
 cp "$NET/many.py" "$ws/.t/many.py"
 out=$(nrun -- python3 .t/many.py 127.0.0.1 3128 good.test 500 2>&1)
 same "500 concurrent tunnels, each answered" "$out" "500 tunnels up, 500 answered"
+# 4 MiB through 64 KiB buffers to a server that answers only after EOF:
+# the half-close must pass through, and nothing may be lost either way.
+cp "$NET/probe.py" "$ws/.t/probe.py"
+out=$(nrun -- python3 .t/probe.py 127.0.0.1 3128 halfclose 2>&1)
+same "half-close passes through the tunnel, 4 MiB each way intact" "$out" "same"
 
 # slow.test is answered after 3 s; good.test at once, by the same proxy.
 out=$(nrun -- sh -c '
