@@ -336,11 +336,22 @@ static char **launch_env(const struct launch *l)
 	return env;
 }
 
+void launch_cleanup(struct launch *l)
+{
+	for (size_t i = 0; i < sizeof l->made / sizeof l->made[0]; i++) {
+		if (l->made[i] != NULL)
+			rmdir(l->made[i]); /* only if still empty: ENOTEMPTY keeps it */
+		free(l->made[i]);
+		l->made[i] = NULL;
+	}
+}
+
 static void launch_undo(struct launch *l)
 {
 	kill(l->pid, SIGKILL);
 	waitpid(l->pid, NULL, 0);
 	l->pid = -1;
+	launch_cleanup(l);
 	if (l->notify_fd >= 0)
 		close(l->notify_fd);
 	if (l->proxy_fd >= 0)
@@ -362,14 +373,18 @@ int launch_start(struct launch *l)
 		snprintf(l->err, sizeof l->err, "launch: no policy or no command");
 		return -1;
 	}
+	if (p->sandboxed)
+		ns_precreate(p, l->made, (int)(sizeof l->made / sizeof l->made[0]));
 	char **env = launch_env(l);
 	if (env == NULL) {
 		snprintf(l->err, sizeof l->err, "environment: out of memory");
+		launch_cleanup(l);
 		return -1;
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		snprintf(l->err, sizeof l->err, "launch: socketpair: %s", strerror(errno));
 		env_free(env);
+		launch_cleanup(l);
 		return -1;
 	}
 	s.envp = env;
@@ -389,6 +404,7 @@ int launch_start(struct launch *l)
 		close(sv[0]);
 		close(sv[1]);
 		env_free(env);
+		launch_cleanup(l);
 		return -1;
 	}
 	if (pid == 0) {

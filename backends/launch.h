@@ -39,6 +39,8 @@ struct launch {
 	int proxy_fd;           /* -1 unless want_proxy_listener */
 	int proxy_port;         /* the listener's port inside the sandbox */
 	int pty_fd;             /* -1 unless want_pty: the master of the command's PTY */
+	char *made[8];          /* protected directories launch_start() made empty
+				 * in the workspace (so they can be covered) */
 	char err[512];          /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */
 };
 
@@ -46,6 +48,9 @@ void launch_init(struct launch *);
 /* 0: the command is running (exec succeeded). -1: nothing runs; err says
  * which layer failed and why. */
 int launch_start(struct launch *);
+/* After the sandbox has exited: removes the directories in `made` that
+ * are still empty, and frees the list. */
+void launch_cleanup(struct launch *);
 
 /* What the running kernel offers, probed once (sandmux doctor prints it). */
 struct features {

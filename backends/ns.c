@@ -139,11 +139,13 @@ static int ns_cmp(const void *a, const void *b)
 
 /* A protected directory that does not exist yet (no .vscode, no .sandmux
  * in this checkout) could be created and filled from inside, where no
- * bind can cover it. So an empty one is made, when its parent exists and
- * lies in the workspace, and covered like the others. Git does not track
- * empty directories; the directory is left in place afterwards. */
-static void ns_precreate(const struct policy *p)
+ * bind can cover it. So an empty one is made (by the parent, before the
+ * clone), when its parent exists, lies in the workspace and the sandbox
+ * could write there, and it is covered like the others; launch_cleanup()
+ * removes it again if still empty. Returns how many were made. */
+int ns_precreate(const struct policy *p, char **made, int max)
 {
+	int nmade = 0;
 	for (size_t i = 0; p->workspace != NULL && i < p->protect.n; i++) {
 		char dir[PATH_MAX];
 		const char *g = p->protect.v[i].text;
@@ -160,9 +162,11 @@ static void ns_precreate(const struct policy *p)
 		*slash = '\0';
 		bool parent = access(dir, W_OK) == 0;
 		*slash = '/';
-		if (parent)
-			mkdir(dir, 0755); /* best effort: the observer still sees creations */
+		/* Best effort: the observer still sees creations. */
+		if (parent && nmade < max && mkdir(dir, 0755) == 0 && (made[nmade] = strdup(dir)) != NULL)
+			nmade++;
 	}
+	return nmade;
 }
 
 /* Read-only roots and protected paths, parents first, then the writable
@@ -173,7 +177,6 @@ static int ns_readonly(struct sbx *s)
 	struct ns_paths ro = { 0 }, ex = { 0 };
 	int rc = -1;
 	char own[PATH_MAX];
-	ns_precreate(p);
 	if (p->home != NULL && snprintf(own, sizeof own, "%s/.sandmux", p->home) < (int)sizeof own)
 		ns_paths_add(&ro, own);
 	for (size_t i = 0; i < p->readonly.n; i++)

@@ -41,6 +41,8 @@ int ns_bind(struct sbx *, const char *src, const char *dst, bool ro);
 unsigned long ns_locked_flags(const char *path);
 /* The tmpfs holding the empty stand-ins bound over hidden paths. */
 int ns_stage(struct sbx *);
+/* Makes the missing protected directories (see ns.c); in the parent. */
+int ns_precreate(const struct policy *, char **made, int max);
 /* tmp.c: the session temp dir at /tmp and /var/tmp (calls ns_stage). */
 int ns_tmp(struct sbx *);
 int ns_loopback_up(struct sbx *);

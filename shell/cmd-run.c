@@ -277,6 +277,7 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		loop_once(r->loop, -1);
 	if (r->use_tty)
 		run_tty_drain(&r->tty);
+	launch_cleanup(&r->l);
 	if (run_denials_finish(&r->denials, o->argv, r->status, o->report) < 0 && r->status == 0)
 		return 1;
 	return r->status;

@@ -47,5 +47,6 @@ for obs in "" --no-observer; do
 	(cd "$fresh" && "$SANDMUX" run $obs -- sh -c 'mkdir -p .vscode .sandmux .git/hooks; echo x > .vscode/settings.json; echo x > .sandmux/sandbox.json; echo x > .git/hooks/pre-commit') 2>/dev/null
 	refuse "fresh checkout ${obs:-(observer on)}: no protected file can be created" \
 		sh -c "ls '$fresh/.vscode/settings.json' '$fresh/.sandmux/sandbox.json' '$fresh/.git/hooks/pre-commit' 2>/dev/null | grep ."
+	same "fresh checkout ${obs:-(observer on)}: left as it was after the run" "$(ls -A "$fresh" "$fresh/.git" | grep -cE '^(\.vscode|\.sandmux|hooks)$')" "0"
 done
 exit $T_FAILED
