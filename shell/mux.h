@@ -67,6 +67,10 @@ struct pane {
 	int x, y, w, h; /* on screen, title line included */
 	bool resized;
 	struct copy *copy;
+	/* OSC 7/133/633 from the program (shell integration) go here; set it
+	 * after pane_new(). OSC 52 is handled by pane-osc.c. */
+	void (*osc_hook)(int command, const char *arg, size_t len, void *data);
+	void *osc_hook_data;
 	struct proxy *proxy;       /* NET_PROXY: the pane's filtering proxy (pane-spawn.c) */
 	struct policy *net_policy; /* what that proxy decides by, kept as long as it */
 };
@@ -80,6 +84,7 @@ struct window {
 	struct pane *active;
 	struct layout *root;
 	bool zoomed;
+	bool bell; /* a pane rang while the window was not shown */
 	int preset; /* last layout_preset applied, -1 none */
 };
 
@@ -188,6 +193,9 @@ void pane_title(const struct pane *, char *buf, size_t cap);
 /* Adds one to the pane's denial counter (the denials engineer calls this). */
 void pane_add_denial(struct server *, int pane_id);
 struct pane *pane_find(struct server *, int id);
+
+/* pane-osc.c: routes the pane's OSC strings (clipboard, osc_hook). */
+void pane_osc_init(struct pane *);
 
 /* redraw.c */
 void redraw_clients(struct server *);

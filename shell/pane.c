@@ -67,6 +67,8 @@ static void pane_read(struct pane *p)
 		return;
 	}
 	vt_write(p->vt, buf, (size_t)n);
+	if (vt_take_bell(p->vt) && p->win != p->srv->cur)
+		p->win->bell = true;
 	char reply[256];
 	size_t r;
 	while ((r = vt_take_reply(p->vt, reply, sizeof reply)) > 0)
@@ -199,6 +201,7 @@ struct pane *pane_new(struct window *w, const struct pane_spec *spec, int cols, 
 		free(p);
 		return NULL;
 	}
+	pane_osc_init(p);
 	pane_start(p, spec, rows < 1 ? 1 : rows, cols < 1 ? 1 : cols);
 	malloc_trim(0); /* loading the policy and launching left free heap behind */
 	return p;

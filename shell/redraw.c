@@ -65,8 +65,9 @@ static void draw_status(struct client *c)
 	int x = n;
 	for (struct window *w = s->windows; w != NULL && x < s->cols; w = w->next) {
 		const char *name = w->name[0] ? w->name : w->active != NULL ? w->active->name : "";
-		int len = snprintf(line, sizeof line, "%d:%s%s ", w->index, name, w == s->cur ? "*" : "");
-		ui_text(c->ui, row, x, len < s->cols - x ? len : s->cols - x, line, w == s->cur ? UI_STATUS_CURRENT : UI_STATUS);
+		int len = snprintf(line, sizeof line, "%d:%s%s ", w->index, name, w == s->cur ? "*" : w->bell ? "!" : "");
+		ui_text(c->ui, row, x, len < s->cols - x ? len : s->cols - x, line,
+			w == s->cur ? UI_STATUS_CURRENT : w->bell ? UI_ALERT : UI_STATUS);
 		x += len;
 	}
 	const char *right = c->message[0] ? c->message : c->prompt_on ? NULL : c->prefix ? "prefix" : NULL;

@@ -53,6 +53,7 @@ void session_select(struct server *s, struct window *w)
 	if (w == NULL || w == s->cur)
 		return;
 	s->cur = w;
+	w->bell = false;
 	window_layout(w);
 	server_redraw(s, true);
 }

@@ -4,7 +4,7 @@
 . "$TESTS/e2e/mux.lib"
 
 mkdir -p "$HOME/.sandmux"
-printf '{"prefix": "C-a", "scrollback": 500}\n' >"$HOME/.sandmux/sandmux.json"
+printf '{"prefix": "C-a", "scrollback": 500, "clipboard": true}\n' >"$HOME/.sandmux/sandmux.json"
 m_start 100 30
 m_type 'i=1; while [ $i -le 100 ]; do echo "row-$i"; i=$((i+1)); done; echo copy-me-please'
 m_wait main 'row-100'
@@ -25,6 +25,13 @@ m_keys Enter
 m_waitnot main "[copy mode]"
 m_keys C-a ]
 m_expect "the copied text pastes back" '$ row-42'
+m_keys C-u
+
+# OSC 52 with "clipboard": true fills the sandmux buffer (never the person's)
+m_type "printf '\\033]52;c;%s\\007' \$(printf osc-clip-ok | base64); clear"
+m_waitnot main 'base64'
+m_keys C-a ]
+m_expect "OSC 52 writes reach the sandmux buffer when the config allows" '$ osc-clip-ok'
 m_keys C-u
 
 m_keys C-a d
@@ -63,4 +70,10 @@ m_start 100 30
 m_expect "a config error names file, line, column and field" "sandmux.json:2:13: prefix: want a key name"
 m_keys C-b %
 m_expect "the defaults apply after a config error" ' 2: '
+m_type "printf '\\033]52;c;%s\\007' \$(printf osc-clip-no | base64); clear"
+m_waitnot main 'base64'
+m_keys C-b ]
+m_type 'echo end-$((2+3))'
+m_wait main 'end-5'
+case "$(m_screen)" in *osc-clip-no*) fail "OSC 52 is ignored by default" ;; *) ok "OSC 52 is ignored by default" ;; esac
 exit $T_FAILED
