@@ -136,7 +136,7 @@ static int landlock_add_all(struct sbx *s, struct ll *ll)
 		if (landlock_rule(s, ll, "/", LL_READ) < 0)
 			return -1;
 	} else if (landlock_rules(s, ll, &p->read, LL_READ) < 0 || landlock_rule(s, ll, "/dev", LL_READ) < 0 ||
-		   landlock_rule(s, ll, "/proc", LL_READ) < 0) {
+		   landlock_rule(s, ll, "/proc", LL_READ) < 0) { /* as launch_always_readable() says */
 		return -1;
 	}
 	if (landlock_rules(s, ll, &p->write, LL_READ | LL_WRITE) < 0)

@@ -71,5 +71,8 @@ const char *launch_host_path(const struct policy *, const char *inside, char *bu
 /* The devices Landlock lets every sandbox open for writing and configure
  * (/dev/null, /dev/tty, /dev/pts/N, ...): a terminal program needs them. */
 bool launch_dev_allowed(const char *path);
+/* What Landlock lets every sandbox read, whatever its read roots: the
+ * private /dev and /proc (strict reads only its roots otherwise). */
+bool launch_always_readable(const char *path);
 
 #endif

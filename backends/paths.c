@@ -37,6 +37,11 @@ bool launch_dev_allowed(const char *path)
 	return false;
 }
 
+bool launch_always_readable(const char *path)
+{
+	return path_under(path, "/dev") || path_under(path, "/proc");
+}
+
 const char *launch_host_path(const struct policy *p, const char *inside, char *buf, unsigned long size)
 {
 	const char *tmps[] = { "/tmp", "/var/tmp" };

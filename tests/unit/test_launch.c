@@ -126,6 +126,8 @@ static void test_paths(struct unit *u)
 	CHECK_STR(u, launch_host_path(&p, "/tmpfoo", buf, sizeof buf), "/tmpfoo");
 	CHECK(u, launch_dev_allowed("/dev/null") && launch_dev_allowed("/dev/pts/3"));
 	CHECK(u, !launch_dev_allowed("/dev/sda") && !launch_dev_allowed("/dev/nullx"));
+	CHECK(u, launch_always_readable("/dev") && launch_always_readable("/proc/1/status"));
+	CHECK(u, !launch_always_readable("/devx") && !launch_always_readable("/home"));
 	char *vars[8] = { 0 };
 	size_t n = launch_cache_vars(vars);
 	CHECK_INT(u, n, launch_cache_vars(NULL));
