@@ -237,7 +237,8 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	r->l.envp = environ;
 	r->l.cwd = NULL; /* the current directory when inside the workspace */
 	char cwd[PATH_MAX];
-	if (getcwd(cwd, sizeof cwd) && strncmp(cwd, o->workspace, strlen(o->workspace)) == 0)
+	size_t wn = strlen(o->workspace);
+	if (getcwd(cwd, sizeof cwd) && strncmp(cwd, o->workspace, wn) == 0 && (cwd[wn] == '\0' || cwd[wn] == '/'))
 		r->l.cwd = cwd;
 	/* A sandboxed command's PTY is made inside (its own devpts). */
 	if (r->use_tty && r->p->sandboxed)
