@@ -351,7 +351,7 @@ struct check {
 	bool follow;   /* the first path's final symlink is followed */
 };
 
-static void plan_checks(const struct observer *o, const struct seccomp_notif *req, const struct sysdesc *s,
+static void plan_checks(struct observer *o, const struct seccomp_notif *req, const struct sysdesc *s,
 			struct check *c)
 {
 	static const enum fs_op kind_op[] = {
@@ -366,8 +366,13 @@ static void plan_checks(const struct observer *o, const struct seccomp_notif *re
 		return;
 	c->follow = follows(s, flags);
 	for (int i = 0; i < 2; i++) {
-		if (path[i] < 0 || read_path(req, dirfd[i], path[i], abs, sizeof abs) < 0)
+		errno = 0;
+		if (path[i] < 0 || read_path(req, dirfd[i], path[i], abs, sizeof abs) < 0) {
+			/* EPERM: this host may not read the process's memory
+			 * (Yama ptrace_scope 2 or 3); the call goes on unobserved. */
+			o->stats.unreadable += path[i] >= 0 && errno == EPERM;
 			continue;
+		}
 		c->raw[i] = strdup(abs);
 		c->path[i] = c->raw[i] ? path_normalize(abs) : NULL;
 		c->op[i] = (enum fs_op)op;

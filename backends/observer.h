@@ -55,6 +55,7 @@ struct observer_stats {
 	uint64_t denied;    /* answered EACCES */
 	uint64_t continued; /* handed back to the kernel */
 	uint64_t gone;      /* the call went away before the answer */
+	uint64_t unreadable;/* paths this host may not read (ptrace restrictions) */
 };
 
 struct observer;

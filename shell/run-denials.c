@@ -83,6 +83,7 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "notified", (double)st->seen);
 		cJSON_AddNumberToObject(o, "denied", (double)st->denied);
+		cJSON_AddNumberToObject(o, "unreadable", (double)st->unreadable);
 		/* The host's own CPU time: in `run`, mostly the observer's. */
 		struct rusage ru;
 		if (getrusage(RUSAGE_SELF, &ru) == 0)
@@ -122,6 +123,10 @@ static void print_hint(const struct denial *d)
 
 int run_denials_finish(struct run_denials *rd, char *const *argv, int status, const char *report)
 {
+	if (rd->obs != NULL && observer_stats(rd->obs)->unreadable > 0)
+		fprintf(stderr, "sandmux: the observer could not read %llu paths (ptrace restricted: "
+				"/proc/sys/kernel/yama/ptrace_scope); Landlock still decided them\n",
+			(unsigned long long)observer_stats(rd->obs)->unreadable);
 	if (report == NULL) {
 		for (size_t i = 0; i < rd->ev.list.n; i++)
 			print_hint(&rd->ev.list.v[i]);
