@@ -168,12 +168,16 @@ static int attach_loop(struct attach *a, const char *profile)
 	buf_add(&hello, profile != NULL ? profile : "", strlen(profile != NULL ? profile : "") + 1);
 	send_msg(a, MSG_HELLO, hello.p, hello.len);
 	buf_free(&hello);
-	watch_add(a->loop, STDIN_FILENO, LOOP_IN, on_stdin, a);
-	watch_add(a->loop, a->sock, LOOP_IN, on_sock, a);
-	watch_add(a->loop, a->sig, LOOP_IN, on_signal, a);
-	while (!a->done)
+	struct watch *w[3] = {
+		watch_add(a->loop, STDIN_FILENO, LOOP_IN, on_stdin, a),
+		watch_add(a->loop, a->sock, LOOP_IN, on_sock, a),
+		watch_add(a->loop, a->sig, LOOP_IN, on_signal, a),
+	};
+	while (!a->done && w[0] != NULL && w[1] != NULL && w[2] != NULL)
 		if (loop_once(a->loop, -1) < 0)
 			break;
+	for (int i = 0; i < 3; i++)
+		watch_del(w[i]);
 	return a->status;
 }
 

@@ -117,6 +117,37 @@ static void test_names(struct unit *u)
 	CHECK(u, !keys_parse("F13", &k));
 }
 
+/* Random bytes: every key parse consumes within bounds, and only a tail
+ * can be "incomplete" (the client's input path must always move on). */
+static void test_random(struct unit *u)
+{
+	unsigned seed = 12345;
+	char buf[256];
+	int bad = 0;
+	for (int round = 0; round < 20000; round++) {
+		size_t len = 1 + (size_t)(round % 64);
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = seed >> 16;
+			buf[i] = (char)(r % 4 == 0 ? 0x1b : r % 5 == 0 ? '[' : r % 7 == 0 ? ';' : (int)(r & 0xff));
+		}
+		size_t at = 0;
+		while (at < len) {
+			struct key k;
+			size_t n = keys_next(buf + at, len - at, &k);
+			if (n > len - at)
+				bad++;
+			if (n == 0)
+				break;
+			at += n;
+		}
+		/* what is left waits for more bytes: it must start with ESC or a UTF-8 lead */
+		if (at < len && buf[at] != 0x1b && ((unsigned char)buf[at] & 0xc0) != 0xc0)
+			bad++;
+	}
+	CHECK_INT(u, bad, 0);
+}
+
 int main(void)
 {
 	struct unit u = { 0, 0 };
@@ -124,5 +155,6 @@ int main(void)
 	test_sequences(&u);
 	test_mouse(&u);
 	test_names(&u);
+	test_random(&u);
 	return unit_done(&u, "test_keys");
 }
