@@ -9,15 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "backends/events.h"
 #include "backends/launch.h"
 #include "backends/loop.h"
+#include "backends/procpath.h"
 #include "policy/config.h"
 #include "policy/policy.h"
 #include "policy/suggest.h"
@@ -175,126 +173,6 @@ static const struct sysdesc *observer_lookup(const struct observer *o, const str
 	return s;
 }
 
-/* Reads size bytes of the target's memory; page by page so that a string
- * ending just before an unmapped page is still read. */
-static ssize_t read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool stop_at_nul)
-{
-	size_t got = 0;
-	while (got < size) {
-		size_t page = 4096 - ((addr + got) & 4095);
-		size_t want = size - got < page ? size - got : page;
-		struct iovec local = {(char *)buf + got, want};
-		struct iovec remote = {(void *)(uintptr_t)(addr + got), want};
-		ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
-		if (n <= 0)
-			return got > 0 ? (ssize_t)got : -1;
-		if (stop_at_nul && memchr((char *)buf + got, '\0', (size_t)n) != NULL)
-			return (ssize_t)(got + (size_t)n);
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
-/* readlink of /proc/PID/WHAT into buf; only absolute results count
- * ("pipe:[12]" or "/x (deleted)" do not name a path to decide on). */
-static int proc_link(pid_t pid, const char *what, char *buf, size_t size)
-{
-	char link[64];
-	snprintf(link, sizeof link, "/proc/%d/%s", (int)pid, what);
-	ssize_t n = readlink(link, buf, size - 1);
-	if (n <= 0 || buf[0] != '/')
-		return -1;
-	buf[n] = '\0';
-	if (n > 10 && strcmp(buf + n - 10, " (deleted)") == 0)
-		return -1;
-	return 0;
-}
-
-/* The path a (dirfd, path) pair names, absolute but not yet resolved
- * (symlinks and ".." are the kernel's job, in canon()). */
-static int read_path(const struct seccomp_notif *req, int dirfd_arg, int path_arg, char *out, size_t size)
-{
-	char path[PATH_MAX], base[PATH_MAX];
-	pid_t pid = (pid_t)req->pid;
-	if (read_mem(pid, req->data.args[path_arg], path, sizeof path, true) <= 0 ||
-	    memchr(path, '\0', sizeof path) == NULL)
-		return -1;
-	if (path[0] == '/')
-		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
-	int dirfd = dirfd_arg < 0 ? AT_FDCWD : (int)req->data.args[dirfd_arg];
-	char what[32];
-	if (dirfd == AT_FDCWD)
-		snprintf(what, sizeof what, "cwd");
-	else
-		snprintf(what, sizeof what, "fd/%d", dirfd);
-	if (proc_link(pid, what, base, sizeof base) < 0)
-		return -1;
-	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
-}
-
-/* The path an fd of ours names (in the process's mount namespace, seen
- * from its root: the kernel prints it from that namespace's root). */
-static int fd_path(int fd, char *buf, size_t size)
-{
-	char link[64];
-	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-	ssize_t n = readlink(link, buf, size - 1);
-	if (n <= 0 || buf[0] != '/')
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
-/* Opens abs in the process's root, resolving symlinks the way the process
- * would (absolute ones stay inside its root), without following a final
- * symlink unless `follow`. */
-static int open_in_root(int root, const char *abs, bool dir)
-{
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC | (dir ? O_DIRECTORY : 0),
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-	};
-	return (int)syscall(SYS_openat2, root, abs, &how, sizeof how);
-}
-
-/* The canonical path the call acts on: with `follow`, the file itself if
- * it exists (a final symlink followed, as open and exec do); otherwise
- * the canonical directory plus the last name (create, remove, rename act
- * on the name). *exists says whether that name exists. */
-static char *canon(int root, const char *abs, bool follow, bool *exists)
-{
-	char dir[PATH_MAX], got[PATH_MAX], out[2 * PATH_MAX + 2];
-	int fd = -1;
-	char *r = NULL;
-	*exists = false;
-	if (follow && (fd = open_in_root(root, abs, false)) >= 0) {
-		*exists = true;
-		if (fd_path(fd, got, sizeof got) == 0)
-			r = path_normalize(got);
-		close(fd);
-		return r;
-	}
-	snprintf(dir, sizeof dir, "%s", abs);
-	size_t n = strlen(dir);
-	while (n > 1 && dir[n - 1] == '/')
-		dir[--n] = '\0';
-	char *slash = strrchr(dir, '/');
-	const char *name = slash ? slash + 1 : dir;
-	if (slash == dir)
-		name = dir[1] ? dir + 1 : ".";
-	char parent[PATH_MAX];
-	snprintf(parent, sizeof parent, "%.*s", slash && slash != dir ? (int)(slash - dir) : 1, dir);
-	if ((fd = open_in_root(root, parent, true)) >= 0 && fd_path(fd, got, sizeof got) == 0) {
-		struct stat st;
-		*exists = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
-		snprintf(out, sizeof out, "%s/%s", got, name);
-		r = path_normalize(out);
-	}
-	if (fd >= 0)
-		close(fd);
-	return r;
-}
-
 /* The operation an open asks for; -1 when it needs no check. */
 static int open_op(const struct observer *o, const struct seccomp_notif *req, const struct sysdesc *s,
 		   uint64_t *flags)
@@ -302,7 +180,7 @@ static int open_op(const struct observer *o, const struct seccomp_notif *req, co
 	*flags = req->data.args[(int)s->flags];
 	if (s->kind == K_OPENAT2 &&
 	    (req->data.args[3] < sizeof(uint64_t) ||
-	     read_mem((pid_t)req->pid, req->data.args[2], flags, sizeof *flags, false) != sizeof *flags))
+	     procpath_read_mem((pid_t)req->pid, req->data.args[2], flags, sizeof *flags, false) != sizeof *flags))
 		return -1; /* the kernel refuses a short open_how itself */
 	if (*flags & WRITE_INTENT)
 		return (*flags & O_CREAT) ? OP_CREATE : OP_WRITE;
@@ -367,7 +245,7 @@ static void plan_checks(struct observer *o, const struct seccomp_notif *req, con
 	c->follow = follows(s, flags);
 	for (int i = 0; i < 2; i++) {
 		errno = 0;
-		if (path[i] < 0 || read_path(req, dirfd[i], path[i], abs, sizeof abs) < 0) {
+		if (path[i] < 0 || procpath_absolute((pid_t)req->pid, req->data.args[path[i]], dirfd[i] < 0 ? AT_FDCWD : (int)req->data.args[dirfd[i]], abs, sizeof abs) < 0) {
 			/* EPERM: this host may not read the process's memory
 			 * (Yama ptrace_scope 2 or 3); the call goes on unobserved. */
 			o->stats.unreadable += path[i] >= 0 && errno == EPERM;
@@ -388,7 +266,7 @@ static void refine_checks(const struct observer *o, const struct sysdesc *s, str
 		if (c->raw[i] == NULL)
 			continue;
 		free(c->path[i]);
-		c->path[i] = canon(o->root, c->raw[i], i == 0 && c->follow, &exists);
+		c->path[i] = procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists);
 		if (i == 0 && c->op[0] == OP_CREATE && exists)
 			c->op[0] = OP_WRITE; /* O_CREAT, creat on an existing file */
 		if (i == 0 ? !worth_checking(s, c->op[0], exists) : exists && s->kind == K_LINK)

@@ -1,0 +1,126 @@
+/* procpath: a path argument of a process that waits in a seccomp
+ * notification, as that process names it and as the kernel will resolve
+ * it: its memory through process_vm_readv, its cwd and fds through
+ * /proc/PID, its root through openat2(RESOLVE_IN_ROOT). For the observer;
+ * nothing here decides anything. */
+#include "backends/procpath.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "policy/config.h"
+
+ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool stop_at_nul)
+{
+	size_t got = 0;
+	while (got < size) {
+		size_t page = 4096 - ((addr + got) & 4095);
+		size_t want = size - got < page ? size - got : page;
+		struct iovec local = {(char *)buf + got, want};
+		struct iovec remote = {(void *)(uintptr_t)(addr + got), want};
+		ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+		if (n <= 0)
+			return got > 0 ? (ssize_t)got : -1;
+		if (stop_at_nul && memchr((char *)buf + got, '\0', (size_t)n) != NULL)
+			return (ssize_t)(got + (size_t)n);
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/* readlink of /proc/PID/WHAT into buf; only absolute results count
+ * ("pipe:[12]" or "/x (deleted)" do not name a path to decide on). */
+static int proc_link(pid_t pid, const char *what, char *buf, size_t size)
+{
+	char link[64];
+	snprintf(link, sizeof link, "/proc/%d/%s", (int)pid, what);
+	ssize_t n = readlink(link, buf, size - 1);
+	if (n <= 0 || buf[0] != '/')
+		return -1;
+	buf[n] = '\0';
+	if (n > 10 && strcmp(buf + n - 10, " (deleted)") == 0)
+		return -1;
+	return 0;
+}
+
+int procpath_absolute(pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
+{
+	char path[PATH_MAX], base[PATH_MAX];
+	if (procpath_read_mem(pid, addr, path, sizeof path, true) <= 0 || memchr(path, '\0', sizeof path) == NULL)
+		return -1;
+	if (path[0] == '/')
+		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
+	char what[32];
+	if (dirfd == AT_FDCWD)
+		snprintf(what, sizeof what, "cwd");
+	else
+		snprintf(what, sizeof what, "fd/%d", dirfd);
+	if (proc_link(pid, what, base, sizeof base) < 0)
+		return -1;
+	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
+}
+
+/* The path an fd of ours names (in the process's mount namespace, seen
+ * from its root: the kernel prints it from that namespace's root). */
+static int fd_path(int fd, char *buf, size_t size)
+{
+	char link[64];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, buf, size - 1);
+	if (n <= 0 || buf[0] != '/')
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Opens abs (O_PATH) in the process's root, resolving symlinks the way
+ * the process would: absolute ones stay inside its root. */
+static int open_in_root(int root, const char *abs, bool dir)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | (dir ? O_DIRECTORY : 0),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	return (int)syscall(SYS_openat2, root, abs, &how, sizeof how);
+}
+
+char *procpath_canon(int root, const char *abs, bool follow, bool *exists)
+{
+	char dir[PATH_MAX], got[PATH_MAX], out[2 * PATH_MAX + 2];
+	int fd = -1;
+	char *r = NULL;
+	*exists = false;
+	if (follow && (fd = open_in_root(root, abs, false)) >= 0) {
+		*exists = true;
+		if (fd_path(fd, got, sizeof got) == 0)
+			r = path_normalize(got);
+		close(fd);
+		return r;
+	}
+	snprintf(dir, sizeof dir, "%s", abs);
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';
+	char *slash = strrchr(dir, '/');
+	const char *name = slash ? slash + 1 : dir;
+	if (slash == dir)
+		name = dir[1] ? dir + 1 : ".";
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof parent, "%.*s", slash && slash != dir ? (int)(slash - dir) : 1, dir);
+	if ((fd = open_in_root(root, parent, true)) >= 0 && fd_path(fd, got, sizeof got) == 0) {
+		struct stat st;
+		*exists = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+		snprintf(out, sizeof out, "%s/%s", got, name);
+		r = path_normalize(out);
+	}
+	if (fd >= 0)
+		close(fd);
+	return r;
+}

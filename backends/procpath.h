@@ -1,0 +1,32 @@
+/* procpath: the path arguments of a process stopped in a seccomp
+ * notification (backends/observer.c). The kernel prints the paths of
+ * another mount namespace from that namespace's root, so every path here
+ * is the one the process itself would see. */
+#ifndef PROCPATH_H
+#define PROCPATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Reads size bytes at addr in pid's memory, page by page (a string ending
+ * just before an unmapped page still reads); with stop_at_nul, up to the
+ * first page holding a NUL. Returns the bytes read or -1 (errno EPERM:
+ * ptrace restrictions forbid it). */
+ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool stop_at_nul);
+
+/* The path string at addr made absolute against dirfd (AT_FDCWD: the
+ * cwd) as pid sees them; not resolved or normalised. 0, or -1 when it
+ * cannot be told (bad pointer, dirfd not a directory). */
+int procpath_absolute(pid_t pid, uint64_t addr, int dirfd, char *out, size_t size);
+
+/* The canonical path a call on abs acts on, resolved in root (an O_PATH
+ * fd of the process's root): with `follow`, the file itself if it exists
+ * (a final symlink followed, as open and exec do); otherwise the
+ * canonical directory plus the last name (create, remove and rename act
+ * on the name). *exists says whether that name exists. malloc'ed, or NULL
+ * when the directory cannot be resolved. */
+char *procpath_canon(int root, const char *abs, bool follow, bool *exists);
+
+#endif
