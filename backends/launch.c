@@ -398,9 +398,11 @@ int launch_start(struct launch *l)
 	 * once, so the child is pid 1 of its pid namespace. */
 	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
 	if (pid < 0) {
+		bool nested = errno == EPERM && getenv("SANDMUX_SANDBOX") != NULL;
 		snprintf(l->err, sizeof l->err, "namespaces: clone (user, mount, pid%s): %s%s",
 			 s.netns ? ", net" : "", strerror(errno),
-			 errno == EPERM || errno == ENOSPC ? " (user namespaces unavailable?)" : "");
+			 nested ? " (inside a sandmux sandbox, which allows no new user namespace)"
+			 : errno == EPERM || errno == ENOSPC ? " (user namespaces unavailable? see sandmux doctor)" : "");
 		close(sv[0]);
 		close(sv[1]);
 		env_free(env);
