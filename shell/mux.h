@@ -128,6 +128,7 @@ struct server {
 	int rows, cols; /* the session's size: the smallest attached client */
 	struct buf paste; /* the copy-mode buffer */
 	uint64_t draw_timer, last_draw;
+	size_t output_since_draw; /* pane bytes read since the last draw */
 	bool draw_pending;
 	bool quit;
 };

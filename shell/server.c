@@ -18,7 +18,8 @@
 
 #include "backends/loop.h"
 
-#define DRAW_MS 12 /* coalesce output into at most one draw per tick */
+#define DRAW_MS 12          /* a flood is drawn at most once per tick */
+#define FLOOD_BYTES 16384   /* output between two draws that counts as a flood */
 
 void server_log(struct server *s, const char *fmt, ...)
 {
@@ -42,12 +43,14 @@ static void draw_tick(void *arg)
 	s->draw_timer = 0;
 	s->draw_pending = false;
 	s->last_draw = loop_now_ms();
+	s->output_since_draw = 0;
 	redraw_clients(s);
 }
 
-/* The first change after a quiet spell is drawn at the end of this loop
- * turn (a typed key echoes at once); changes that follow it are
- * coalesced until DRAW_MS after the last draw. */
+/* Small changes (a typed key's echo, a prompt) are drawn at the end of
+ * this loop turn; once panes pour out more than FLOOD_BYTES between two
+ * draws, drawing waits until DRAW_MS after the last one, so a flood costs
+ * one frame per tick instead of one per read. */
 void server_redraw(struct server *s, bool full)
 {
 	if (full)
@@ -55,8 +58,9 @@ void server_redraw(struct server *s, bool full)
 			c->full = true;
 	if (!s->draw_pending) {
 		uint64_t since = loop_now_ms() - s->last_draw;
+		int wait = since >= DRAW_MS || s->output_since_draw < FLOOD_BYTES ? 0 : (int)(DRAW_MS - since);
 		s->draw_pending = true;
-		s->draw_timer = timer_add(s->loop, since >= DRAW_MS ? 0 : (int)(DRAW_MS - since), draw_tick, s);
+		s->draw_timer = timer_add(s->loop, wait, draw_tick, s);
 	}
 }
 

@@ -75,3 +75,13 @@ mem() { # mem N HISTORY(0|1)
 }
 for n in 1 4 16; do mem $n 0; done
 mem 16 1
+
+# keystroke echo: one character at a time into `cat` in a pane
+if command -v python3 >/dev/null; then
+	SHELL=/bin/sh
+	$REF new -d -s e -x 100 -y 30 "sh"
+	echo "echo through sandmux: $(python3 "$(dirname "$0")/mux-echo.py" 300 "$SANDMUX")"
+	echo "echo through tmux:    $(python3 "$(dirname "$0")/mux-echo.py" 300 $REF attach -t e)"
+	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null 2>&1)
+	$REF kill-server 2>/dev/null
+fi
