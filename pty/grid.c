@@ -3,21 +3,13 @@
  * the screen costs one encoded history line and one blanked row, never a
  * copy of the screen. */
 #include "pty/grid.h"
+#include "pty/grid-int.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define GRID_MAX 4096 /* rows and columns are clamped to this */
-
-/* A scrollback line: the cells up to the last non-blank one, as code
- * points with their width in the top byte, then the attribute changes
- * (runs), then the combining marks of the few cells that have any. */
-struct grid_hline {
-	uint16_t len, nruns, nmarks;
-	bool wrapped;
-	uint32_t ch[];
-};
 
 struct hrun {
 	uint16_t col;
@@ -46,7 +38,7 @@ static bool attr_eq(const struct vt_attr *a, const struct vt_attr *b)
 	return a->fg == b->fg && a->bg == b->bg && a->flags == b->flags;
 }
 
-static bool cell_plain_blank(const struct vt_cell *c)
+bool grid_cell_blank(const struct vt_cell *c)
 {
 	static const struct vt_attr none;
 	return c->ch[0] == 0 && c->width == 1 && attr_eq(&c->attr, &none);
@@ -62,7 +54,7 @@ static void cells_blank(struct vt_cell *c, int n, uint32_t bg)
 static bool line_blank(const struct grid_line *l, int cols)
 {
 	for (int c = 0; c < cols; c++)
-		if (!cell_plain_blank(&l->cells[c]))
+		if (!grid_cell_blank(&l->cells[c]))
 			return false;
 	return true;
 }
@@ -86,11 +78,11 @@ static size_t hline_size(int len, int nruns, int nmarks)
 }
 
 /* Encode l, into the memory of reuse (a line leaving the ring) if given. */
-static struct grid_hline *hline_encode(const struct grid_line *l, int cols, struct grid_hline *reuse)
+struct grid_hline *grid_hline_encode(const struct grid_line *l, int cols, struct grid_hline *reuse)
 {
 	const struct vt_cell *c = l->cells;
 	int len = l->used < cols ? l->used : cols, nruns = 0, nmarks = 0;
-	while (len > 0 && cell_plain_blank(&c[len - 1]))
+	while (len > 0 && grid_cell_blank(&c[len - 1]))
 		len--;
 	struct vt_attr prev = {0};
 	for (int i = 0; i < len; i++) {
@@ -125,7 +117,7 @@ static struct grid_hline *hline_encode(const struct grid_line *l, int cols, stru
 }
 
 /* Decode into n cells: truncated or padded with blanks. */
-static void hline_decode(const struct grid_hline *h, struct vt_cell *out, int n)
+void grid_hline_decode(const struct grid_hline *h, struct vt_cell *out, int n)
 {
 	const struct hrun *run = hline_runs(h), *end = run + h->nruns;
 	struct vt_attr a = {0};
@@ -142,6 +134,11 @@ static void hline_decode(const struct grid_hline *h, struct vt_cell *out, int n)
 			memcpy(&out[m[i].col].ch[1], m[i].ch, sizeof m[i].ch);
 	if (len > 0 && h->len > n && out[len - 1].width == 2)
 		out[len - 1] = grid_blank(0);
+}
+
+size_t grid_hline_bytes(const struct grid_hline *h)
+{
+	return hline_size(h->len, h->nruns, h->nmarks);
 }
 
 static struct grid_hline **hist_slot(const struct grid *g, int i)
@@ -171,7 +168,7 @@ static void hist_push(struct grid *g, const struct grid_line *l)
 	if (g->hist_cap == 0)
 		return;
 	struct grid_hline *old = g->hist_len == g->hist_cap ? hist_take_oldest(g) : NULL;
-	struct grid_hline *h = hline_encode(l, g->cols, old);
+	struct grid_hline *h = grid_hline_encode(l, g->cols, old);
 	if (!h)
 		return; /* out of memory: the line is lost, the screen is not */
 	g->cache->line = NULL;
@@ -183,7 +180,7 @@ static void hist_push(struct grid *g, const struct grid_line *l)
 static void hist_pop(struct grid *g, struct grid_line *l, int cols)
 {
 	struct grid_hline **slot = hist_slot(g, g->hist_len - 1);
-	hline_decode(*slot, l->cells, cols);
+	grid_hline_decode(*slot, l->cells, cols);
 	l->used = (*slot)->len < cols ? (*slot)->len : cols;
 	l->wrapped = (*slot)->wrapped;
 	g->hist_bytes -= hline_size((*slot)->len, (*slot)->nruns, (*slot)->nmarks);
@@ -203,7 +200,7 @@ void grid_clear_history(struct grid *g)
 
 /* ---- screens ---- */
 
-static int screen_alloc(struct grid_screen *s, int rows, int cols)
+int grid_screen_alloc(struct grid_screen *s, int rows, int cols)
 {
 	s->line = calloc(rows, sizeof *s->line);
 	s->block = malloc((size_t)rows * cols * sizeof *s->block);
@@ -219,7 +216,7 @@ static int screen_alloc(struct grid_screen *s, int rows, int cols)
 	return 0;
 }
 
-static void screen_free(struct grid_screen *s)
+void grid_screen_free(struct grid_screen *s)
 {
 	free(s->line);
 	free(s->block);
@@ -255,7 +252,7 @@ struct grid *grid_new(int rows, int cols, int hist_cap)
 	g->hist = g->hist_cap ? calloc(g->hist_cap, sizeof *g->hist) : NULL;
 	bool ok = g->cache && g->dirty && g->tmp && (g->hist || !g->hist_cap);
 	/* The alternate screen is allocated only while a program uses it. */
-	if (!ok || screen_alloc(&g->scr[0], g->rows, g->cols) < 0) {
+	if (!ok || grid_screen_alloc(&g->scr[0], g->rows, g->cols) < 0) {
 		free(g->cache);
 		free(g->dirty);
 		free(g->tmp);
@@ -273,8 +270,8 @@ void grid_free(struct grid *g)
 	if (!g)
 		return;
 	grid_clear_history(g);
-	screen_free(&g->scr[0]);
-	screen_free(&g->scr[1]);
+	grid_screen_free(&g->scr[0]);
+	grid_screen_free(&g->scr[1]);
 	free(g->cache->cells);
 	free(g->cache);
 	free(g->dirty);
@@ -386,10 +383,10 @@ void grid_set_alt(struct grid *g, bool on)
 {
 	if ((g->cur == 1) == on)
 		return;
-	if (on && screen_alloc(&g->scr[1], g->rows, g->cols) < 0)
+	if (on && grid_screen_alloc(&g->scr[1], g->rows, g->cols) < 0)
 		return; /* out of memory: the program draws on the main screen */
 	if (!on)
-		screen_free(&g->scr[1]);
+		grid_screen_free(&g->scr[1]);
 	g->cur = on;
 	touch_rows(g, 0, g->rows);
 }
@@ -421,7 +418,7 @@ static int blank_tail(struct grid *g, int which, int below)
 static int screen_resize(struct grid *g, int which, int rows, int cols, int *crow)
 {
 	struct grid_screen ns;
-	if (screen_alloc(&ns, rows, cols) < 0)
+	if (grid_screen_alloc(&ns, rows, cols) < 0)
 		return -1;
 	int orows = g->rows, skip = 0, pull = 0, save = g->cur;
 	if (rows < orows) {
@@ -439,7 +436,7 @@ static int screen_resize(struct grid *g, int which, int rows, int cols, int *cro
 	for (int r = pull; r < rows && skip + r - pull < orows; r++)
 		row_copy(&ns.line[r], grid_line(g, skip + r - pull), cols, g->cols);
 	g->cur = save;
-	screen_free(&g->scr[which]);
+	grid_screen_free(&g->scr[which]);
 	g->scr[which] = ns;
 	*crow += pull - skip;
 	return 0;
@@ -459,7 +456,10 @@ void grid_resize(struct grid *g, int rows, int cols, int *crow, int *ccol)
 		return; /* out of memory: keep the old size */
 	}
 	for (int which = 0; which < 2 && g->scr[which].line; which++) {
-		int other = -1, *cr = which == g->cur ? crow : &other;
+		int other = -1, otherc = 0, *cr = which == g->cur ? crow : &other;
+		/* A new width re-wraps the main screen and the scrollback. */
+		if (which == 0 && cols != g->cols && grid_reflow(g, rows, cols, cr, which == g->cur ? ccol : &otherc) == 0)
+			continue;
 		if (screen_resize(g, which, rows, cols, cr) == 0)
 			continue;
 		if (which == 0) { /* nothing changed yet */
@@ -467,7 +467,7 @@ void grid_resize(struct grid *g, int rows, int cols, int *crow, int *ccol)
 			free(tmp);
 			return;
 		}
-		screen_free(&g->scr[1]); /* out of memory: back to the main screen */
+		grid_screen_free(&g->scr[1]); /* out of memory: back to the main screen */
 		g->cur = 0;
 	}
 	free(g->dirty);
@@ -512,7 +512,7 @@ const struct vt_cell *grid_cell(const struct grid *g, int row, int col)
 			cache->cells = c;
 			cache->cap = h->len;
 		}
-		hline_decode(h, cache->cells, h->len);
+		grid_hline_decode(h, cache->cells, h->len);
 		cache->line = h;
 	}
 	return &cache->cells[col];

@@ -219,7 +219,7 @@ static int cb_resize(int rows, int cols, VTermPos *delta, void *user)
 	int crow = vt->crow, ccol = vt->ccol;
 	grid_resize(vt->grid, rows, cols, &crow, &ccol);
 	delta->row = crow - vt->crow;
-	delta->col = 0;
+	delta->col = ccol - vt->ccol;
 	vt->wrap_pending = false;
 	return 1;
 }

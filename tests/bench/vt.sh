@@ -6,5 +6,5 @@ set -e
 out=build/bench
 mkdir -p "$out"
 cc -O2 -std=c11 -D_GNU_SOURCE -I. -o "$out/vt_bench" tests/bench/vt_bench.c \
-	build/pty/vt.o build/pty/vt-keys.o build/pty/grid.o $(pkg-config --cflags --libs vterm)
+	build/pty/*.o $(pkg-config --cflags --libs vterm)
 "$out/vt_bench" "${1:-5}" "${2:-50}" "${3:-200}"

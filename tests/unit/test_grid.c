@@ -160,18 +160,29 @@ static void test_resize(struct unit *u)
 {
 	struct grid *g = grid_new(4, 6, 10);
 	fill(g);
+	/* Fewer rows, same width: the top goes into the scrollback. */
 	int cr = 3, cc = 5;
-	grid_resize(g, 2, 3, &cr, &cc);
+	grid_resize(g, 2, 6, &cr, &cc);
 	CHECK_STR(u, row(g, 0), "c");
 	CHECK_STR(u, row(g, 1), "d");
 	CHECK_INT(u, cr, 1);
-	CHECK_INT(u, cc, 2);
+	CHECK_INT(u, cc, 5);
 	CHECK_INT(u, grid_history(g), 2);
+	/* Narrower: re-wrapped; the cursor past the text takes a row of its own. */
+	grid_resize(g, 2, 3, &cr, &cc);
+	CHECK_STR(u, row(g, 0), "d");
+	CHECK(u, grid_wrapped(g, 0));
+	CHECK_STR(u, row(g, 1), "");
+	CHECK_INT(u, cr, 1);
+	CHECK_INT(u, cc, 2);
+	CHECK_INT(u, grid_history(g), 3);
+	/* Back to the old width and more rows: the same text, the same cursor. */
 	grid_resize(g, 5, 6, &cr, &cc);
 	CHECK_STR(u, row(g, 0), "a");
 	CHECK_STR(u, row(g, 3), "d");
 	CHECK_STR(u, row(g, 4), "");
 	CHECK_INT(u, cr, 3);
+	CHECK_INT(u, cc, 5);
 	CHECK_INT(u, grid_history(g), 0);
 	/* A wide character cut by the new width is blanked whole. */
 	struct grid_line *l = grid_line(g, 0);

@@ -274,21 +274,52 @@ static void test_resize(struct unit *u)
 	CHECK_INT(u, vt_history(vt), 1);
 	vt_cursor(vt, &r, &c);
 	CHECK_INT(u, r, 5);
-	vt_resize(vt, 6, 4); /* narrower: truncated */
-	put(vt, "\033[1;1Habcdef");
-	CHECK_STR(u, row_text(vt, 0), "abcd");
-	CHECK_STR(u, row_text(vt, 1), "ef");
-	vt_resize(vt, 6, 12);
-	CHECK_STR(u, row_text(vt, 0), "abcd");
-	put(vt, "\033[1;5H12345678X");
-	CHECK_STR(u, row_text(vt, 0), "abcd12345678");
-	CHECK_STR(u, row_text(vt, 1), "Xf");
 	/* Blank rows under the cursor go first when shrinking. */
 	put(vt, "\033[2J\033[Htop");
 	int h = vt_history(vt);
-	vt_resize(vt, 2, 12);
+	vt_resize(vt, 2, 10);
 	CHECK_STR(u, row_text(vt, 0), "top");
 	CHECK_INT(u, vt_history(vt), h);
+	vt_free(vt);
+
+	/* A new width re-wraps, both ways, and keeps the cursor on its text. */
+	vt = vt_new(4, 10, 100);
+	put(vt, "0123456789abcde\r\nnext");
+	vt_resize(vt, 4, 5);
+	CHECK_STR(u, row_text(vt, 0), "01234");
+	CHECK_STR(u, row_text(vt, 1), "56789");
+	CHECK_STR(u, row_text(vt, 2), "abcde");
+	CHECK_STR(u, row_text(vt, 3), "next");
+	vt_cursor(vt, &r, &c);
+	CHECK_INT(u, r, 3);
+	CHECK_INT(u, c, 4);
+	vt_resize(vt, 4, 20);
+	CHECK_STR(u, row_text(vt, 0), "0123456789abcde");
+	CHECK_STR(u, row_text(vt, 1), "next");
+	vt_cursor(vt, &r, &c);
+	CHECK_INT(u, r, 1);
+	CHECK_INT(u, c, 4);
+	vt_resize(vt, 2, 4); /* into the scrollback, still wrapped */
+	CHECK_STR(u, row_text(vt, 0), "next");
+	CHECK_STR(u, row_text(vt, 1), ""); /* the cursor, past the edge */
+	CHECK_INT(u, vt_history(vt), 4);
+	CHECK_STR(u, row_text(vt, -4), "0123");
+	CHECK(u, vt_row_wrapped(vt, -4));
+	CHECK_STR(u, row_text(vt, -1), "cde");
+	CHECK(u, !vt_row_wrapped(vt, -1));
+	vt_resize(vt, 4, 10);
+	CHECK_STR(u, row_text(vt, 0), "0123456789");
+	CHECK_STR(u, row_text(vt, 1), "abcde");
+	CHECK_STR(u, row_text(vt, 2), "next");
+	CHECK_INT(u, vt_history(vt), 0);
+	put(vt, "!");
+	CHECK_STR(u, row_text(vt, 2), "next!");
+	/* A wide character that would straddle the edge moves down whole. */
+	put(vt, "\033[2J\033[Habc\xe4\xb8\xad");
+	vt_resize(vt, 4, 4);
+	CHECK_STR(u, row_text(vt, 0), "abc");
+	CHECK_INT(u, vt_cell(vt, 1, 0)->ch[0], 0x4e2d);
+	CHECK_INT(u, vt_cell(vt, 1, 1)->width, 0);
 	vt_free(vt);
 }
 
