@@ -25,12 +25,21 @@ struct dns_server {
 	int port;
 };
 
+/* A name's answer, kept until it expires. */
+struct dns_cached {
+	char name[256];
+	uint64_t expires_ms; /* 0: free */
+	size_t n[2];
+	struct net_addr addr[2][DNS_MAX_ADDRS];
+};
+
 struct dns {
 	struct loop *loop;
 	struct dns_server server[DNS_MAX_SERVERS];
 	size_t nservers;
 	char hosts[256]; /* "" when disabled */
 	struct lookup *lookups; /* in flight */
+	struct dns_cached cache[DNS_CACHE];
 };
 
 /* One caller waiting for a lookup: the handle dns_resolve() returns. */
@@ -50,6 +59,8 @@ struct lookup {
 	struct dns_query *waiters;
 	bool delivering;
 	char name[256];
+	bool asked;        /* questions went out: the answer may be cached */
+	uint32_t ttl;      /* least TTL of the records received */
 	int fd;
 	struct watch *watch;
 	uint64_t timer;
@@ -224,6 +235,40 @@ void dns_cancel(struct dns_query *w)
 		lookup_free(q);
 }
 
+static void cache_put(struct dns *d, const struct lookup *q)
+{
+	uint64_t now = loop_now_ms();
+	struct dns_cached *slot = &d->cache[0];
+	for (size_t i = 0; i < DNS_CACHE; i++) {
+		struct dns_cached *c = &d->cache[i];
+		if (strcmp(c->name, q->name) == 0 || c->expires_ms <= now) {
+			slot = c;
+			break;
+		}
+		if (c->expires_ms < slot->expires_ms)
+			slot = c; /* else the one that would expire first */
+	}
+	uint32_t ttl = q->ttl < DNS_CACHE_MAX_S ? q->ttl : DNS_CACHE_MAX_S;
+	snprintf(slot->name, sizeof slot->name, "%s", q->name);
+	slot->expires_ms = now + (uint64_t)ttl * 1000;
+	memcpy(slot->n, q->n, sizeof slot->n);
+	memcpy(slot->addr, q->addr, sizeof slot->addr);
+}
+
+static bool cache_get(struct dns *d, struct lookup *q)
+{
+	uint64_t now = loop_now_ms();
+	for (size_t i = 0; i < DNS_CACHE; i++) {
+		const struct dns_cached *c = &d->cache[i];
+		if (c->expires_ms > now && strcasecmp(c->name, q->name) == 0) {
+			memcpy(q->n, c->n, sizeof q->n);
+			memcpy(q->addr, c->addr, sizeof q->addr);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Every waiter gets the result; a callback may cancel other waiters or
  * start new lookups (this one is already out of the in-flight list). */
 static void query_finish(struct lookup *q, enum dns_status status)
@@ -236,6 +281,8 @@ static void query_finish(struct lookup *q, enum dns_status status)
 		r.status = DNS_NOTFOUND;
 	if (r.n > 0)
 		r.status = DNS_OK;
+	if (r.n > 0 && q->asked && q->ttl > 0)
+		cache_put(q->dns, q);
 	query_close(q);
 	*q->pprev = q->next;
 	if (q->next != NULL)
@@ -265,6 +312,7 @@ static void query_timeout(void *arg);
 /* Sends the questions not answered yet, with new random ids or not. */
 static void query_ask(struct lookup *q, bool new_ids)
 {
+	q->asked = true;
 	for (int k = 0; k < 2; k++) {
 		uint8_t msg[DNS_MSG_MAX];
 		if (q->answered[k])
@@ -314,7 +362,7 @@ static void query_read(struct watch *w, int events, void *arg)
 		for (int k = 0; k < 2; k++) {
 			int type = k == 0 ? DNS_TYPE_A : DNS_TYPE_AAAA;
 			if (q->answered[k] || dns_msg_answer(msg, (size_t)len, q->id[k], q->name, type, q->addr[k],
-							     DNS_MAX_ADDRS, &q->n[k]) < 0)
+							     DNS_MAX_ADDRS, &q->n[k], &q->ttl) < 0)
 				continue;
 			q->answered[k] = true;
 		}
@@ -354,7 +402,7 @@ static struct lookup *lookup_start(struct dns *d, const char *name)
 	struct lookup *q = calloc(1, sizeof *q);
 	if (q == NULL)
 		return NULL;
-	*q = (struct lookup){ .dns = d, .fd = -1, .next = d->lookups, .pprev = &d->lookups };
+	*q = (struct lookup){ .dns = d, .fd = -1, .ttl = UINT32_MAX, .next = d->lookups, .pprev = &d->lookups };
 	if (d->lookups != NULL)
 		d->lookups->pprev = &q->next;
 	d->lookups = q;
@@ -364,7 +412,7 @@ static struct lookup *lookup_start(struct dns *d, const char *name)
 		return q;
 	}
 	hosts_lookup(d->hosts, q->name, q);
-	if (q->n[0] + q->n[1] > 0)
+	if (q->n[0] + q->n[1] > 0 || cache_get(d, q))
 		q->timer = timer_add(d->loop, 0, query_deliver, q);
 	else
 		query_send(q);

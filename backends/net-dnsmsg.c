@@ -129,7 +129,7 @@ static void add_record(int type, const uint8_t *rdata, size_t rdlen, struct net_
 }
 
 int dns_msg_answer(const uint8_t *msg, size_t len, uint16_t id, const char *name, int qtype,
-		   struct net_addr *addr, size_t max, size_t *n)
+		   struct net_addr *addr, size_t max, size_t *n, uint32_t *ttl)
 {
 	if (len < 12 || get16(msg) != id || !(msg[2] & 0x80) || get16(msg + 4) != 1)
 		return -1;
@@ -152,8 +152,12 @@ int dns_msg_answer(const uint8_t *msg, size_t len, uint16_t id, const char *name
 		/* A CNAME chain's final records carry the target's name; a
 		 * recursive resolver only puts records of that chain in the
 		 * answer section, so every A/AAAA there answers our question. */
-		if (class == 1 && (int)type == qtype)
+		if (class == 1 && (int)type == qtype) {
+			uint32_t t = (uint32_t)get16(msg + o - 6) << 16 | get16(msg + o - 4);
+			if (ttl != NULL && t < *ttl)
+				*ttl = t;
 			add_record((int)type, msg + o, rdlen, addr, max, n);
+		}
 		o += rdlen;
 	}
 	return 0;

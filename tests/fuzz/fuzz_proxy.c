@@ -56,8 +56,9 @@ static void fuzz_dns(const uint8_t *data, size_t size)
 	struct net_addr addr[DNS_MAX_ADDRS];
 	size_t n = 0;
 	uint16_t id = (uint16_t)(buf[0] << 8 | buf[1]);
-	dns_msg_answer(buf, size, id, "good.test", DNS_TYPE_A, addr, DNS_MAX_ADDRS, &n);
-	dns_msg_answer(buf, size, id, "good.test", DNS_TYPE_AAAA, addr, DNS_MAX_ADDRS, &n);
+	uint32_t ttl = UINT32_MAX;
+	dns_msg_answer(buf, size, id, "good.test", DNS_TYPE_A, addr, DNS_MAX_ADDRS, &n, &ttl);
+	dns_msg_answer(buf, size, id, "good.test", DNS_TYPE_AAAA, addr, DNS_MAX_ADDRS, &n, NULL);
 	if (n > DNS_MAX_ADDRS)
 		abort();
 	free(buf);

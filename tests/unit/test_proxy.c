@@ -148,22 +148,24 @@ static void test_dns_msg(struct unit *u)
 	size_t len = dns_answer(m, q, (size_t)qlen, 0, rr, sizeof rr, 2);
 	struct net_addr a[4];
 	size_t n = 0;
-	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "GOOD.test.", DNS_TYPE_A, a, 4, &n), 0);
+	uint32_t ttl = 3600;
+	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "GOOD.test.", DNS_TYPE_A, a, 4, &n, &ttl), 0);
+	CHECK_INT(u, ttl, 60);
 	CHECK_INT(u, n, 1);
 	CHECK(u, n == 1 && a[0].family == AF_INET && a[0].bytes[3] == 10);
 	n = 0;
-	CHECK_INT(u, dns_msg_answer(m, len, 0x1235, "good.test", DNS_TYPE_A, a, 4, &n), -1);
-	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "evil.test", DNS_TYPE_A, a, 4, &n), -1);
-	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_AAAA, a, 4, &n), -1);
-	CHECK_INT(u, dns_msg_answer(m, len - 1, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n), -1);
-	CHECK_INT(u, dns_msg_answer(q, (size_t)qlen, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n), -1); /* not a reply */
+	CHECK_INT(u, dns_msg_answer(m, len, 0x1235, "good.test", DNS_TYPE_A, a, 4, &n, NULL), -1);
+	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "evil.test", DNS_TYPE_A, a, 4, &n, NULL), -1);
+	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_AAAA, a, 4, &n, NULL), -1);
+	CHECK_INT(u, dns_msg_answer(m, len - 1, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n, NULL), -1);
+	CHECK_INT(u, dns_msg_answer(q, (size_t)qlen, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n, NULL), -1); /* not a reply */
 	len = dns_answer(m, q, (size_t)qlen, 3, NULL, 0, 0);
-	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n), 1);
+	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n, NULL), 1);
 	/* a pointer loop must end */
 	const uint8_t loop[] = { 0xc0, (uint8_t)qlen, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 1, 2, 3, 4 };
 	len = dns_answer(m, q, (size_t)qlen, 0, loop, sizeof loop, 1);
 	n = 0;
-	CHECK(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n) >= -1);
+	CHECK(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n, NULL) >= -1);
 	CHECK(u, dns_name_valid("a-b.c_d.example."));
 	CHECK(u, !dns_name_valid(".a"));
 	CHECK(u, !dns_name_valid("a b"));
