@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "pty/vt.h"
+#include "shell/escalate.h"
 
 struct mux_cmd {
 	const char *name;
@@ -114,6 +115,9 @@ static void do_help(struct client *c, struct window *w)
 	server_redraw(c->srv, false);
 }
 
+static void do_denials(struct client *c, struct window *w) { (void)w; escalate_toggle_denials(c); }
+static void do_answer(struct client *c, struct window *w) { (void)w; escalate_next_prompt(c); }
+
 static const struct mux_cmd cmds[] = {
 	{ "split-h", "%", "split the pane side by side", do_split_lr },
 	{ "split-v", "\"", "split the pane above/below", do_split_tb },
@@ -137,6 +141,8 @@ static const struct mux_cmd cmds[] = {
 	{ "paste", "]", "paste the copy buffer into the pane", do_paste },
 	{ "detach", "d", "detach this client (the session keeps running)", do_detach },
 	{ "help", "?", "this list", do_help },
+	{ "denials", "D", "the denials pane: f filter by pane, arrows scroll, q close", do_denials },
+	{ "answer", "a", "next sandbox prompt: o once, s session, a/r always, d deny", do_answer },
 };
 
 static void split(struct client *c, struct window *w, int type)
@@ -149,12 +155,31 @@ static void split(struct client *c, struct window *w, int type)
 static void do_split_lr(struct client *c, struct window *w) { split(c, w, LAYOUT_LR); }
 static void do_split_tb(struct client *c, struct window *w) { split(c, w, LAYOUT_TB); }
 
+static const struct mux_cmd *cmd_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (strcmp(cmds[i].name, name) == 0)
+			return &cmds[i];
+	return NULL;
+}
+
+bool bindings_exists(const char *name)
+{
+	return cmd_find(name) != NULL;
+}
+
 int bindings_help(const struct server *s, char lines[][96], int max)
 {
 	char pk[32];
 	keys_name(&s->cfg.prefix, pk, sizeof pk);
 	int n = 0;
 	snprintf(lines[n++], 96, "prefix %s, then:", pk);
+	for (int i = 0; i < s->cfg.nbinds && n < max; i++) {
+		char kn[32];
+		const struct mux_cmd *cmd = cmd_find(s->cfg.binds[i].cmd);
+		snprintf(lines[n++], 96, "  %-8s %-13s %s (from the config)", keys_name(&s->cfg.binds[i].key, kn, sizeof kn),
+			 cmd->name, cmd->help);
+	}
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0] && n < max; i++)
 		snprintf(lines[n++], 96, "  %-8s %-13s %s", cmds[i].key, cmds[i].name, cmds[i].help);
 	if (n < max)
@@ -169,8 +194,14 @@ int bindings_help(const struct server *s, char lines[][96], int max)
 static bool run_bound(struct client *c, const struct key *k)
 {
 	struct window *w = c->srv->cur;
+	const struct mux_config *cfg = &c->srv->cfg;
 	if (w == NULL)
 		return false;
+	for (int i = 0; i < cfg->nbinds; i++)
+		if (keys_equal(&cfg->binds[i].key, k)) {
+			cmd_find(cfg->binds[i].cmd)->fn(c, w);
+			return true;
+		}
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
 		struct key b;
 		if (keys_parse(cmds[i].key, &b) && keys_equal(&b, k)) {
@@ -282,6 +313,9 @@ void bindings_key(struct client *c, const struct key *k, const char *raw, size_t
 		server_redraw(s, true);
 		return;
 	}
+	if (escalate_key(c, k)) /* the denials pane, an open prompt */
+		return;
+
 	if (c->prompt_on) {
 		prompt_key(c, k);
 		return;

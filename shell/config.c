@@ -1,5 +1,6 @@
 /* config: ~/.sandmux/sandmux.json, the multiplexer's own settings:
- *   {"prefix": "C-a", "scrollback": 5000, "status": true, "clipboard": false}
+ *   {"prefix": "C-a", "scrollback": 5000, "status": true, "clipboard": false,
+ *    "bind": {"v": "split-h", "-": "split-v"}}
  * read with policy/json.h so that errors name FILE:LINE:COL and the field,
  * the same format as the policy files. A missing file is not an error. */
 #include "shell/mux.h"
@@ -24,6 +25,27 @@ static int bad(const char *path, const struct json *v, char *err, size_t errlen,
 	return -1;
 }
 
+/* "bind": {"v": "split-h", "C-x": "kill-pane"}: keys after the prefix. */
+static int config_binds(struct mux_config *cfg, const char *path, const struct json *obj, char *err, size_t errlen)
+{
+	if (obj->type != JSON_OBJECT)
+		return bad(path, obj, err, errlen, "want an object of \"KEY\": \"COMMAND\" (see prefix ? for the commands)");
+	const struct json *b;
+	json_each(b, obj)
+	{
+		struct mux_bind *mb = &cfg->binds[cfg->nbinds];
+		if (cfg->nbinds == MUX_MAX_BINDS)
+			return bad(path, b, err, errlen, "too many bindings");
+		if (!keys_parse(b->key, &mb->key))
+			return bad(path, b, err, errlen, "not a key name (such as \"v\", \"C-x\", \"M-Up\", \"F5\")");
+		if (b->type != JSON_STRING || !bindings_exists(b->str) || strlen(b->str) >= sizeof mb->cmd)
+			return bad(path, b, err, errlen, "not a command (prefix ? lists them)");
+		snprintf(mb->cmd, sizeof mb->cmd, "%s", b->str);
+		cfg->nbinds++;
+	}
+	return 0;
+}
+
 static int config_member(struct mux_config *cfg, const char *path, const struct json *v, char *err, size_t errlen)
 {
 	if (strcmp(v->key, "prefix") == 0) {
@@ -37,8 +59,10 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 		if (v->type != JSON_BOOL)
 			return bad(path, v, err, errlen, "want true or false");
 		*(strcmp(v->key, "status") == 0 ? &cfg->status : &cfg->clipboard_write) = v->boolean;
+	} else if (strcmp(v->key, "bind") == 0) {
+		return config_binds(cfg, path, v, err, errlen);
 	} else {
-		return bad(path, v, err, errlen, "unknown setting (known: prefix, scrollback, status, clipboard)");
+		return bad(path, v, err, errlen, "unknown setting (known: prefix, scrollback, status, clipboard, bind)");
 	}
 	return 0;
 }

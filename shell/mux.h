@@ -32,8 +32,16 @@ struct ui;
 struct policy;
 
 /* ~/.sandmux/sandmux.json */
+#define MUX_MAX_BINDS 32
+struct mux_bind {
+	struct key key;
+	char cmd[32];
+};
+
 struct mux_config {
 	struct key prefix;
+	struct mux_bind binds[MUX_MAX_BINDS]; /* "bind": {"KEY": "COMMAND"}, before the defaults */
+	int nbinds;
 	int scrollback;
 	bool status;
 	bool clipboard_write; /* OSC 52 writes reach the sandmux buffer */
@@ -217,6 +225,8 @@ void pane_net_free(struct pane *);
 /* bindings.c */
 /* Handles one key typed by a client. */
 void bindings_key(struct client *, const struct key *, const char *raw, size_t rawlen);
+/* Whether a command of that name exists (config.c checks "bind"). */
+bool bindings_exists(const char *name);
 /* Help lines, for the help screen; returns the count. */
 int bindings_help(const struct server *, char lines[][96], int max);
 /* Runs a command verb from `sandmux new` and the like; 0 or error text. */

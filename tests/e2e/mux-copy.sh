@@ -4,12 +4,12 @@
 . "$TESTS/e2e/mux.lib"
 
 mkdir -p "$HOME/.sandmux"
-printf '{"prefix": "C-a", "scrollback": 500, "clipboard": true}\n' >"$HOME/.sandmux/sandmux.json"
+printf '{"prefix": "C-a", "scrollback": 500, "clipboard": true, "bind": {"|": "split-h"}}\n' >"$HOME/.sandmux/sandmux.json"
 m_start 100 30
 m_type 'i=1; while [ $i -le 100 ]; do echo "row-$i"; i=$((i+1)); done; echo copy-me-please'
 m_wait main 'row-100'
-m_keys C-a %
-m_expect "the prefix comes from the config" ' 2: '
+m_keys C-a '|'
+m_expect "the prefix and a key binding come from the config" ' 2: '
 m_keys C-a Left
 
 m_keys C-a [
