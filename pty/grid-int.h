@@ -8,12 +8,13 @@
 #include "pty/grid.h"
 
 /* A scrollback line: the cells up to the last non-blank one, as code
- * points with their width in the top byte, then the attribute changes
+ * points (bytes when they all fit), then the attribute changes
  * (runs), then the combining marks of the few cells that have any. */
 struct grid_hline {
 	uint16_t len, nruns, nmarks;
 	bool wrapped;
-	uint32_t ch[];
+	bool narrow;   /* ch holds one byte per cell (Latin-1, single width) */
+	uint32_t ch[]; /* else: code point | width << 24 */
 };
 
 bool grid_cell_blank(const struct vt_cell *);

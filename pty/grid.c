@@ -61,9 +61,16 @@ static bool line_blank(const struct grid_line *l, int cols)
 
 /* ---- scrollback lines ---- */
 
+/* Text of a narrow line (Latin-1, all single width, the usual case) takes
+ * a byte per cell, otherwise four. */
+static size_t text_bytes(int len, bool narrow)
+{
+	return narrow ? (len + 3u) & ~3u : len * sizeof(uint32_t);
+}
+
 static struct hrun *hline_runs(const struct grid_hline *h)
 {
-	return (struct hrun *)(void *)((char *)h + sizeof *h + h->len * sizeof(uint32_t));
+	return (struct hrun *)(void *)((char *)h + sizeof *h + text_bytes(h->len, h->narrow));
 }
 
 static struct hmark *hline_marks(const struct grid_hline *h)
@@ -71,9 +78,9 @@ static struct hmark *hline_marks(const struct grid_hline *h)
 	return (struct hmark *)(void *)(hline_runs(h) + h->nruns);
 }
 
-static size_t hline_size(int len, int nruns, int nmarks)
+static size_t hline_size(int len, bool narrow, int nruns, int nmarks)
 {
-	return sizeof(struct grid_hline) + len * sizeof(uint32_t) + nruns * sizeof(struct hrun) +
+	return sizeof(struct grid_hline) + text_bytes(len, narrow) + nruns * sizeof(struct hrun) +
 	       nmarks * sizeof(struct hmark);
 }
 
@@ -85,24 +92,31 @@ struct grid_hline *grid_hline_encode(const struct grid_line *l, int cols, struct
 	while (len > 0 && grid_cell_blank(&c[len - 1]))
 		len--;
 	struct vt_attr prev = {0};
+	bool narrow = true;
 	for (int i = 0; i < len; i++) {
 		if (!attr_eq(&c[i].attr, &prev)) {
 			nruns++;
 			prev = c[i].attr;
 		}
 		nmarks += c[i].ch[1] != 0;
+		narrow &= c[i].ch[0] < 0x100 && c[i].width == 1;
 	}
-	struct grid_hline *h = realloc(reuse, hline_size(len, nruns, nmarks));
+	struct grid_hline *h = realloc(reuse, hline_size(len, narrow, nruns, nmarks));
 	if (!h) {
 		free(reuse);
 		return NULL;
 	}
-	*h = (struct grid_hline){.len = len, .nruns = nruns, .nmarks = nmarks, .wrapped = l->wrapped};
+	*h = (struct grid_hline){
+		.len = len, .nruns = nruns, .nmarks = nmarks, .wrapped = l->wrapped, .narrow = narrow};
 	struct hrun *run = hline_runs(h);
 	struct hmark *mark = hline_marks(h);
+	uint8_t *text8 = (uint8_t *)h->ch;
 	prev = (struct vt_attr){0};
 	for (int i = 0; i < len; i++) {
-		h->ch[i] = (c[i].ch[0] & 0xffffff) | (uint32_t)c[i].width << 24;
+		if (narrow)
+			text8[i] = c[i].ch[0];
+		else
+			h->ch[i] = (c[i].ch[0] & 0xffffff) | (uint32_t)c[i].width << 24;
 		if (!attr_eq(&c[i].attr, &prev)) {
 			*run++ = (struct hrun){.col = i, .attr = c[i].attr};
 			prev = c[i].attr;
@@ -122,10 +136,14 @@ void grid_hline_decode(const struct grid_hline *h, struct vt_cell *out, int n)
 	const struct hrun *run = hline_runs(h), *end = run + h->nruns;
 	struct vt_attr a = {0};
 	int len = h->len < n ? h->len : n;
+	const uint8_t *text8 = (const uint8_t *)h->ch;
 	for (int i = 0; i < len; i++) {
 		if (run < end && run->col == i)
 			a = (run++)->attr;
-		out[i] = (struct vt_cell){.ch = {h->ch[i] & 0xffffff}, .width = h->ch[i] >> 24, .attr = a};
+		if (h->narrow)
+			out[i] = (struct vt_cell){.ch = {text8[i]}, .width = 1, .attr = a};
+		else
+			out[i] = (struct vt_cell){.ch = {h->ch[i] & 0xffffff}, .width = h->ch[i] >> 24, .attr = a};
 	}
 	cells_blank(out + len, n - len, 0);
 	const struct hmark *m = hline_marks(h);
@@ -138,7 +156,7 @@ void grid_hline_decode(const struct grid_hline *h, struct vt_cell *out, int n)
 
 size_t grid_hline_bytes(const struct grid_hline *h)
 {
-	return hline_size(h->len, h->nruns, h->nmarks);
+	return hline_size(h->len, h->narrow, h->nruns, h->nmarks);
 }
 
 static struct grid_hline **hist_slot(const struct grid *g, int i)
@@ -150,7 +168,7 @@ static struct grid_hline **hist_slot(const struct grid *g, int i)
 static struct grid_hline *hist_take_oldest(struct grid *g)
 {
 	struct grid_hline **slot = hist_slot(g, 0), *h = *slot;
-	g->hist_bytes -= hline_size(h->len, h->nruns, h->nmarks);
+	g->hist_bytes -= grid_hline_bytes(h);
 	*slot = NULL;
 	g->hist_start = (g->hist_start + 1) % g->hist_cap;
 	g->hist_len--;
@@ -173,7 +191,7 @@ static void hist_push(struct grid *g, const struct grid_line *l)
 		return; /* out of memory: the line is lost, the screen is not */
 	g->cache->line = NULL;
 	*hist_slot(g, g->hist_len++) = h;
-	g->hist_bytes += hline_size(h->len, h->nruns, h->nmarks);
+	g->hist_bytes += grid_hline_bytes(h);
 }
 
 /* Take the newest line back out of the scrollback into l. */
@@ -183,7 +201,7 @@ static void hist_pop(struct grid *g, struct grid_line *l, int cols)
 	grid_hline_decode(*slot, l->cells, cols);
 	l->used = (*slot)->len < cols ? (*slot)->len : cols;
 	l->wrapped = (*slot)->wrapped;
-	g->hist_bytes -= hline_size((*slot)->len, (*slot)->nruns, (*slot)->nmarks);
+	g->hist_bytes -= grid_hline_bytes(*slot);
 	free(*slot);
 	*slot = NULL;
 	g->hist_len--;

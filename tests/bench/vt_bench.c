@@ -3,6 +3,7 @@
  * screen layer and (b) sandmux's vt (libvterm's state layer + our grid).
  * Prints both times and the ratio. A benchmark, not a test: it never
  * fails on timing. Usage: vt_bench [MB] [rows] [cols] */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,28 @@ static double run_vt(const char *buf, size_t len, int rows, int cols, size_t *me
 	return t;
 }
 
+/* Heap held by n panes of 80x24, each with `lines` lines of shell-like
+ * output in its scrollback (the shape of tmux's 16 x 2,000 figure). */
+static double panes_mb(int n, int lines)
+{
+	size_t before = mallinfo2().uordblks;
+	struct vt *vt[16];
+	char line[128];
+	unsigned s = 5;
+	for (int i = 0; i < n; i++) {
+		vt[i] = vt_new(24, 80, 2000);
+		for (int l = 0; l < lines; l++) {
+			int len = snprintf(line, sizeof line, "%s%d: %.*s\033[0m\r\n", rnd(&s) % 8 ? "" : "\033[32m",
+					   l, (int)(rnd(&s) % 60), "src/pane.c:42: warning: unused variable 'x' [-Wunused] ok");
+			vt_write(vt[i], line, len);
+		}
+	}
+	size_t used = mallinfo2().uordblks - before;
+	for (int i = 0; i < n; i++)
+		vt_free(vt[i]);
+	return used / 1048576.0;
+}
+
 int main(int argc, char **argv)
 {
 	double mb = argc > 1 ? atof(argv[1]) : 5;
@@ -134,5 +157,7 @@ int main(int argc, char **argv)
 		printf("  vt memory with 2000 lines of history: %.2f MB\n", mem / 1048576.0);
 	}
 	free(buf);
+	printf("vt memory (heap), 80x24 panes: 1 idle %.2f MB, 16 idle %.2f MB, 16 with 2000 lines of history %.2f MB\n",
+	       panes_mb(1, 0), panes_mb(16, 0), panes_mb(16, 2100));
 	return 0;
 }

@@ -133,6 +133,20 @@ static void test_history_lines(struct unit *u)
 	CHECK(u, !grid_wrapped(g, -2));
 	CHECK_INT(u, grid_cell(g, -2, 0)->ch[0], 0);
 	CHECK(u, grid_history_bytes(g) > 0);
+	/* A Latin-1 line (stored a byte per cell) keeps its marks and colours. */
+	text(g, 0, "caf", red);
+	l = grid_line(g, 0);
+	l->cells[3] = (struct vt_cell){.ch = {'e', 0x301}, .width = 1};
+	l->cells[4] = (struct vt_cell){.ch = {0xe9}, .width = 1, .attr = {.bg = VT_COLOR_RGB | 0x123456}};
+	grid_use(l, 5);
+	grid_scroll(g, 0, 2, 1, 0);
+	CHECK_INT(u, grid_cell(g, -1, 0)->ch[0], 'c');
+	CHECK_INT(u, grid_cell(g, -1, 2)->attr.fg, VT_COLOR_INDEX | 1);
+	CHECK_INT(u, grid_cell(g, -1, 3)->ch[1], 0x301);
+	CHECK_INT(u, grid_cell(g, -1, 3)->attr.fg, VT_COLOR_DEFAULT);
+	CHECK_INT(u, grid_cell(g, -1, 4)->ch[0], 0xe9);
+	CHECK_INT(u, grid_cell(g, -1, 4)->attr.bg, VT_COLOR_RGB | 0x123456);
+	CHECK_INT(u, grid_cell(g, -1, 5)->ch[0], 0);
 	grid_clear_history(g);
 	CHECK_INT(u, grid_history(g), 0);
 	grid_free(g);
