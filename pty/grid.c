@@ -553,6 +553,11 @@ int grid_history(const struct grid *g)
 	return g->hist_len;
 }
 
+void grid_dirty_all(struct grid *g)
+{
+	touch_rows(g, 0, g->rows);
+}
+
 void grid_clear_dirty(struct grid *g)
 {
 	memset(g->dirty, 0, g->rows * sizeof *g->dirty);

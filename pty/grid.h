@@ -97,6 +97,7 @@ const struct vt_cell *grid_cell(const struct grid *, int row, int col);
 bool grid_wrapped(const struct grid *, int row);
 int grid_history(const struct grid *);
 void grid_clear_dirty(struct grid *);
+void grid_dirty_all(struct grid *);
 /* Bytes used by the scrollback (for memory reports). */
 size_t grid_history_bytes(const struct grid *);
 

@@ -201,6 +201,8 @@ static int cb_settermprop(VTermProp prop, VTermValue *val, void *user)
 		break;
 	case VTERM_PROP_TITLE: title_set(vt, val->string ? val->string : ""); break;
 	case VTERM_PROP_MOUSE: vt->modes.mouse = val->number; break;
+	case VTERM_PROP_REVERSE: vt->modes.reverse_screen = val->boolean; grid_dirty_all(vt->grid); break;
+	case VTERM_PROP_CURSORSHAPE: vt->modes.cursor_shape = val->number; break;
 	default: break;
 	}
 	return 1;
@@ -325,6 +327,14 @@ void vt_free(struct vt *vt)
 	grid_free(vt->grid);
 	free(vt->reply);
 	free(vt);
+}
+
+void vt_focus(struct vt *vt, bool in)
+{
+	if (in)
+		vterm_state_focus_in(vt->state);
+	else
+		vterm_state_focus_out(vt->state);
 }
 
 void vt_set_osc_handler(struct vt *vt, vt_osc_fn *fn, void *data)

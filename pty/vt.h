@@ -49,6 +49,8 @@ struct vt_modes {
 	bool bracketed_paste;
 	int mouse; /* 0 none, 1 click, 2 drag, 3 any motion */
 	bool mouse_sgr;
+	bool reverse_screen; /* DECSCNM: draw the whole screen reversed */
+	int cursor_shape;    /* 0 default, 1 block, 2 underline, 3 bar */
 };
 
 struct vt;
@@ -99,6 +101,10 @@ size_t vt_mouse(struct vt *, int row, int col, int button, bool pressed, int mod
 /* Bytes the terminal must send back to the program (answers to device
  * attribute queries and the like). Returns the count moved into out. */
 size_t vt_take_reply(struct vt *, char *out, size_t cap);
+
+/* The pane gained or lost focus: answered to the program (CSI I / CSI O)
+ * only if it asked for focus events (mode 1004); read with vt_take_reply. */
+void vt_focus(struct vt *, bool in);
 
 /* OSC strings the emulator does not handle itself (7: cwd, 133/633: shell
  * integration) go to this handler: command number, argument after the ';'.

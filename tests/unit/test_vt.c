@@ -428,6 +428,18 @@ static void test_modes_and_replies(struct unit *u)
 	CHECK(u, strncmp(out, "\033[?1;2c", 7) == 0);
 	CHECK(u, strstr(out, "\033[1;1R") != NULL);
 	CHECK_INT(u, vt_take_reply(vt, out, sizeof out), 0);
+	vt_focus(vt, true); /* not asked for: nothing */
+	CHECK_INT(u, vt_take_reply(vt, out, sizeof out), 0);
+	put(vt, "\033[?1004h");
+	vt_focus(vt, false);
+	n = vt_take_reply(vt, out, sizeof out);
+	out[n] = '\0';
+	CHECK_STR(u, out, "\033[O");
+	put(vt, "\033[?5h\033[4 q");
+	CHECK(u, m->reverse_screen);
+	CHECK_INT(u, m->cursor_shape, 2);
+	put(vt, "\033[?5l");
+	CHECK(u, !m->reverse_screen);
 	put(vt, "\007");
 	CHECK(u, vt_take_bell(vt));
 	CHECK(u, !vt_take_bell(vt));
