@@ -75,8 +75,9 @@ void conn_upstream_cb(struct watch *, int events, void *conn);
 int buf_alloc(struct buf *);
 size_t buf_room(const struct buf *);
 void buf_put(struct buf *, const void *, size_t);
-/* Reads what fits from fd; 1 data, 0 EOF, -1 error, -2 nothing yet. */
-int buf_read(struct buf *, int fd);
+/* Reads what fits from fd, up to max bytes in the buffer; 1 data, 0 EOF,
+ * -1 error, -2 nothing yet (or no room). */
+int buf_read(struct buf *, int fd, size_t max);
 /* Sends what it can: 0, or -1 when the peer is gone. */
 int buf_write(struct buf *, int fd);
 /* Recomputes what each fd waits for, and ends a finished tunnel. */

@@ -42,10 +42,14 @@ void buf_put(struct buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-int buf_read(struct buf *b, int fd)
+int buf_read(struct buf *b, int fd, size_t max)
 {
 	buf_compact(b);
-	ssize_t n = recv(fd, b->data + b->len, PROXY_BUF - b->len, 0);
+	if (max > PROXY_BUF)
+		max = PROXY_BUF;
+	if (b->len >= max)
+		return -2;
+	ssize_t n = recv(fd, b->data + b->len, max - b->len, 0);
 	if (n > 0) {
 		b->len += (size_t)n;
 		return 1;
@@ -138,7 +142,7 @@ void relay_update(struct conn *c)
 static int relay_pump(int fd, int other, struct buf *in, bool *eof)
 {
 	for (int i = 0; i < 8 && !*eof && buf_room(in) > 0; i++) {
-		int r = buf_read(in, fd);
+		int r = buf_read(in, fd, PROXY_BUF);
 		if (r == -1)
 			return -1;
 		if (r == 0)

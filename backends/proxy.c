@@ -114,7 +114,7 @@ static void closing_io(struct conn *c, int events)
 		c->c_shut = true;
 	}
 	if (c->down.len == 0 && (events & (LOOP_IN | LOOP_ERR))) {
-		int r = buf_read(&c->up, c->cfd);
+		int r = buf_read(&c->up, c->cfd, PROXY_BUF);
 		c->up.off = c->up.len = 0;
 		if (r == 0 || r == -1) {
 			conn_free(c);
@@ -267,7 +267,7 @@ static void head_io(struct conn *c, int events)
 		relay_update(c);
 		return;
 	}
-	int r = c->up.len < PROXY_HEAD_MAX ? buf_read(&c->up, c->cfd) : 1;
+	int r = c->up.len < PROXY_HEAD_MAX ? buf_read(&c->up, c->cfd, PROXY_HEAD_MAX) : 1;
 	if (r == -1 || (r == 0 && c->up.len == 0)) {
 		conn_free(c);
 		return;

@@ -5,6 +5,7 @@ WHAT: garbage (-> the status line), bighead (17 KiB of headers -> status),
 socks-bind (SOCKS5 BIND -> reply code), socks-auth (only user/password
 offered -> method byte), socks-udp (UDP ASSOCIATE -> reply code),
 truncated (half a request line, then EOF -> status line or "closed"),
+bigpost (head and a 64 KB body in one write -> status and "body-same"),
 halfclose (through CONNECT to good.test:7, an echo server that answers
 only after EOF: 4 MiB out, half-close, 4 MiB back -> "same" or why not)."""
 import socket
@@ -63,6 +64,14 @@ def halfclose(host, port):
     return "same" if back == blob else "differs (%d bytes back)" % len(back)
 
 
+def bigpost(host, port):
+    """A plain POST whose head and a body of nearly the buffer's size
+    arrive in one write: the head's rewrite must still fit."""
+    body = b"b" * 65500
+    out = talk(host, port, b"POST http://good.test/post HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    return status(out) + (" body-same" if out.endswith(body) else " body-differs")
+
+
 host, port, what = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 if what == "garbage":
     print(status(talk(host, port, b"GARBAGE\r\n\r\n")))
@@ -79,6 +88,8 @@ elif what == "socks-udp":
     print(socks(host, port, b"\x05\x03\x00\x01\xc6\x33\x64\x0a\x00\x50"))
 elif what == "socks-atyp":
     print(socks(host, port, b"\x05\x01\x00\x09\xc6\x33\x64\x0a\x00\x50"))
+elif what == "bigpost":
+    print(bigpost(host, port))
 elif what == "halfclose":
     print(halfclose(host, port))
 elif what == "socks-auth":
