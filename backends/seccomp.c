@@ -94,12 +94,15 @@ static int seccomp_namespaces(scmp_filter_ctx ctx)
 	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 }
 
-static int seccomp_deny_socket(scmp_filter_ctx ctx, int n, struct scmp_arg_cmp a, struct scmp_arg_cmp b)
+/* socket() with all of the n comparisons true: EACCES. */
+static int seccomp_deny_socket(scmp_filter_ctx ctx, unsigned n, const struct scmp_arg_cmp *cmp)
 {
-	int rc = n == 1 ? seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, a)
-			: seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2, a, b);
-	return rc;
+	return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), n, cmp);
 }
+
+#define DENY_SOCKET(ctx, ...) \
+	seccomp_deny_socket((ctx), sizeof((struct scmp_arg_cmp[]){ __VA_ARGS__ }) / sizeof(struct scmp_arg_cmp), \
+			    (struct scmp_arg_cmp[]){ __VA_ARGS__ })
 
 /* Raw and packet sockets, SCTP and MPTCP (their own code paths, outside
  * what the netns and the proxy reason about), netlink other than routing
@@ -107,16 +110,15 @@ static int seccomp_deny_socket(scmp_filter_ctx ctx, int n, struct scmp_arg_cmp a
 static int seccomp_sockets(scmp_filter_ctx ctx)
 {
 	const int inet[] = { AF_INET, AF_INET6 };
-	if (seccomp_deny_socket(ctx, 1, SCMP_A0(SCMP_CMP_EQ, AF_PACKET), SCMP_A0(SCMP_CMP_EQ, 0)) < 0 ||
-	    seccomp_deny_socket(ctx, 1, SCMP_A0(SCMP_CMP_EQ, AF_VSOCK), SCMP_A0(SCMP_CMP_EQ, 0)) < 0 ||
-	    seccomp_deny_socket(ctx, 2, SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)) < 0)
+	if (DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_PACKET)) < 0 || DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_VSOCK)) < 0 ||
+	    DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)) < 0)
 		return -1;
 	for (int i = 0; i < 2; i++) {
 		struct scmp_arg_cmp fam = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)inet[i]);
-		if (seccomp_deny_socket(ctx, 2, fam, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW)) < 0 ||
-		    seccomp_deny_socket(ctx, 2, fam, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_PACKET)) < 0 ||
-		    seccomp_deny_socket(ctx, 2, fam, SCMP_A2(SCMP_CMP_EQ, IPPROTO_SCTP)) < 0 ||
-		    seccomp_deny_socket(ctx, 2, fam, SCMP_A2(SCMP_CMP_EQ, IPPROTO_MPTCP)) < 0)
+		if (DENY_SOCKET(ctx, fam, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW)) < 0 ||
+		    DENY_SOCKET(ctx, fam, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_PACKET)) < 0 ||
+		    DENY_SOCKET(ctx, fam, SCMP_A2(SCMP_CMP_EQ, IPPROTO_SCTP)) < 0 ||
+		    DENY_SOCKET(ctx, fam, SCMP_A2(SCMP_CMP_EQ, IPPROTO_MPTCP)) < 0)
 			return -1;
 	}
 	return 0;
