@@ -136,14 +136,18 @@ struct server {
 	int rows, cols; /* the session's size: the smallest attached client */
 	struct buf paste; /* the copy-mode buffer */
 	uint64_t draw_timer, last_draw;
-	size_t output_since_draw; /* pane bytes read since the last draw */
+	uint64_t flood_start; /* pane output in the tick from flood_start */
+	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
 	bool draw_pending;
 	bool quit;
+	struct esc_server *esc; /* the session's denial events (shell/escalate-pane.c) */
 };
 
 /* server.c */
 int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile);
 void server_log(struct server *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Counts pane output, which decides whether drawing is coalesced. */
+void server_output(struct server *, size_t n);
 /* Asks for a draw at the next tick; full: every client repaints all. */
 void server_redraw(struct server *, bool full);
 void server_shutdown(struct server *);

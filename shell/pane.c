@@ -67,7 +67,7 @@ static void pane_read(struct pane *p)
 		return;
 	}
 	vt_write(p->vt, buf, (size_t)n);
-	p->srv->output_since_draw += (size_t)n;
+	server_output(p->srv, (size_t)n);
 	if (vt_take_bell(p->vt) && p->win != p->srv->cur)
 		p->win->bell = true;
 	char reply[256];

@@ -19,7 +19,19 @@
 #include "backends/loop.h"
 
 #define DRAW_MS 12          /* a flood is drawn at most once per tick */
-#define FLOOD_BYTES 16384   /* output between two draws that counts as a flood */
+#define FLOOD_BYTES 8192    /* output within one tick that counts as a flood */
+
+void server_output(struct server *s, size_t n)
+{
+	uint64_t now = loop_now_ms();
+	if (now - s->flood_start >= DRAW_MS) {
+		/* a flood goes on until a whole tick passes quietly */
+		s->flood_prev = now - s->flood_start < 2 * DRAW_MS ? s->flood_bytes : 0;
+		s->flood_start = now;
+		s->flood_bytes = 0;
+	}
+	s->flood_bytes += n;
+}
 
 void server_log(struct server *s, const char *fmt, ...)
 {
@@ -43,14 +55,13 @@ static void draw_tick(void *arg)
 	s->draw_timer = 0;
 	s->draw_pending = false;
 	s->last_draw = loop_now_ms();
-	s->output_since_draw = 0;
 	redraw_clients(s);
 }
 
 /* Small changes (a typed key's echo, a prompt) are drawn at the end of
- * this loop turn; once panes pour out more than FLOOD_BYTES between two
- * draws, drawing waits until DRAW_MS after the last one, so a flood costs
- * one frame per tick instead of one per read. */
+ * this loop turn; while panes pour out more than FLOOD_BYTES per tick
+ * (this one or the last), drawing waits until DRAW_MS after the last
+ * draw, so a flood costs one frame per tick instead of one per read. */
 void server_redraw(struct server *s, bool full)
 {
 	if (full)
@@ -58,7 +69,9 @@ void server_redraw(struct server *s, bool full)
 			c->full = true;
 	if (!s->draw_pending) {
 		uint64_t since = loop_now_ms() - s->last_draw;
-		int wait = since >= DRAW_MS || s->output_since_draw < FLOOD_BYTES ? 0 : (int)(DRAW_MS - since);
+		server_output(s, 0);
+		bool flood = s->flood_bytes >= FLOOD_BYTES || s->flood_prev >= FLOOD_BYTES;
+		int wait = since >= DRAW_MS || !flood ? 0 : (int)(DRAW_MS - since);
 		s->draw_pending = true;
 		s->draw_timer = timer_add(s->loop, wait, draw_tick, s);
 	}

@@ -3,7 +3,8 @@
 # 200x50 pane, with a client attached and drawing) and the server's memory
 # with 1, 4 and 16 panes, idle and with 2,000 lines of history each.
 # Prints numbers; asserts nothing. MB=size of the file (default 50).
-: "${SANDMUX:=$(cd "$(dirname "$0")/../.." && pwd)/sandmux}"
+bench=$(cd "$(dirname "$0")" && pwd)
+: "${SANDMUX:=$bench/../../sandmux}"
 command -v tmux >/dev/null || { echo "mux bench: tmux not installed"; exit 0; }
 MB=${MB:-50}
 root=$(mktemp -d /tmp/sandmux-bench.XXXXXX)
@@ -80,8 +81,8 @@ mem 16 1
 if command -v python3 >/dev/null; then
 	SHELL=/bin/sh
 	$REF new -d -s e -x 100 -y 30 "sh"
-	echo "echo through sandmux: $(python3 "$(dirname "$0")/mux-echo.py" 300 "$SANDMUX")"
-	echo "echo through tmux:    $(python3 "$(dirname "$0")/mux-echo.py" 300 $REF attach -t e)"
+	echo "echo through sandmux: $(python3 "$bench/mux-echo.py" 300 "$SANDMUX")"
+	echo "echo through tmux:    $(python3 "$bench/mux-echo.py" 300 $REF attach -t e)"
 	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null 2>&1)
 	$REF kill-server 2>/dev/null
 fi
