@@ -26,6 +26,12 @@
  * "allow", which only means "Landlock decides". So the observer may deny
  * early and explain, and can never allow anything Landlock denies.
  *
+ * The converse: the observer's own denials are no boundary. What only
+ * the observer refuses (a new file matching a `deny` glob inside a
+ * writable root: the launcher's bind-overs cover matches that exist at
+ * launch) can be won by a process that flips the path between the host's
+ * read and the kernel's (tests/sandbox/observer-race.c shows it).
+ *
  * Fail closed: when the host (the listener fd) is gone, the kernel fails
  * every notified call with ENOSYS instead of running it.
  *
