@@ -31,6 +31,21 @@ contains "host:port rule allows its port" "$out" "hello from 198.51.100.10:8080 
 contains "the proxy variables" "$out" "proxy=http://127.0.0.1:3128 all=socks5h://127.0.0.1:3128 no=localhost,127.0.0.1,::1"
 case "$out" in *"sandmux: denied"*) fail "no denial for allowed hosts"; echo "$out" | sed 's/^/#   /' ;; *) ok "no denial for allowed hosts" ;; esac
 
+# git over HTTP (the dumb protocol, served by a plain HTTP server) finds
+# the proxy through http_proxy like any curl-based tool.
+if command -v git >/dev/null; then
+	mkdir -p "$ws/.t/srv" && git init -q --bare "$ws/.t/srv/repo.git" &&
+	git -C "$ws/.t" init -q src && echo hello-git >"$ws/.t/src/f" &&
+	git -C "$ws/.t/src" -c user.name=t -c user.email=t@t add f &&
+	git -C "$ws/.t/src" -c user.name=t -c user.email=t@t commit -qm one &&
+	git -C "$ws/.t/src" push -q "$ws/.t/srv/repo.git" HEAD:refs/heads/main 2>/dev/null &&
+	git -C "$ws/.t/srv/repo.git" update-server-info
+	(cd "$ws/.t/srv" && exec python3 -m http.server 8081 --bind 198.51.100.10 >/dev/null 2>&1) & T_PIDS="$T_PIDS $!"
+	i=0; until curl -s -o /dev/null http://198.51.100.10:8081/ || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+	out=$(nrun -- sh -c 'git clone -q -b main http://good.test:8081/repo.git clone && cat clone/f' 2>&1)
+	contains "git clone over HTTP through the proxy" "$out" "hello-git"
+fi
+
 # Denied: each fails, and the end of the run says why, once per host.
 out=$(nrun --report "$ws/.t/report.json" -- sh -c '
 for u in http://denied.test/ http://denied.test/again http://bad.wild.test/ http://198.51.100.11/ http://porty.test/; do
