@@ -29,7 +29,8 @@ create="rm -rf d; mkdir d && cd d && seq 1 $FILES | xargs touch && cd .. && rm -
 untar="rm -rf x; mkdir x && tar --no-same-owner -xf src.tar -C x && rm -rf x"
 
 now() { date +%s.%N; }
-min() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
+calc() { awk "BEGIN { printf \"%.3f\", $1 }"; }
+min() { if [ -z "$1" ] || [ "$(calc "$2 < $1")" = 1.000 ]; then echo "$2"; else echo "$1"; fi; }
 
 # one MODE CMD: the wall time of one run.
 one() {
@@ -40,7 +41,7 @@ one() {
 	observer) "$SANDMUX" run --report "$ws/report.json" -- sh -c "$2" ;;
 	esac
 	t1=$(now)
-	echo "$t1 - $t0" | bc
+	calc "$t1 - $t0"
 }
 
 row() {
@@ -56,11 +57,11 @@ row() {
 			case $m in bare) b=$(min "$b" "$t") ;; landlock) l=$(min "$l" "$t") ;; observer) o=$(min "$o" "$t") ;; esac
 		done
 	done
-	pct=$(echo "scale=1; ($o - $l) * 100 / $l" | bc)
+	pct=$(awk "BEGIN { printf \"%+.1f\", ($o - $l) * 100 / $l }")
 	n=$(tr -d '\t\n ' <"$ws/report.json" | sed -n 's/.*"notified":\([0-9]*\).*/\1/p')
 	cpu=$(tr -d '\t\n ' <"$ws/report.json" | sed -n 's/.*"host_cpu_us":\([0-9]*\).*/\1/p')
 	printf "%-30s %8.3f %9.3f %10.3f %8s%% %10s %8s\n" "$name" "$b" "$l" "$o" "$pct" "$n" \
-		"$(echo "scale=1; $cpu / ($n + 1)" | bc)"
+		"$(awk "BEGIN { printf \"%.1f\", $cpu / ($n + 1) }")"
 }
 
 echo "observer overhead: best of $RUNS rounds, seconds, workspace on $fs; $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
