@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A small HTTP server on one test address: GET answers
-"hello from ADDR:PORT PATH", POST echoes its body. usage: httpd.py ADDR PORT"""
+"hello from ADDR:PORT PATH", POST echoes its body.
+usage: httpd.py ADDR PORT [CERT.pem KEY.pem]  (with a certificate: HTTPS)"""
 import http.server
 import socket
 import sys
@@ -46,4 +47,10 @@ class Server(http.server.ThreadingHTTPServer):
 addr, port = sys.argv[1], int(sys.argv[2])
 if ":" in addr:
     Server.address_family = socket.AF_INET6
-Server((addr, port), Handler).serve_forever()
+srv = Server((addr, port), Handler)
+if len(sys.argv) > 4:
+    import ssl
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(sys.argv[3], sys.argv[4])
+    srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+srv.serve_forever()

@@ -31,6 +31,16 @@ contains "host:port rule allows its port" "$out" "hello from 198.51.100.10:8080 
 contains "the proxy variables" "$out" "proxy=http://127.0.0.1:3128 all=socks5h://127.0.0.1:3128 no=localhost,127.0.0.1,::1"
 case "$out" in *"sandmux: denied"*) fail "no denial for allowed hosts"; echo "$out" | sed 's/^/#   /' ;; *) ok "no denial for allowed hosts" ;; esac
 
+# HTTPS: curl finds HTTPS_PROXY and tunnels TLS through CONNECT; the
+# certificate is the test's own, so -k.
+if openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=good.test -keyout "$ws/.t/key.pem" \
+	-out "$ws/.t/cert.pem" >/dev/null 2>&1; then
+	python3 "$NET/httpd.py" 198.51.100.10 443 "$ws/.t/cert.pem" "$ws/.t/key.pem" & T_PIDS="$T_PIDS $!"
+	i=0; until curl -sk -o /dev/null https://198.51.100.10/ || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+	out=$(nrun -- curl -sS -k --max-time 5 https://good.test/tls 2>&1)
+	contains "HTTPS through the proxy (HTTPS_PROXY, CONNECT)" "$out" "hello from 198.51.100.10:443 /tls"
+fi
+
 # git over HTTP (the dumb protocol, served by a plain HTTP server) finds
 # the proxy through http_proxy like any curl-based tool.
 if command -v git >/dev/null; then
