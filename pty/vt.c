@@ -8,6 +8,7 @@
  * its terminator arrives, then fed in one piece. */
 #include "pty/vt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <vterm.h>
@@ -57,6 +58,7 @@ struct vt {
 	vt_osc_fn *osc_fn;
 	void *osc_data;
 	bool clipboard;
+	uint32_t default_fg, default_bg; /* 0xRRGGBB, for colour queries */
 };
 
 /* ---- state callbacks ---- */
@@ -251,6 +253,25 @@ static const VTermStateCallbacks vt_callbacks = {
 
 /* OSC strings libvterm does not handle: cwd (7), shell integration (133,
  * 633) go to the host's handler; the clipboard (52) only when allowed. */
+static void reply_add(struct vt *vt, const char *s, size_t len);
+
+/* OSC 10/11 "?": programs (editors, agent TUIs) ask for the default
+ * colours to pick a light or dark theme; answer rather than let them wait. */
+static bool osc_color_query(struct vt *vt, int num, const char *arg, size_t len)
+{
+	if ((num != 10 && num != 11) || len != 1 || arg[0] != '?')
+		return false;
+	uint32_t rgb = num == 10 ? vt->default_fg : vt->default_bg;
+	char s[64];
+	int n = snprintf(s, sizeof s, "\033]%d;rgb:%02x%02x/%02x%02x/%02x%02x\033\\", num, rgb >> 16 & 0xff,
+			 rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb >> 8 & 0xff, rgb & 0xff, rgb & 0xff);
+	reply_add(vt, s, n);
+	return true;
+}
+
+/* OSC strings libvterm does not handle: colour queries are answered, cwd
+ * (7) and shell integration (133, 633) go to the host's handler, the
+ * clipboard (52) only when allowed. */
 static int fb_osc(const char *command, size_t len, void *user)
 {
 	struct vt *vt = user;
@@ -258,10 +279,12 @@ static int fb_osc(const char *command, size_t len, void *user)
 	size_t i = 0;
 	for (; i < len && i < 6 && command[i] >= '0' && command[i] <= '9'; i++)
 		num = num * 10 + (command[i] - '0');
-	if (i == 0 || !vt->osc_fn || (num == 52 && !vt->clipboard))
+	if (i == 0)
 		return 1;
 	if (i < len && command[i] == ';')
 		i++;
+	if (osc_color_query(vt, num, command + i, len - i) || !vt->osc_fn || (num == 52 && !vt->clipboard))
+		return 1;
 	vt->osc_fn(num, command + i, len - i, vt->osc_data);
 	return 1;
 }
@@ -270,15 +293,8 @@ static const VTermParserCallbacks vt_fallbacks = {
 	.osc = fb_osc,
 };
 
-static void cb_output(const char *s, size_t len, void *user)
+static void reply_add(struct vt *vt, const char *s, size_t len)
 {
-	struct vt *vt = user;
-	if (vt->probing) {
-		size_t n = len < sizeof vt->probe - vt->probe_len ? len : sizeof vt->probe - vt->probe_len;
-		memcpy(vt->probe + vt->probe_len, s, n);
-		vt->probe_len += n;
-		return;
-	}
 	if (len > VT_REPLY_MAX - vt->reply_len)
 		return; /* the host is not reading replies: drop, never grow without bound */
 	if (vt->reply_len + len > vt->reply_cap) {
@@ -291,6 +307,18 @@ static void cb_output(const char *s, size_t len, void *user)
 	}
 	memcpy(vt->reply + vt->reply_len, s, len);
 	vt->reply_len += len;
+}
+
+static void cb_output(const char *s, size_t len, void *user)
+{
+	struct vt *vt = user;
+	if (vt->probing) {
+		size_t n = len < sizeof vt->probe - vt->probe_len ? len : sizeof vt->probe - vt->probe_len;
+		memcpy(vt->probe + vt->probe_len, s, n);
+		vt->probe_len += n;
+		return;
+	}
+	reply_add(vt, s, len);
 }
 
 /* ---- life ---- */
@@ -314,6 +342,8 @@ struct vt *vt_new(int rows, int cols, int scrollback_lines)
 	vterm_state_set_unrecognised_fallbacks(vt->state, &vt_fallbacks, vt);
 	vterm_state_set_bold_highbright(vt->state, 0);
 	vt->modes.cursor_visible = true;
+	vt->default_fg = 0xe5e5e5; /* a dark terminal, the common case */
+	vt->default_bg = 0x000000;
 	vterm_state_reset(vt->state, 1);
 	return vt;
 }
@@ -327,6 +357,12 @@ void vt_free(struct vt *vt)
 	grid_free(vt->grid);
 	free(vt->reply);
 	free(vt);
+}
+
+void vt_set_default_colors(struct vt *vt, uint32_t fg_rgb, uint32_t bg_rgb)
+{
+	vt->default_fg = fg_rgb & 0xffffff;
+	vt->default_bg = bg_rgb & 0xffffff;
 }
 
 void vt_focus(struct vt *vt, bool in)

@@ -102,6 +102,10 @@ size_t vt_mouse(struct vt *, int row, int col, int button, bool pressed, int mod
  * attribute queries and the like). Returns the count moved into out. */
 size_t vt_take_reply(struct vt *, char *out, size_t cap);
 
+/* The default colours (0xRRGGBB) answered to a program's OSC 10/11
+ * query; dark (e5e5e5 on 000000) unless the host knows better. */
+void vt_set_default_colors(struct vt *, uint32_t fg_rgb, uint32_t bg_rgb);
+
 /* The pane gained or lost focus: answered to the program (CSI I / CSI O)
  * only if it asked for focus events (mode 1004); read with vt_take_reply. */
 void vt_focus(struct vt *, bool in);

@@ -403,6 +403,14 @@ static void test_osc_hooks(struct unit *u)
 	/* Nothing was answered or passed through. */
 	char out[64];
 	CHECK_INT(u, vt_take_reply(vt, out, sizeof out), 0);
+	/* Colour queries are answered, not passed on. */
+	int before = seen.count;
+	vt_set_default_colors(vt, 0xffffff, 0x102030);
+	put(vt, "\033]11;?\007");
+	size_t n = vt_take_reply(vt, out, sizeof out - 1);
+	out[n] = '\0';
+	CHECK_STR(u, out, "\033]11;rgb:1010/2020/3030\033\\");
+	CHECK_INT(u, seen.count, before);
 	vt_free(vt);
 }
 
