@@ -228,6 +228,20 @@ static int run_proxy_start(struct run *r)
 	return 0;
 }
 
+/* Without a PTY, a stdout or stderr that is the person's terminal would
+ * usually be open read-write (shells open the tty once): the command could
+ * read the person's keystrokes through it. It gets a write-only open of
+ * the same terminal instead. */
+static void run_stdio_writeonly(struct run *r)
+{
+	for (int fd = 1; fd < 3; fd++) {
+		char path[32];
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		if (isatty(fd) && (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY)
+			r->l.stdio[fd] = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	}
+}
+
 /* Launches the command and runs the loop until the sandbox is gone. */
 static int run_sandbox(struct run *r, struct run_opts *o)
 {
@@ -245,6 +259,8 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		r->l.want_pty = true;
 	else if (r->use_tty)
 		r->l.tty = r->tty.slave;
+	else
+		run_stdio_writeonly(r);
 	/* The observer reports denials as they happen (hint lines or
 	 * --report at the end); Landlock is the boundary either way. */
 	r->l.want_notify = r->p->sandboxed && !o->no_observer;
@@ -252,7 +268,11 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		fprintf(stderr, "sandmux run: proxy: out of memory\n");
 		return 1;
 	}
-	if (launch_start(&r->l) < 0) {
+	int rc = launch_start(&r->l);
+	for (int fd = 1; fd < 3; fd++)
+		if (r->l.stdio[fd] > 2)
+			close(r->l.stdio[fd]);
+	if (rc < 0) {
 		fprintf(stderr, "sandmux run: %s\n", r->l.err);
 		return 1;
 	}

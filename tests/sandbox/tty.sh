@@ -26,4 +26,7 @@ out=$(script -qec "bash --norc -ic \"'$SANDMUX' run -- sh -c 'echo bgdone' & wai
 case "$out" in *Stopped*|*stopped*) fail "a background run is not stopped by the terminal" ;;
 *bgdone*waited*) ok "a background run is not stopped by the terminal" ;;
 *) fail "a background run is not stopped by the terminal"; echo "#   $out" ;; esac
+out=$(script -qec "'$SANDMUX' run -- python3 -c 'import os; print(os.isatty(1)); os.read(1, 1)' </dev/null 2>&1" /dev/null </dev/null | tr -d '\r')
+contains "stdin not a terminal: stdout is still the terminal" "$out" "True"
+contains "stdin not a terminal: the terminal on stdout cannot be read (keystrokes)" "$out" "Bad file descriptor"
 exit $T_FAILED
