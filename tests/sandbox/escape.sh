@@ -14,8 +14,10 @@ done
 
 # /dev: no disks, none of the person's terminals; the command's own PTY
 # comes from a private devpts.
+# (--no-observer: the listing itself is what is checked, and the observer
+# does not yet let strict list /dev, which Landlock allows.)
 for p in workspace strict devbox; do
-	out=$(sbx --sandbox $p -- sh -c 'ls /dev/pts | tr "\n" " "; ls /dev | grep -cE "^(sd|vd|nvme|xvd|hd|loop|mem|kmem|port|console|tty[0-9S])"')
+	out=$(sbx --no-observer --sandbox $p -- sh -c 'ls /dev | grep -c . >/dev/null || exit 9; ls /dev/pts | tr "\n" " "; ls /dev | grep -cE "^(sd|vd|nvme|xvd|hd|loop|mem|kmem|port|console|tty[0-9S])"')
 	same "$p: /dev has no host terminals, disks, memory devices or consoles" "$(echo "$out" | tr '\n' ' ')" "ptmx 0 "
 done
 out=$(script -qec "'$SANDMUX' run -- sh -c 'ls /dev/pts | tr \"\\n\" \" \"; tty'" /dev/null </dev/null | tr -d '\r' | tr '\n' ' ')
