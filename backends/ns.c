@@ -1,15 +1,16 @@
 /* ns: what the sandbox sees of the file system, set up inside its new user
  * and mount namespaces: ids mapped to themselves, every mount a slave of
- * the host's, a fresh /proc for the new pid namespace, the session temp
- * dir at /tmp and /var/tmp, read-only bind-overs of protected paths and
- * sandmux's own files, empty files over `deny` matches and host sockets.
+ * the host's, a fresh /proc for the new pid namespace, a private /dev
+ * (dev.c), the session temp dir at /tmp and /var/tmp (tmp.c), read-only
+ * bind-overs of protected paths and sandmux's own files, empty stand-ins
+ * over `deny` matches and over host daemons' sockets.
  *
- * Order matters: a non-recursive bind of a directory hides the mounts
- * below it, and a bind copies the read-only flag of its source. So: temp
- * dirs first (their source lives under ~/.sandmux, bound read-only
- * later), then read-only directories parents first, then writable
- * exceptions, then the leaves (deny matches, masks). Each protected
- * directory becomes a mount point, which rename() cannot move (EBUSY). */
+ * Order matters: a bind of a directory hides the mounts below it, and a
+ * bind copies the read-only flag of its source. So: temp dirs first (their
+ * source lives under ~/.sandmux, bound read-only later), then read-only
+ * directories parents first, then writable exceptions, then the leaves
+ * (deny matches, masks). Each protected directory becomes a mount point,
+ * which rename() cannot move (EBUSY). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
