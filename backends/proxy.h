@@ -25,7 +25,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "backends/events.h"
 #include "policy/policy.h"
