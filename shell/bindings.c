@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "pty/vt.h"
+#include "shell/escalate.h"
 
 struct mux_cmd {
 	const char *name;
@@ -114,6 +115,9 @@ static void do_help(struct client *c, struct window *w)
 	server_redraw(c->srv, false);
 }
 
+static void do_denials(struct client *c, struct window *w) { (void)w; escalate_toggle_denials(c); }
+static void do_answer(struct client *c, struct window *w) { (void)w; escalate_next_prompt(c); }
+
 static const struct mux_cmd cmds[] = {
 	{ "split-h", "%", "split the pane side by side", do_split_lr },
 	{ "split-v", "\"", "split the pane above/below", do_split_tb },
@@ -137,6 +141,8 @@ static const struct mux_cmd cmds[] = {
 	{ "paste", "]", "paste the copy buffer into the pane", do_paste },
 	{ "detach", "d", "detach this client (the session keeps running)", do_detach },
 	{ "help", "?", "this list", do_help },
+	{ "denials", "D", "the denials pane: f filter by pane, arrows scroll, q close", do_denials },
+	{ "answer", "a", "next sandbox prompt: o once, s session, a/r always, d deny", do_answer },
 };
 
 static void split(struct client *c, struct window *w, int type)
@@ -307,6 +313,8 @@ void bindings_key(struct client *c, const struct key *k, const char *raw, size_t
 		server_redraw(s, true);
 		return;
 	}
+	if (escalate_key(c, k)) /* the denials pane, an open prompt */
+		return;
 
 	if (c->prompt_on) {
 		prompt_key(c, k);

@@ -81,6 +81,7 @@ struct pane {
 	void *osc_hook_data;
 	struct proxy *proxy;       /* NET_PROXY: the pane's filtering proxy (pane-spawn.c) */
 	struct policy *net_policy; /* what that proxy decides by, kept as long as it */
+	struct esc_pane *esc;      /* prompts, grants, what a restart runs (shell/escalate.h) */
 };
 
 struct window {
@@ -115,6 +116,11 @@ struct client {
 	char prompt[128]; /* copy mode search being typed; prompt_on says so */
 	bool prompt_on;
 	char message[128]; /* one line shown in the status bar until a key */
+	/* escalation (shell/escalate-view.c) */
+	bool denials_on;    /* the denials pane is up */
+	int denials_filter; /* its pane filter, 0: all */
+	int denials_top;    /* its first line shown */
+	int answer_pane;    /* the pane whose prompt takes keys, 0: none */
 };
 
 struct server {
@@ -201,6 +207,10 @@ void pane_free(struct pane *);
 void pane_resize(struct pane *, int w, int h);
 void pane_write(struct pane *, const char *, size_t);
 void pane_kill(struct pane *);
+/* Ends what runs in the pane and starts spec's program again on a new
+ * PTY, keeping the screen (an approved escalation, shell/escalate.h). */
+void pane_respawn(struct pane *, const struct pane_spec *);
+
 /* The title line: "[1] name · profile · running · denials 0". */
 void pane_title(const struct pane *, char *buf, size_t cap);
 /* Adds one to the pane's denial counter (the denials engineer calls this). */

@@ -15,6 +15,7 @@
 #include "backends/launch.h"
 #include "backends/proxy.h"
 #include "policy/policy.h"
+#include "shell/escalate.h"
 
 static int load(const char *workspace, const char *profile, struct policy **out, char *err, size_t errlen, FILE *warn)
 {
@@ -53,7 +54,7 @@ static void on_net_denial(const struct net_denial *d, void *arg)
 	char line[4400];
 	net_denial_format(d, line, sizeof line);
 	server_log(p->srv, "pane %d: sandmux:%s", p->id, line);
-	pane_add_denial(p->srv, p->id);
+	escalate_net_denial(p, d); /* counts it, logs it, may prompt */
 }
 
 /* NET_PROXY: the pane's own proxy in the server's loop, deciding by the
@@ -112,6 +113,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	l.want_proxy_listener = net;
 	l.proxy_listen_port = PROXY_SANDBOX_PORT;
 	l.extra_env = net ? penv : NULL;
+	escalate_spawn_begin(p, pol, &l, l.extra_env); /* grants, re-run, shell integration, observer */
 	int r = launch_start(&l);
 	proxy_env_free(penv);
 	if (r == 0 && net && pane_proxy(p, &pol, &l, err, errlen) < 0) {
@@ -124,6 +126,8 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 		p->pid = l.pid;
 		p->sandboxed = sandboxed;
 	}
+	escalate_spawn_end(p, &l, &pol, r == 0);
 	policy_free(pol);
+
 	return r;
 }

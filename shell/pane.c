@@ -17,6 +17,7 @@
 #include "backends/loop.h"
 #include "pty/pty.h"
 #include "pty/vt.h"
+#include "shell/escalate.h"
 
 #define READ_MAX 65536
 
@@ -109,6 +110,7 @@ static void on_pane_exit(struct watch *w, int events, void *arg)
 	p->pidfd = -1;
 	server_log(p->srv, "pane %d: %s %d", p->id, p->state == PANE_KILLED ? "killed by signal" : "exited", p->status);
 	server_redraw(p->srv, true);
+	escalate_pane_exited(p);
 }
 
 /* The environment panes start from: the server's, minus the outer
@@ -203,6 +205,7 @@ struct pane *pane_new(struct window *w, const struct pane_spec *spec, int cols, 
 		return NULL;
 	}
 	pane_osc_init(p);
+	escalate_pane_init(p, spec);
 	pane_start(p, spec, rows < 1 ? 1 : rows, cols < 1 ? 1 : cols);
 	malloc_trim(0); /* loading the policy and launching left free heap behind */
 	return p;
@@ -230,8 +233,37 @@ void pane_free(struct pane *p)
 		close(p->pidfd);
 	pane_close_fd(p);
 	vt_free(p->vt);
+	escalate_pane_free(p); /* its observer may decide by the proxy's policy */
 	pane_net_free(p);
 	free(p);
+}
+
+/* What the old program wrote and the pane has not read yet. */
+static void pane_drain(struct pane *p)
+{
+	char buf[4096];
+	for (int i = 0; i < 64 && p->fd >= 0; i++) {
+		ssize_t n = pty_read(p->fd, buf, sizeof buf);
+		if (n <= 0)
+			break;
+		vt_write(p->vt, buf, (size_t)n);
+	}
+}
+
+void pane_respawn(struct pane *p, const struct pane_spec *spec)
+{
+	pane_kill(p);
+	watch_del(p->pidw);
+	p->pidw = NULL;
+	if (p->pidfd >= 0)
+		close(p->pidfd);
+	p->pidfd = -1;
+	pane_drain(p);
+	pane_close_fd(p);
+	p->state = PANE_RUNNING;
+	p->status = 0;
+	pane_start(p, spec, vt_rows(p->vt), vt_cols(p->vt));
+	server_redraw(p->srv, true);
 }
 
 void pane_resize(struct pane *p, int w, int h)
@@ -255,8 +287,9 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 	case PANE_FAILED: snprintf(state, sizeof state, "failed to start"); break;
 	}
 	const char *t = vt_title(p->vt);
-	snprintf(buf, cap, " %d: %s%s · %s · %s · denials %d%s%s ", p->id, p->name, p->copy != NULL ? " [copy mode]" : "",
-		 state, p->profile, p->denials, t[0] ? " · " : "", t);
+	snprintf(buf, cap, " %d: %s%s · %s · %s · denials %d%s%s%s ", p->id, p->name, p->copy != NULL ? " [copy mode]" : "",
+		 state, p->profile, p->denials, escalate_title_mark(p), t[0] ? " · " : "", t);
+
 }
 
 struct pane *pane_find(struct server *s, int id)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pty/vt.h"
+#include "shell/escalate.h"
 #include "shell/proto.h"
 
 static void sink_client(void *arg, const char *data, size_t len)
@@ -133,6 +134,8 @@ static void draw_client(struct client *c)
 		ui_erase(c->ui);
 	if (c->help) {
 		draw_help(c);
+	} else if (escalate_draw_denials(c)) {
+		/* the denials pane covers the screen */
 	} else if (w != NULL) {
 		if (w->zoomed && w->active != NULL) {
 			draw_pane(c, w->active, true, all);
@@ -141,6 +144,8 @@ static void draw_client(struct client *c)
 				draw_pane(c, p, p == w->active, all);
 			draw_borders(c, w);
 		}
+		escalate_draw_prompts(c, w);
+
 		draw_status(c);
 		if (all)
 			draw_outside(c);

@@ -3,6 +3,7 @@
  * when the last window closes, on kill-session, or on SIGTERM/SIGINT/
  * SIGHUP, and then kills every pane's sandbox (no process outlives it). */
 #include "shell/mux.h"
+#include "shell/escalate.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -149,8 +150,10 @@ static void server_free(struct server *s)
 	free(s->sock_path);
 	free(s->workspace);
 	free(s->profile);
+	escalate_server_free(s);
 	session_tmp_remove(s->tmpdir);
 	free(s->tmpdir);
+
 	if (s->log != NULL)
 		fclose(s->log);
 }

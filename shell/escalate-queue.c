@@ -1,0 +1,176 @@
+/* escalate-queue: the prompt queue and the grants of one pane. Pure: the
+ * multiplexer side (observer, restart, keys) is escalate-pane.c. */
+#include "shell/escalate-queue.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool same_suggestion(const struct suggestion *a, const struct suggestion *b)
+{
+	return a->key != NULL && b->key != NULL && strcmp(a->key, b->key) == 0 && strcmp(a->value, b->value) == 0;
+}
+
+bool esc_grants_has(const struct esc_grants *g, const struct suggestion *s)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (same_suggestion(&g->v[i], s))
+			return true;
+	return false;
+}
+
+static int grants_add(struct esc_grants *g, const struct suggestion *s)
+{
+	if (esc_grants_has(g, s))
+		return 0;
+	struct suggestion *v = realloc(g->v, (g->n + 1) * sizeof *v);
+	if (v == NULL)
+		return -1;
+	g->v = v;
+	g->v[g->n++] = *s;
+	return 0;
+}
+
+static bool queued(const struct esc_pane *e, const struct suggestion *s)
+{
+	for (size_t i = 0; i < e->nq; i++)
+		if (same_suggestion(&e->q[i].d.suggest, s))
+			return true;
+	return false;
+}
+
+/* A prompt is worth asking only for something a grant could change. */
+int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
+{
+	const struct suggestion *s = &d->suggest;
+	if (s->key == NULL || esc_grants_has(&e->denied, s) || esc_grants_has(&e->session, s) || queued(e, s) ||
+	    (e->once_on && same_suggestion(&e->once, s)))
+		return 0;
+	struct esc_prompt *q = realloc(e->q, (e->nq + 1) * sizeof *q);
+	if (q == NULL)
+		return -1;
+	e->q = q;
+	struct esc_prompt *p = &e->q[e->nq];
+	memset(p, 0, sizeof *p);
+	if (denial_copy(&p->d, d) < 0)
+		return -1;
+	p->exit_status = exit_status;
+	e->nq++;
+	return 1;
+}
+
+bool esc_pending(const struct esc_pane *e)
+{
+	return e != NULL && e->nq > 0;
+}
+
+const struct esc_prompt *esc_head(const struct esc_pane *e)
+{
+	return e != NULL && e->nq > 0 ? &e->q[0] : NULL;
+}
+
+/* Drops every prompt offering s (the head included). */
+static void drop_settled(struct esc_pane *e, const struct suggestion *s)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < e->nq; i++) {
+		if (i == 0 || same_suggestion(&e->q[i].d.suggest, s)) {
+			denial_clear(&e->q[i].d);
+			continue;
+		}
+		e->q[o++] = e->q[i];
+	}
+	e->nq = o;
+}
+
+int esc_answer(struct esc_pane *e, enum esc_scope scope, struct suggestion *out)
+{
+	if (e->nq == 0)
+		return -1;
+	struct suggestion s = e->q[0].d.suggest;
+	int rc = 0;
+	switch (scope) {
+	case ESC_ONCE:
+		e->once = s;
+		e->once_on = true;
+		break;
+	case ESC_SESSION:
+	case ESC_ALWAYS_USER:
+	case ESC_ALWAYS_REPO:
+		rc = grants_add(&e->session, &s);
+		break;
+	case ESC_DENY:
+		rc = grants_add(&e->denied, &s);
+		break;
+	case ESC_DISMISS:
+		break;
+	}
+	drop_settled(e, scope == ESC_DISMISS ? &(struct suggestion){ 0 } : &s);
+	if (scope == ESC_DENY || scope == ESC_DISMISS)
+		s.key = NULL;
+	if (out != NULL)
+		*out = s;
+	return rc;
+}
+
+void esc_broaden(struct esc_pane *e, struct policy *p, bool consume)
+{
+	for (size_t i = 0; i < e->session.n; i++)
+		suggest_apply(p, &e->session.v[i]);
+	if (e->once_on) {
+		suggest_apply(p, &e->once);
+		if (consume)
+			e->once_on = false;
+	}
+}
+
+void esc_pane_clear(struct esc_pane *e)
+{
+	for (size_t i = 0; i < e->nq; i++)
+		denial_clear(&e->q[i].d);
+	free(e->q);
+	free(e->session.v);
+	free(e->denied.v);
+	e->q = NULL;
+	e->nq = 0;
+	e->session = (struct esc_grants){ 0 };
+	e->denied = (struct esc_grants){ 0 };
+	e->once_on = false;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+char *esc_osc7_path(const char *arg, size_t len)
+{
+	if (len < 8 || strncmp(arg, "file://", 7) != 0)
+		return NULL;
+	const char *p = memchr(arg + 7, '/', len - 7); /* past the host name */
+	if (p == NULL)
+		return NULL;
+	size_t n = (size_t)(arg + len - p);
+	char *out = malloc(n + 1), *o = out;
+	for (size_t i = 0; out != NULL && i < n; i++) {
+		int h, l;
+		if (p[i] == '%' && i + 2 < n && (h = hexval(p[i + 1])) >= 0 && (l = hexval(p[i + 2])) >= 0) {
+			*o++ = (char)(h << 4 | l);
+			i += 2;
+		} else {
+			*o++ = p[i];
+		}
+	}
+	if (out != NULL)
+		*o = 0;
+	if (out != NULL && (strlen(out) != (size_t)(o - out) || out[0] != '/')) {
+		free(out); /* a NUL in a path: not one */
+		return NULL;
+	}
+	return out;
+}

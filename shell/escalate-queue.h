@@ -1,0 +1,73 @@
+/* escalate-queue: one pane's escalation state — its pending prompts,
+ * oldest first, and its grants (once, for the pane's life, denied) — and
+ * what a restart runs. Pure: no server, no processes
+ * (tests/unit/test_escalate.c). The hooks are shell/escalate.h. */
+#ifndef ESCALATE_QUEUE_H
+#define ESCALATE_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backends/events.h"
+#include "policy/suggest.h"
+
+struct observer;
+struct esc_spawn;
+
+enum esc_scope {
+	ESC_ONCE,        /* re-run with it, then drop it */
+	ESC_SESSION,     /* keep it for the pane's life */
+	ESC_ALWAYS_USER, /* ~/.sandmux/sandbox.json, and the pane's life */
+	ESC_ALWAYS_REPO, /* <workspace>/.sandmux/sandbox.json, and the pane's life */
+	ESC_DENY,        /* no, and do not ask again in this pane */
+	ESC_DISMISS,     /* no, for now: the next denial may ask again */
+};
+
+struct esc_prompt {
+	struct denial d;  /* an owned copy; d.suggest is what is offered */
+	int exit_status;  /* -1; or the non-zero status it was offered again after */
+};
+
+struct esc_grants {
+	struct suggestion *v;
+	size_t n;
+};
+
+struct esc_pane {
+	struct esc_prompt *q; /* pending, oldest first; q[0] is the one shown */
+	size_t nq;
+	struct esc_grants session; /* applied at every start of the pane */
+	struct esc_grants denied;  /* never offered again in this pane */
+	struct suggestion once;    /* applied at the next start only */
+	bool once_on;
+	unsigned denials_run;      /* denials since the command last started */
+	/* what a restart runs (escalate-pane.c) */
+	char **argv;      /* the pane's own command; NULL: a shell pane */
+	char *cwd;        /* where the pane started */
+	char *last_cmd;   /* shell pane: the last command line (OSC 633;E) */
+	char *last_cwd;   /* shell pane: its cwd (OSC 7) */
+	bool rerun;       /* a shell pane runs a re-run now; the shell comes back after */
+	struct observer *obs;
+	struct policy *obs_policy; /* owned when the proxy does not hold it */
+	struct esc_spawn *spawn;   /* between escalate_spawn_begin and _end */
+};
+
+/* Queues a prompt for a denial that has a suggestion not yet granted,
+ * denied or pending in this pane. 1: queued, 0: not, -1: no memory. */
+int esc_offer(struct esc_pane *, const struct denial *, int exit_status);
+bool esc_pending(const struct esc_pane *);
+const struct esc_prompt *esc_head(const struct esc_pane *);
+/* Answers the head prompt; its suggestion goes to *out (key NULL after a
+ * deny or dismiss). Prompts the answer also settles (the same suggestion)
+ * leave the queue with it. -1 when nothing is pending. */
+int esc_answer(struct esc_pane *, enum esc_scope, struct suggestion *out);
+/* Broadens a policy by the session grants and, if set, the once grant,
+ * which is then dropped (consume). */
+void esc_broaden(struct esc_pane *, struct policy *, bool consume);
+bool esc_grants_has(const struct esc_grants *, const struct suggestion *);
+void esc_pane_clear(struct esc_pane *);
+/* Parses OSC 7's "file://host/path" (percent-escapes decoded); NULL when
+ * it is not one. malloc'ed. */
+char *esc_osc7_path(const char *arg, size_t len);
+
+#endif

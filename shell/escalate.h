@@ -1,0 +1,66 @@
+/* escalate: a pane's denials become prompts, and an approved prompt
+ * restarts the pane's command in a new, broader sandbox (DESIGN.md
+ * "Escalation"; Landlock domains cannot be relaxed in place).
+ *
+ *   escalate-queue.c  the per-pane prompt queue and the grants (pure)
+ *   escalate-pane.c   the observer of every sandboxed pane, the session's
+ *                     denial events, the shell integration, the restart
+ *   escalate-view.c   the denials pane and the prompts: keys and drawing
+ *
+ * The invariant: a grant only ever comes from esc_answer(), and that is
+ * only called from a key typed by an attached client (escalate_key()).
+ * What a program prints (OSC strings included) can change which command
+ * a prompt offers to re-run, and the prompt shows it, but never answers. */
+#ifndef ESCALATE_H
+#define ESCALATE_H
+
+#include <stdbool.h>
+
+struct denials;
+struct policy;
+/* escalate-pane.c: the hooks the multiplexer calls */
+struct pane;
+struct pane_spec;
+struct server;
+struct client;
+struct key;
+struct launch;
+struct net_denial;
+struct window;
+
+/* pane_new(), before the program starts: remembers what a restart runs. */
+void escalate_pane_init(struct pane *, const struct pane_spec *);
+/* pane_free(), before the proxy goes: ends the observer, frees the state. */
+void escalate_pane_free(struct pane *);
+/* pane_spawn(), right after the policy is loaded: broadens it by the
+ * grants, picks what runs (a re-run, the shell with integration), turns
+ * the observer on. extra: the proxy's variables (or NULL); the launch's
+ * extra_env becomes a merged copy owned by the pane until ..._end. */
+void escalate_spawn_begin(struct pane *, struct policy *, struct launch *, char *const *extra);
+/* After launch_start() (ok: it ran): the observer takes the notify fd.
+ * *pol is taken when the observer needs it and the proxy does not. */
+void escalate_spawn_end(struct pane *, struct launch *, struct policy **pol, bool ok);
+/* The program ended (pane.c's exit handler). */
+void escalate_pane_exited(struct pane *);
+/* A connection the pane's proxy refused. */
+void escalate_net_denial(struct pane *, const struct net_denial *);
+/* Restarts the pane's command (or, after an answer in a shell pane, the
+ * re-run) under the pane's grants. */
+void escalate_restart(struct pane *);
+/* The session's coalesced denials, oldest first (NULL: out of memory). */
+const struct denials *escalate_denials(struct server *);
+/* " · prompt!" while a prompt waits, else "". */
+const char *escalate_title_mark(const struct pane *);
+/* The key bindings: the denials pane, the next pending prompt. */
+void escalate_toggle_denials(struct client *);
+void escalate_next_prompt(struct client *);
+/* A key typed by an attached client: true when the denials pane or an
+ * open prompt took it. */
+bool escalate_key(struct client *, const struct key *);
+/* redraw: the denials pane instead of the panes (true when shown), and
+ * the prompts over their panes. */
+bool escalate_draw_denials(struct client *);
+void escalate_draw_prompts(struct client *, struct window *);
+void escalate_server_free(struct server *);
+
+#endif

@@ -1,0 +1,119 @@
+/* escalate-queue: prompts queue per pane, answers settle what they cover,
+ * grants broaden the next start (once only once), denied stays denied. */
+#include <stdlib.h>
+
+#include "shell/escalate-queue.h"
+#include "tests/unit/unit.h"
+
+static const struct origin hard = {.layer = LAYER_HARDCODED};
+
+static void denial_make(struct denial *d, const char *target, const char *dir)
+{
+	memset(d, 0, sizeof *d);
+	denial_set(d, "create", "observer", target, "not under a writable path");
+	d->pane = 1;
+	if (dir != NULL) {
+		d->suggest.key = SUGGEST_KEY_RW;
+		snprintf(d->suggest.value, sizeof d->suggest.value, "%s", dir);
+	}
+}
+
+static int offer(struct esc_pane *e, const char *target, const char *dir)
+{
+	struct denial d;
+	denial_make(&d, target, dir);
+	int r = esc_offer(e, &d, -1);
+	denial_clear(&d);
+	return r;
+}
+
+static void test_queue(struct unit *u)
+{
+	struct esc_pane e = { 0 };
+	CHECK(u, !esc_pending(&e));
+	CHECK(u, esc_head(&e) == NULL);
+	CHECK_INT(u, offer(&e, "/x/a", "/x"), 1);
+	CHECK_INT(u, offer(&e, "/x/b", "/x"), 0); /* the same broadening is already asked */
+	CHECK_INT(u, offer(&e, "/y/a", "/y"), 1);
+	CHECK_INT(u, offer(&e, "/p/.git/config", NULL), 0); /* nothing to offer: no prompt */
+	CHECK_INT(u, e.nq, 2);
+	CHECK_STR(u, esc_head(&e)->d.target, "/x/a"); /* oldest first */
+	struct suggestion s;
+	CHECK_INT(u, esc_answer(&e, ESC_DISMISS, &s), 0);
+	CHECK(u, s.key == NULL);
+	CHECK_STR(u, esc_head(&e)->d.target, "/y/a");
+	CHECK_INT(u, offer(&e, "/x/c", "/x"), 1); /* dismissed, not denied: may ask again */
+	CHECK_INT(u, esc_answer(&e, ESC_DENY, &s), 0);
+	CHECK_INT(u, offer(&e, "/y/b", "/y"), 0); /* denied for the pane's life */
+	CHECK_STR(u, esc_head(&e)->d.target, "/x/c");
+	esc_pane_clear(&e);
+	CHECK(u, !esc_pending(&e));
+	CHECK_INT(u, esc_answer(&e, ESC_ONCE, &s), -1);
+}
+
+static void test_answer_settles_same(struct unit *u)
+{
+	struct esc_pane e = { 0 };
+	offer(&e, "/x/a", "/x");
+	offer(&e, "/y/a", "/y");
+	struct suggestion s;
+	CHECK_INT(u, esc_answer(&e, ESC_SESSION, &s), 0);
+	CHECK_STR(u, s.key, SUGGEST_KEY_RW);
+	CHECK_STR(u, s.value, "/x");
+	CHECK_INT(u, e.nq, 1);
+	CHECK_INT(u, offer(&e, "/x/z", "/x"), 0); /* granted: no prompt */
+	CHECK(u, esc_grants_has(&e.session, &s));
+	esc_pane_clear(&e);
+}
+
+static void test_broaden(struct unit *u)
+{
+	struct esc_pane e = { 0 };
+	struct suggestion s;
+	offer(&e, "/x/a", "/x");
+	offer(&e, "/y/a", "/y");
+	esc_answer(&e, ESC_ONCE, &s);
+	esc_answer(&e, ESC_SESSION, &s);
+	struct policy p = { 0 };
+	p.sandboxed = p.read_all = true;
+	rules_add(&p.write, "/ws", hard);
+	esc_broaden(&e, &p, true);
+	CHECK(u, policy_decide_path(&p, "/x/a", OP_CREATE).allow);
+	CHECK(u, policy_decide_path(&p, "/y/a", OP_CREATE).allow);
+	CHECK(u, !e.once_on); /* once: dropped after the start it was for */
+	rules_free(&p.write);
+	p.write = (struct rules){ 0 };
+	rules_add(&p.write, "/ws", hard);
+	esc_broaden(&e, &p, true);
+	CHECK(u, !policy_decide_path(&p, "/x/a", OP_CREATE).allow); /* the next start: back to before */
+	CHECK(u, policy_decide_path(&p, "/y/a", OP_CREATE).allow);  /* the session grant stays */
+	CHECK_INT(u, offer(&e, "/x/q", "/x"), 1);                    /* and /x may be asked again */
+	rules_free(&p.write);
+	esc_pane_clear(&e);
+}
+
+static void test_osc7(struct unit *u)
+{
+	char *p = esc_osc7_path("file://host/a%20b/c", 19);
+	CHECK_STR(u, p, "/a b/c");
+	free(p);
+	p = esc_osc7_path("file:///x", 9);
+	CHECK_STR(u, p, "/x");
+	free(p);
+	CHECK(u, esc_osc7_path("http://h/x", 10) == NULL);
+	CHECK(u, esc_osc7_path("file://host", 11) == NULL);
+	CHECK(u, esc_osc7_path("file://h/a%00b", 14) == NULL); /* a NUL cannot be in a path */
+	p = esc_osc7_path("file://h/50%", 12);
+	CHECK_STR(u, p, "/50%");
+	free(p);
+}
+
+int main(void)
+{
+	struct unit u = { 0 };
+	test_queue(&u);
+	test_answer_settles_same(&u);
+	test_broaden(&u);
+	test_osc7(&u);
+	return unit_done(&u, "test_escalate");
+}
