@@ -60,6 +60,14 @@ m_type 'echo G-left'
 m_wait main 'G-left'
 m_screen | awk -F'│' '/G-left/ {print $1}' | grep -q G-left && ok "a click focuses the pane under it" || fail "a click focuses the pane under it"
 
+# a program that asks for mouse reports gets them, in its own coordinates
+m_type "printf '\\033[?1000h\\033[?1006h'; stty -echo -icanon; cat -v"
+sleep 0.3
+$TM send-keys -t main -l "$(printf '\033[<0;8;6M\033[<0;8;6m')"
+m_expect "a program that asked for the mouse gets the click" '^[[<0;8;5M'
+m_keys C-c
+m_type "printf '\\033[?1000l\\033[?1006l'; stty echo icanon; clear"
+
 m_keys C-b '"'
 m_wait main ' 3: '
 m_keys C-b '"'
