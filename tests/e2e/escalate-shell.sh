@@ -1,0 +1,45 @@
+#!/bin/sh
+# Escalation in a shell pane: bash reports its command lines and cwd
+# (shell integration, injected with --rcfile); after a denial, once
+# re-runs the last command line in the directory it ran in, then the
+# shell comes back there under the old policy, so running the command
+# again is denied again.
+. "$TESTS/e2e/mux.lib"
+
+command -v bash >/dev/null || { echo "ok - # SKIP bash not installed"; exit 0; }
+export SHELL=$(command -v bash)
+OUT="$M_HOME/outside dir"
+mkdir -p "$OUT"
+m_start
+m_keys C-b z
+m_type "cd '$OUT'"
+m_type 'touch rel.txt && echo TOUCHED-$((6*7))'
+m_expect "the write in the shell is denied" "Permission denied"
+m_expect "a prompt is pending" "prompt!"
+contains "the prompt offers the last command line" "$(m_screen)" 're-run: touch rel.txt && echo TOUCHED-$((6*7))'
+contains "in the shell's directory" "$(m_screen)" "in $OUT"
+[ -f "$HOME/.sandmux/state/shell/bashrc" ] && ok "the integration script is under ~/.sandmux/state" || fail "the integration script is under ~/.sandmux/state"
+m_keys C-b a
+m_expect "prefix a opens it" "o once"
+m_keys o
+m_expect "once re-runs the command line" "TOUCHED-42"
+[ -f "$OUT/rel.txt" ] && ok "in the right directory (seen from outside)" || fail "in the right directory (seen from outside)"
+m_expect "then the shell is back" "the shell is back"
+m_type 'touch again.txt || echo AGAIN-$((7*7))'
+m_expect "running it again is denied again" "AGAIN-49"
+[ ! -e "$OUT/again.txt" ] && ok "and writes nothing" || fail "and writes nothing"
+m_type 'echo "cwd=$PWD"'
+m_expect "the shell came back in that directory" "cwd=$OUT"
+
+# session: granted for the pane's life, also for the shell that comes back
+m_expect "the second denial prompts again" "prompt!"
+m_keys C-b a
+m_expect "prefix a opens it" "o once"
+m_keys s
+m_expect "session re-runs it" "AGAIN-49"
+[ -f "$OUT/again.txt" ] && ok "session: the re-run wrote" || fail "session: the re-run wrote"
+m_expect "the shell is back once more" "the shell is back"
+sleep 0.3
+m_type 'touch later.txt && echo LATER-$((8*8))'
+m_expect "session: later commands in the pane may write there" "LATER-64"
+[ -f "$OUT/later.txt" ] && ok "the later write happened" || fail "the later write happened"
