@@ -65,9 +65,9 @@ except Exception:
     pass
 ' "$name" "$log" &
 srv=$!
-i=0; while [ ! -e "$log.ready" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while [ ! -e "$log.ready" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 check "the outside abstract socket works from outside" "$esc" abstract "$name"
-i=0; while [ ! -s "$log" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done # its accept, logged
+i=0; while [ ! -s "$log" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done # its accept, logged
 rm -f "$log"
 for p in workspace strict devbox; do
 	refuse "$p: connecting to an outside abstract socket fails" sbx --sandbox $p -- "$esc" abstract "$name"
@@ -91,7 +91,7 @@ except Exception:
     pass
 ' "$sock" "$log.u" &
 usrv=$!
-i=0; while [ ! -e "$log.u.ready" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while [ ! -e "$log.u.ready" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 for p in workspace strict; do
 	refuse "$p: connecting to a host daemon's socket in ~/.gnupg fails" sbx --sandbox $p -- python3 -c "
 import socket; socket.socket(socket.AF_UNIX).connect('$sock')"

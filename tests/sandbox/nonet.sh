@@ -18,10 +18,10 @@ while True:
         open(sys.argv[1], "a").write("hit\n")
 ' "$log" &
 srv=$!
-i=0; while [ ! -s "$log.port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while [ ! -s "$log.port" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 port=$(cat "$log.port")
 check "the host's loopback server answers from outside" "$esc" tcp "$port"
-i=0; while [ ! -s "$log" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done # its accept, logged
+i=0; while [ ! -s "$log" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done # its accept, logged
 rm -f "$log"
 for p in strict read-only workspace; do
 	refuse "$p: TCP to the host's loopback fails" sbx --sandbox $p -- "$esc" tcp "$port"
