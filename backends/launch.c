@@ -281,61 +281,6 @@ static int launch_collect(struct launch *l, int chan)
 	return rc;
 }
 
-/* The command's environment: the env policy applied to l->envp, then
- * what sandmux itself sets (DESIGN.md "Environment policy"). */
-static char **launch_env(const struct launch *l)
-{
-	const struct policy *p = l->policy;
-	static const char *const own[] = { "SANDMUX_SANDBOX", "SANDMUX_ORIG_UID", "SANDMUX_ORIG_GID", "TMPDIR" };
-	size_t ncache = p->shared_cache ? launch_cache_vars(NULL) : 0;
-	char **base = env_build(&p->env, l->envp);
-	size_t n = 0, k = 0, extra = 0;
-	while (base[n] != NULL)
-		n++;
-	while (l->extra_env != NULL && l->extra_env[extra] != NULL)
-		extra++;
-	char **env = calloc(n + extra + ncache + 5, sizeof *env);
-	if (env == NULL) {
-		env_free(base);
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		bool mine = false;
-		for (size_t j = 0; j < 4; j++) {
-			size_t len = strlen(own[j]);
-			mine |= strncmp(base[i], own[j], len) == 0 && base[i][len] == '=';
-		}
-		mine |= ncache > 0 && launch_cache_var_is(base[i]);
-		for (size_t j = 0; j < extra; j++) { /* the host's HTTP_PROXY must not win */
-			size_t len = strcspn(l->extra_env[j], "=");
-			mine |= strncmp(base[i], l->extra_env[j], len + 1) == 0;
-		}
-		if (mine)
-			free(base[i]);
-		else
-			env[k++] = base[i];
-	}
-	free(base);
-	if (asprintf(&env[k++], "SANDMUX_SANDBOX=%s", p->profile ? p->profile : "") < 0 ||
-	    asprintf(&env[k++], "SANDMUX_ORIG_UID=%u", (unsigned)getuid()) < 0 ||
-	    asprintf(&env[k++], "SANDMUX_ORIG_GID=%u", (unsigned)getgid()) < 0 ||
-	    (env[k++] = strdup("TMPDIR=/tmp")) == NULL) {
-		env[k - 1] = NULL;
-		env_free(env);
-		return NULL;
-	}
-	for (size_t i = 0; i < extra; i++)
-		if ((env[k++] = strdup(l->extra_env[i])) == NULL) {
-			env[k - 1] = NULL;
-			env_free(env);
-			return NULL;
-		}
-	if (ncache > 0)
-		k += launch_cache_vars(env + k);
-	env[k] = NULL;
-	return env;
-}
-
 void launch_cleanup(struct launch *l)
 {
 	for (size_t i = 0; i < sizeof l->made / sizeof l->made[0]; i++) {

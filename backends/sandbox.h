@@ -49,6 +49,9 @@ int ns_loopback_up(struct sbx *);
 /* dev.c: a minimal /dev, a private devpts and /dev/shm. */
 int ns_dev(struct sbx *);
 
+/* environ.c: the command's environment, NULL when out of memory. */
+char **launch_env(const struct launch *);
+
 /* paths.c: path is dir or beneath it ("/" covers everything); some rule
  * of r covers path that way. */
 bool path_under(const char *path, const char *dir);
