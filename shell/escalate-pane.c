@@ -237,12 +237,12 @@ static void shell_argv(struct pane *p, struct esc_spawn *sp, struct launch *l)
 {
 	struct esc_pane *e = p->esc;
 	const char *sh = user_shell();
-	if (e->last_cwd != NULL)
-		l->cwd = e->last_cwd;
-	if (e->rerun && e->last_cmd != NULL) {
+	if (e->rerun_cwd != NULL)
+		l->cwd = e->rerun_cwd;
+	if (e->rerun && e->rerun_cmd != NULL) {
 		sp->argv[0] = (char *)sh;
 		sp->argv[1] = "-c";
-		sp->argv[2] = e->last_cmd;
+		sp->argv[2] = e->rerun_cmd;
 		l->argv = sp->argv;
 		return;
 	}

@@ -54,6 +54,8 @@ int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 	if (denial_copy(&p->d, d) < 0)
 		return -1;
 	p->exit_status = exit_status;
+	p->cmd = e->last_cmd != NULL ? strdup(e->last_cmd) : NULL;
+	p->cwd = e->last_cwd != NULL ? strdup(e->last_cwd) : NULL;
 	e->nq++;
 	return 1;
 }
@@ -68,13 +70,20 @@ const struct esc_prompt *esc_head(const struct esc_pane *e)
 	return e != NULL && e->nq > 0 ? &e->q[0] : NULL;
 }
 
+static void prompt_clear(struct esc_prompt *p)
+{
+	denial_clear(&p->d);
+	free(p->cmd);
+	free(p->cwd);
+}
+
 /* Drops every prompt offering s (the head included). */
 static void drop_settled(struct esc_pane *e, const struct suggestion *s)
 {
 	size_t o = 0;
 	for (size_t i = 0; i < e->nq; i++) {
 		if (i == 0 || same_suggestion(&e->q[i].d.suggest, s)) {
-			denial_clear(&e->q[i].d);
+			prompt_clear(&e->q[i]);
 			continue;
 		}
 		e->q[o++] = e->q[i];
@@ -87,6 +96,11 @@ int esc_answer(struct esc_pane *e, enum esc_scope scope, struct suggestion *out)
 	if (e->nq == 0)
 		return -1;
 	struct suggestion s = e->q[0].d.suggest;
+	free(e->rerun_cmd);
+	free(e->rerun_cwd);
+	e->rerun_cmd = e->q[0].cmd; /* what this prompt showed is what re-runs */
+	e->rerun_cwd = e->q[0].cwd;
+	e->q[0].cmd = e->q[0].cwd = NULL;
 	int rc = 0;
 	switch (scope) {
 	case ESC_ONCE:
@@ -126,13 +140,16 @@ void esc_broaden(struct esc_pane *e, struct policy *p, bool consume)
 void esc_pane_clear(struct esc_pane *e)
 {
 	for (size_t i = 0; i < e->nq; i++)
-		denial_clear(&e->q[i].d);
+		prompt_clear(&e->q[i]);
 	free(e->q);
 	free(e->session.v);
 	free(e->denied.v);
 	e->q = NULL;
 	e->nq = 0;
 	e->session = (struct esc_grants){ 0 };
+	free(e->rerun_cmd);
+	free(e->rerun_cwd);
+	e->rerun_cmd = e->rerun_cwd = NULL;
 	e->denied = (struct esc_grants){ 0 };
 	e->once_on = false;
 }

@@ -26,6 +26,7 @@ enum esc_scope {
 struct esc_prompt {
 	struct denial d;  /* an owned copy; d.suggest is what is offered */
 	int exit_status;  /* -1; or the non-zero status it was offered again after */
+	char *cmd, *cwd;  /* shell pane: the command line running then, and where; or NULL */
 };
 
 struct esc_grants {
@@ -46,14 +47,17 @@ struct esc_pane {
 	char *cwd;        /* where the pane started */
 	char *last_cmd;   /* shell pane: the last command line (OSC 633;E) */
 	char *last_cwd;   /* shell pane: its cwd (OSC 7) */
-	bool rerun;       /* a shell pane runs a re-run now; the shell comes back after */
+	char *rerun_cmd;  /* shell pane: the approved prompt's command line, re-run now */
+	char *rerun_cwd;  /*   and where; the shell comes back there after */
+	bool rerun;
 	struct observer *obs;
 	struct policy *obs_policy; /* owned when the proxy does not hold it */
 	struct esc_spawn *spawn;   /* between escalate_spawn_begin and _end */
 };
 
 /* Queues a prompt for a denial that has a suggestion not yet granted,
- * denied or pending in this pane. 1: queued, 0: not, -1: no memory. */
+ * denied or pending in this pane; it remembers the shell's last command
+ * line and cwd as they are now. 1: queued, 0: not, -1: no memory. */
 int esc_offer(struct esc_pane *, const struct denial *, int exit_status);
 bool esc_pending(const struct esc_pane *);
 const struct esc_prompt *esc_head(const struct esc_pane *);

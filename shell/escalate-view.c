@@ -142,8 +142,9 @@ void escalate_next_prompt(struct client *c)
 	server_redraw(s, true);
 }
 
-/* "touch /x/y in /ws" as the prompt says it. */
-static void what_runs(const struct pane *p, char *buf, size_t cap)
+/* "re-run: touch /x/y   in /ws" as the prompt says it: the pane's own
+ * command, or the command line a shell pane was running at the denial. */
+static void what_runs(const struct pane *p, const char *line, const char *dir, char *buf, size_t cap)
 {
 	const struct esc_pane *e = p->esc;
 	char cmd[1024] = "", raw[1024] = "";
@@ -151,10 +152,10 @@ static void what_runs(const struct pane *p, char *buf, size_t cap)
 	if (e->argv != NULL)
 		for (size_t i = 0; e->argv[i] != NULL && o < sizeof raw; i++)
 			o += (size_t)snprintf(raw + o, sizeof raw - o, "%s%s", i ? " " : "", e->argv[i]);
-	else if (e->last_cmd != NULL)
-		snprintf(raw, sizeof raw, "%s", e->last_cmd);
+	else if (line != NULL)
+		snprintf(raw, sizeof raw, "%s", line);
 	ui_safe_text(cmd, sizeof cmd, raw);
-	const char *cwd = e->argv == NULL && e->last_cwd != NULL ? e->last_cwd : e->cwd != NULL ? e->cwd : p->srv->workspace;
+	const char *cwd = e->argv == NULL && dir != NULL ? dir : e->cwd != NULL ? e->cwd : p->srv->workspace;
 	char where[1024];
 	ui_safe_text(where, sizeof where, cwd);
 	if (cmd[0])
@@ -176,7 +177,7 @@ static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 		snprintf(ended, sizeof ended, " · the command exited %d", q->exit_status);
 	snprintf(l[0], 1200, " sandbox: pane %d: denied %s %s (%s)%s%s", p->id, q->d.op, target, rule, ended, more);
 	snprintf(l[1], 1200, " allow: %s += %s", q->d.suggest.key, val);
-	what_runs(p, l[2] + 1, 1199);
+	what_runs(p, q->cmd, q->cwd, l[2] + 1, 1199);
 	l[2][0] = ' ';
 	snprintf(l[3], 1200, "%s", focused ? " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo .sandmux/sandbox.json) · d deny · x dismiss · Esc later"
 					   : " prefix a: answer this prompt");
@@ -223,7 +224,7 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 {
 	struct esc_pane *e = p->esc;
 	bool shell = e->argv == NULL;
-	if (scope == ESC_ONCE && shell && e->last_cmd == NULL) {
+	if (scope == ESC_ONCE && shell && esc_head(e)->cmd == NULL) {
 		client_message(c, "once: no command line to re-run here (no shell integration); s keeps it for the pane");
 		return;
 	}
@@ -235,12 +236,12 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 	server_log(c->srv, "pane %d: %s: %s", p->id, scope_name(scope), s.key != NULL ? s.value : "");
 	if (s.key != NULL) {
 		char run[1300], line[3000], val[700];
-		what_runs(p, run, sizeof run);
+		what_runs(p, e->rerun_cmd, e->rerun_cwd, run, sizeof run);
 		ui_safe_text(val, sizeof val, s.value);
 		snprintf(line, sizeof line, "\r\n\033[1m[sandmux: allowed %s %s (%s); %s]\033[m\r\n", s.key, val,
 			 scope_name(scope), run);
 		vt_write(p->vt, line, strlen(line));
-		e->rerun = shell && e->last_cmd != NULL;
+		e->rerun = shell && e->rerun_cmd != NULL;
 		escalate_restart(p);
 	}
 	if (!esc_pending(p->esc))
