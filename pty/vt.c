@@ -448,6 +448,17 @@ static void held_flush(struct vt *vt, const char *buf, size_t end)
 	vt->scan = SCAN_GROUND;
 }
 
+/* CAN or SUB inside the OSC abort it, as in xterm and tmux; libvterm has
+ * seen only its ESC, which a CAN cancels. */
+static void held_abort(struct vt *vt)
+{
+	if (!vt->osc_drop)
+		feed(vt, "\030", 1);
+	vt->held_len = 0;
+	vt->osc_drop = false;
+	vt->scan = SCAN_GROUND;
+}
+
 /* Skip n parameters after p (colour arguments of SGR 38/48/58). */
 static const char *sgr_skip(const char *p, const char *end, int n)
 {
@@ -587,6 +598,9 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 				start = i + 1;
 			} else if (ch == 0x1b) {
 				vt->scan = SCAN_OSC_ESC;
+			} else if (ch == 0x18 || ch == 0x1a) {
+				held_abort(vt);
+				start = i + 1;
 			}
 			break;
 		case SCAN_OSC_ESC:

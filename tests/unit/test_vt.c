@@ -365,6 +365,10 @@ static void test_osc(struct unit *u)
 		vt_write(vt, junk, sizeof junk);
 	put(vt, "\007\033[2;1Hafter");
 	CHECK_STR(u, row_text(vt, 1), "after");
+	/* CAN aborts an OSC; what follows is text again. */
+	put(vt, "\033]2;never\030\033[3;1Hshown");
+	CHECK_STR(u, row_text(vt, 2), "shown");
+	CHECK(u, strcmp(vt_title(vt), "never") != 0);
 	CHECK(u, strlen(vt_title(vt)) < 1000);
 	vt_free(vt);
 }
