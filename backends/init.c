@@ -103,5 +103,12 @@ int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 	close(s->chan);
 	init_drop_stdio(s);
 	init_hide();
-	return init_wait(sfd, cmd);
+	int status = init_wait(sfd, cmd);
+	/* Tell the parent now: tearing down the namespaces as init exits
+	 * takes a while, and the status is already known. */
+	if (s->status_w >= 0) {
+		ssize_t n = write(s->status_w, &status, sizeof status);
+		(void)n; /* the parent still has waitpid() */
+	}
+	return status;
 }

@@ -43,6 +43,7 @@ void launch_init(struct launch *l)
 	l->notify_fd = -1;
 	l->proxy_fd = -1;
 	l->pty_fd = -1;
+	l->status_fd = -1;
 }
 
 int sbx_fail(struct sbx *s, const char *step, const char *what)
@@ -119,14 +120,16 @@ fail_dup:
  * fd would defeat every path rule. */
 static int launch_close_fds(struct sbx *s)
 {
-	int keep[5], n = 0;
+	int keep[6], n = 0;
 	keep[n++] = s->chan;
+	if (s->status_w >= 0)
+		keep[n++] = s->status_w;
 	if (s->l->tty >= 0)
 		keep[n++] = s->l->tty;
 	for (int i = 0; i < 3; i++)
 		if (s->l->stdio[i] > 2)
 			keep[n++] = s->l->stdio[i];
-	for (int i = 1; i < n; i++) /* insertion sort: at most five */
+	for (int i = 1; i < n; i++) /* insertion sort: at most six */
 		for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
 			int t = keep[j];
 			keep[j] = keep[j - 1];
@@ -303,14 +306,16 @@ static void launch_undo(struct launch *l)
 		close(l->proxy_fd);
 	if (l->pty_fd >= 0)
 		close(l->pty_fd);
-	l->notify_fd = l->proxy_fd = l->pty_fd = -1;
+	if (l->status_fd >= 0)
+		close(l->status_fd);
+	l->notify_fd = l->proxy_fd = l->pty_fd = l->status_fd = -1;
 }
 
 int launch_start(struct launch *l)
 {
 	const struct policy *p = l->policy;
 	struct sbx s = { .l = l, .p = p, .uid = getuid(), .gid = getgid(),
-			  .empty_file = -1, .empty_dir = -1, .tty = l->tty, .pty_master = -1 };
+			  .empty_file = -1, .empty_dir = -1, .tty = l->tty, .pty_master = -1, .status_w = -1 };
 	int sv[2];
 	unsigned long flags = SIGCHLD;
 	l->err[0] = '\0';
@@ -333,6 +338,9 @@ int launch_start(struct launch *l)
 		return -1;
 	}
 	s.envp = env;
+	int status[2] = { -1, -1 };
+	if (p->sandboxed && l->want_status && pipe2(status, O_CLOEXEC) == 0)
+		s.status_w = status[1];
 	if (p->sandboxed) {
 		flags |= CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID;
 		s.netns = p->net.mode != NET_HOST;
@@ -352,14 +360,23 @@ int launch_start(struct launch *l)
 		close(sv[1]);
 		env_free(env);
 		launch_cleanup(l);
+		if (status[0] >= 0) {
+			close(status[0]);
+			close(status[1]);
+		}
 		return -1;
 	}
 	if (pid == 0) {
+		if (status[0] >= 0)
+			close(status[0]);
 		close(sv[0]);
 		s.chan = sv[1];
 		launch_child(&s);
 	}
 	close(sv[1]);
+	if (status[1] >= 0)
+		close(status[1]);
+	l->status_fd = status[0];
 	l->pid = pid;
 	int rc = launch_collect(l, sv[0]);
 	close(sv[0]);

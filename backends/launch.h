@@ -32,6 +32,7 @@ struct launch {
 	bool want_proxy_listener; /* create a TCP listener inside the netns, hand it back */
 	int proxy_listen_port;  /* its port on the sandbox's 127.0.0.1; 0: any free port */
 	char *const *extra_env; /* NULL-terminated "NAME=VALUE" set after the env policy (the proxy's), or NULL */
+	bool want_status;       /* hand back status_fd (sandboxed commands only) */
 
 	/* outputs */
 	pid_t pid;              /* host pid of the sandbox's init */
@@ -39,6 +40,11 @@ struct launch {
 	int proxy_fd;           /* -1 unless want_proxy_listener */
 	int proxy_port;         /* the listener's port inside the sandbox */
 	int pty_fd;             /* -1 unless want_pty: the master of the command's PTY */
+	int status_fd;          /* -1 unless want_status: yields the command's status
+				 * (an int, 128+N for signal N) as soon as it exits,
+				 * before init and the namespaces are torn down; end of
+				 * file if init died without one. Waiting for `pid`
+				 * stays the caller's job. */
 	char *made[8];          /* protected directories launch_start() made empty
 				 * in the workspace (so they can be covered) */
 	char err[512];          /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */

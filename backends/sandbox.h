@@ -22,6 +22,7 @@ struct sbx {
 	int chan;       /* SOCK_SEQPACKET to the parent: errors and passed fds */
 	int tty;        /* the command's terminal: l->tty, or the inner PTY's slave */
 	int pty_master; /* want_pty: the inner PTY's master, until passed */
+	int status_w;   /* want_status: where init writes the command's status */
 	int empty_file; /* O_PATH fds of the empty stand-ins bound over hidden paths */
 	int empty_dir;
 	char err[512];

@@ -45,6 +45,7 @@ struct run {
 	struct run_tty tty;
 	int sfd;
 	struct watch *sigw;
+	struct watch *statusw; /* the command's status, before init is gone */
 	bool done;
 	int status;
 	char tmpdir[PATH_MAX];
@@ -175,6 +176,21 @@ static void run_on_signal(struct watch *w, int events, void *arg)
 	}
 }
 
+/* The command's status from the sandbox's init, ahead of init's own
+ * exit (which waits for the namespaces to be torn down). */
+static void run_on_status(struct watch *w, int events, void *arg)
+{
+	struct run *r = arg;
+	int status;
+	(void)events;
+	if (read(watch_fd(w), &status, sizeof status) == (ssize_t)sizeof status) {
+		r->status = status;
+		r->done = true;
+	}
+	watch_del(w); /* end of file: the SIGCHLD path decides */
+	r->statusw = NULL;
+}
+
 static int run_signals(struct run *r, sigset_t *old)
 {
 	sigset_t set;
@@ -264,6 +280,7 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	/* The observer reports denials as they happen (hint lines or
 	 * --report at the end); Landlock is the boundary either way. */
 	r->l.want_notify = r->p->sandboxed && !o->no_observer;
+	r->l.want_status = true;
 	if (run_proxy_ask(r) < 0) {
 		fprintf(stderr, "sandmux run: proxy: out of memory\n");
 		return 1;
@@ -282,6 +299,8 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		kill(r->l.pid, SIGKILL);
 	}
 	r->l.notify_fd = -1;
+	if (r->l.status_fd >= 0)
+		r->statusw = watch_add(r->loop, r->l.status_fd, LOOP_IN, run_on_status, r);
 	if (run_proxy_start(r) < 0) /* no proxy: the command would wait on connects forever */
 		kill(r->l.pid, SIGKILL);
 	if (r->use_tty) {
@@ -298,6 +317,12 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		loop_once(r->loop, -1);
 	if (r->use_tty)
 		run_tty_drain(&r->tty);
+	if (r->statusw != NULL)
+		watch_del(r->statusw);
+	r->statusw = NULL;
+	if (r->l.status_fd >= 0)
+		close(r->l.status_fd);
+	r->l.status_fd = -1;
 	launch_cleanup(&r->l);
 	if (run_denials_finish(&r->denials, o->argv, r->status, o->report) < 0 && r->status == 0)
 		return 1;

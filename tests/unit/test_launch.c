@@ -175,6 +175,19 @@ static void test_start(struct unit *u)
 	CHECK(u, access("/etc/test_launch", F_OK) < 0);
 	CHECK_INT(u, run(&p, (char *[]){ "/no/such/binary", NULL }, err, sizeof err), -1);
 	CHECK_STR(u, err, "exec /no/such/binary: No such file or directory");
+	/* want_status: the status comes ahead of init's exit. */
+	struct launch l;
+	int status = -1, st;
+	launch_init(&l);
+	l.policy = &p;
+	l.argv = (char *[]){ "sh", "-c", "exit 7", NULL };
+	l.envp = (char *[]){ "PATH=/usr/bin:/bin", NULL };
+	l.want_status = true;
+	CHECK_INT(u, launch_start(&l), 0);
+	CHECK(u, l.status_fd >= 0 && read(l.status_fd, &status, sizeof status) == (ssize_t)sizeof status);
+	CHECK_INT(u, status, 7);
+	CHECK(u, waitpid(l.pid, &st, 0) == l.pid && WIFEXITED(st) && WEXITSTATUS(st) == 7);
+	close(l.status_fd);
 	/* A step that fails stops everything and names itself. */
 	p.tmpdir = "/nonexistent/sandmux-tmp";
 	CHECK_INT(u, run(&p, (char *[]){ "true", NULL }, err, sizeof err), -1);
