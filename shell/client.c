@@ -218,7 +218,7 @@ int client_attach(int sock, const char *profile)
 	return status;
 }
 
-int client_command(int sock, int argc, char **argv)
+int client_request(int sock, int argc, char **argv, char *reply, size_t cap)
 {
 	char cwd[4096];
 	if (getcwd(cwd, sizeof cwd) == NULL)
@@ -228,7 +228,8 @@ int client_command(int sock, int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		buf_add(&msg, argv[i], strlen(argv[i]) + 1);
 	proto_put(&out, MSG_COMMAND, msg.p, msg.len);
-	int status = 1;
+	int status = -1;
+	snprintf(reply, cap, "no answer from the server\n");
 	if (write_all(sock, out.p, out.len) == 0) {
 		char buf[65536];
 		ssize_t n;
@@ -241,14 +242,26 @@ int client_command(int sock, int argc, char **argv)
 			int32_t st;
 			memcpy(&st, p, sizeof st);
 			status = st;
-			fwrite(p + sizeof st, 1, h.len - sizeof st, status == 0 ? stdout : stderr);
-		} else {
-			fprintf(stderr, "sandmux: no answer from the server\n");
+			size_t len = h.len - sizeof st < cap - 1 ? h.len - sizeof st : cap - 1;
+			memcpy(reply, p + sizeof st, len);
+			reply[len] = 0;
 		}
 	}
 	close(sock);
 	buf_free(&msg);
 	buf_free(&out);
 	buf_free(&in);
+	return status;
+}
+
+int client_command(int sock, int argc, char **argv)
+{
+	char reply[65536];
+	int status = client_request(sock, argc, argv, reply, sizeof reply);
+	if (status < 0) {
+		fprintf(stderr, "sandmux: %s", reply);
+		return 1;
+	}
+	fputs(reply, status == 0 ? stdout : stderr);
 	return status;
 }

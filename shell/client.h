@@ -3,12 +3,17 @@
 #ifndef CLIENT_H
 #define CLIENT_H
 
+#include <stddef.h>
+
 /* A connected socket to the session at path, or -1 with errno. */
 int client_connect(const char *path);
 /* Attaches this terminal until detach or the session's end; returns the
  * exit status. profile: the --sandbox asked for, "" or NULL for any. */
 int client_attach(int sock, const char *profile);
-/* Sends argv as a command verb and prints the reply; returns its status. */
+/* Sends argv as a command verb; the reply's text goes to reply. Returns
+ * its status, -1 when the server did not answer. Closes sock. */
+int client_request(int sock, int argc, char **argv, char *reply, size_t cap);
+/* The same, printing the reply; returns its status. */
 int client_command(int sock, int argc, char **argv);
 
 #endif

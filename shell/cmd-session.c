@@ -170,6 +170,27 @@ static int connect_target(const struct target *t)
 	return fd;
 }
 
+/* The session of this workspace: NAME, or NAME-2, NAME-3... when another
+ * directory of the same name has NAME. Returns a connected socket, -1
+ * with t naming a free slot, or -2 after printing an error. */
+static int session_for(const char *workspace, const char *name, struct target *t)
+{
+	for (int i = 1; i < 100; i++) {
+		char n[64], ws[PATH_MAX];
+		snprintf(n, sizeof n, i == 1 ? "%.60s" : "%.56s-%d", name, i);
+		if (target_init(t, n) < 0)
+			return -2;
+		int fd = client_connect(t->path);
+		if (fd < 0)
+			return -1;
+		char *argv[] = { "workspace" };
+		if (client_request(fd, 1, argv, ws, sizeof ws) == 0 && strcmp(ws, workspace) == 0)
+			return client_connect(t->path);
+	}
+	fprintf(stderr, "sandmux: too many sessions named %s\n", name);
+	return -2;
+}
+
 /* sandmux [--sandbox NAME] */
 static int verb_default(int argc, char **argv)
 {
@@ -193,9 +214,9 @@ static int verb_default(int argc, char **argv)
 	}
 	sockdir_name_for(workspace, name, sizeof name);
 	struct target t;
-	if (target_init(&t, name) < 0)
+	int fd = session_for(workspace, name, &t);
+	if (fd == -2)
 		return 1;
-	int fd = client_connect(t.path);
 	if (fd < 0) {
 		char resolved[128];
 		if (session_profile(workspace, profile, resolved, sizeof resolved) < 0)

@@ -79,6 +79,8 @@ int bindings_command(struct server *s, int argc, const char **argv, const char *
 		return cmd_new(s, argc, argv, cwd, out);
 	if (strcmp(argv[0], "info") == 0)
 		return cmd_info(s, out);
+	if (strcmp(argv[0], "workspace") == 0)
+		return reply(out, 0, "%s", s->workspace);
 	if (strcmp(argv[0], "kill-session") == 0) {
 		server_log(s, "kill-session");
 		server_shutdown(s);

@@ -65,6 +65,7 @@ struct pane {
 	int fd; /* PTY master, -1 once the program is gone and drained */
 	pid_t pid;
 	bool sandboxed; /* pid is the sandbox's init (exit 128+N: signal N) */
+	bool keep_on_exit; /* a command from `sandmux new`: stays after exit 0 */
 	int pidfd;
 	struct watch *fdw, *pidw;
 	struct buf wq; /* bytes for the program, waiting for room in the PTY */

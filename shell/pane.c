@@ -111,6 +111,10 @@ static void on_pane_exit(struct watch *w, int events, void *arg)
 	server_log(p->srv, "pane %d: %s %d", p->id, p->state == PANE_KILLED ? "killed by signal" : "exited", p->status);
 	server_redraw(p->srv, true);
 	escalate_pane_exited(p);
+	/* a shell that ends well closes its pane, like tmux; a command given
+	 * with `sandmux new`, or one that failed, stays to show its status */
+	if (!p->keep_on_exit && p->state == PANE_EXITED && p->status == 0)
+		window_close_pane(p->win, p);
 }
 
 /* The environment panes start from: the server's, minus the outer
@@ -204,6 +208,7 @@ struct pane *pane_new(struct window *w, const struct pane_spec *spec, int cols, 
 		free(p);
 		return NULL;
 	}
+	p->keep_on_exit = spec->argv != NULL;
 	pane_osc_init(p);
 	escalate_pane_init(p, spec);
 	pane_start(p, spec, rows < 1 ? 1 : rows, cols < 1 ? 1 : cols);
