@@ -531,6 +531,39 @@ static void csi_byte(struct vt *vt, unsigned char ch)
 	}
 }
 
+/* The CSI ending at buf[i]: a few are completed or replaced here, after
+ * feeding what comes before. Returns where the bytes not yet fed start. */
+static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
+{
+	char ch = buf[i];
+	vt->scan = SCAN_GROUND;
+	if (vt->csi_other)
+		return start;
+	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 2 && memcmp(vt->csi, "47", 2) == 0) {
+		/* The old alternate screen, which 0.1.4 lacks: as 1047. */
+		feed(vt, buf + start, i - start);
+		feed(vt, ch == 'h' ? "\030\033[?1047h" : "\030\033[?1047l", 9);
+		return i + 1;
+	}
+	if (vt->csi_priv)
+		return start;
+	if ((ch == 's' || ch == 'u') && vt->csi_len == 0) {
+		/* ANSI.SYS cursor save/restore, as in xterm and tmux. 0.1.4
+		 * has no CSI u, and its CSI s (DECSLRM) homes the cursor:
+		 * cancel the CSI (CAN), send DECSC/DECRC instead. */
+		feed(vt, buf + start, i - start);
+		feed(vt, ch == 's' ? "\030\0337" : "\030\0338", 3);
+		return i + 1;
+	}
+	if (ch == 'm' && sgr_wanted(vt)) {
+		/* dim and conceal, after libvterm's own SGR handling */
+		feed(vt, buf + start, i + 1 - start);
+		sgr_extra(vt);
+		return i + 1;
+	}
+	return start;
+}
+
 void vt_write(struct vt *vt, const char *buf, size_t len)
 {
 	size_t start = 0, i = 0;
@@ -563,34 +596,10 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 			}
 			break;
 		case SCAN_CSI:
-			if (ch < 0x40 || ch > 0x7e) {
+			if (ch >= 0x40 && ch <= 0x7e)
+				start = csi_final(vt, buf, start, i);
+			else
 				csi_byte(vt, ch);
-				break;
-			}
-			vt->scan = SCAN_GROUND;
-			if (vt->csi_other)
-				break;
-			if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 2 &&
-			    memcmp(vt->csi, "47", 2) == 0) {
-				/* The old alternate screen, which 0.1.4 lacks: as 1047. */
-				feed(vt, buf + start, i - start);
-				feed(vt, ch == 'h' ? "\030\033[?1047h" : "\030\033[?1047l", 9);
-				start = i + 1;
-			} else if (vt->csi_priv) {
-				break;
-			} else if ((ch == 's' || ch == 'u') && vt->csi_len == 0) {
-				/* ANSI.SYS cursor save/restore, as in xterm and tmux.
-				 * 0.1.4 has no CSI u, and its CSI s (DECSLRM) homes
-				 * the cursor: cancel the CSI (CAN), send DECSC/DECRC. */
-				feed(vt, buf + start, i - start);
-				feed(vt, ch == 's' ? "\030\0337" : "\030\0338", 3);
-				start = i + 1;
-			} else if (ch == 'm' && sgr_wanted(vt)) {
-				/* dim and conceal, after libvterm's own SGR handling */
-				feed(vt, buf + start, i + 1 - start);
-				start = i + 1;
-				sgr_extra(vt);
-			}
 			break;
 		case SCAN_OSC:
 			if (ch == 0x07) {
@@ -604,13 +613,11 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 			}
 			break;
 		case SCAN_OSC_ESC:
-			if (ch == '\\') {
-				held_flush(vt, buf + start, i + 1 - start);
-				start = i + 1;
-			} else {
-				/* Another escape ends the string; look at ch again. */
-				held_flush(vt, buf + start, i - start);
-				start = i;
+			/* ESC \ ends the string; another escape ends it too, and
+			 * then ch is looked at again. */
+			held_flush(vt, buf + start, i + (ch == '\\') - start);
+			start = i + (ch == '\\');
+			if (ch != '\\') {
 				vt->scan = SCAN_ESC;
 				continue;
 			}
