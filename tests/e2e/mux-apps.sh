@@ -38,6 +38,22 @@ m_expect "vim moves and redraws" "line 050"
 $TM send-keys -t main -l ':q!'
 m_keys Enter
 m_waitnot main "line 050"
+if command -v vttest >/dev/null; then
+	# in a pane of its own (zoomed to the same size), closed with prefix x
+	$TM kill-session -t ref 2>/dev/null
+	(cd "$WS" && $TM new -d -s ref -x 120 -y 38 "vttest; sleep 3600")
+	m_sandmux new -n vttest -- vttest >/dev/null
+	m_keys C-b z
+	m_wait ref "Enter choice" && m_wait main "Enter choice"
+	sleep 0.5
+	same "vttest's menu draws the same as in tmux" "$(pane_text 120 38)" "$(ref_text)"
+	m_keys 1 Enter
+	$TM send-keys -t ref 1 Enter
+	sleep 1
+	same "vttest's first cursor-movement screen draws the same as in tmux" "$(pane_text 120 38)" "$(ref_text)"
+	m_keys C-b x
+	m_waitnot main "vttest"
+fi
 CMP_WAIT="rgb" CMP_LINES=2 compare "unicode, wide characters and colours match tmux" "clear; cat colors.txt"
 m_type "clear"
 m_type "top -d 0.5"
