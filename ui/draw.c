@@ -43,9 +43,9 @@ static void draw_cell(struct ui *ui, int y, int x, const struct vt_cell *c, bool
 		at ^= A_REVERSE;
 	cchar_t cc;
 	setcchar(&cc, wch, at, 0, &pair);
-	mvwadd_wch(stdscr, y, x, &cc);
+	mvwadd_wch(newscr, y, x, &cc);
 	if (c->width == 2 && wch[0] == L' ')
-		mvwadd_wch(stdscr, y, x + 1, &cc);
+		mvwadd_wch(newscr, y, x + 1, &cc);
 }
 
 static void draw_row(struct ui *ui, struct vt *vt, int vrow, int y, int x, int w, const struct ui_sel *sel)
@@ -59,15 +59,15 @@ static void draw_row(struct ui *ui, struct vt *vt, int vrow, int y, int x, int w
 		if (cell->width == 0)
 			continue;
 		if (cell->width == 2 && c + 1 >= w) {
-			mvwaddch(stdscr, y, x + c, ' ');
+			mvwaddch(newscr, y, x + c, ' ');
 			continue;
 		}
 		draw_cell(ui, y, x + c, cell, in_sel(sel, vrow, c));
 	}
 	if (c < w) {
-		wmove(stdscr, y, x + c);
+		wmove(newscr, y, x + c);
 		for (; c < w; c++)
-			waddch(stdscr, ' ');
+			waddch(newscr, ' ');
 	}
 }
 
@@ -80,7 +80,7 @@ void ui_draw_vt(struct ui *ui, struct vt *vt, int x, int y, int w, int h, int sc
 		if (!all && scroll == 0 && r < rows && !vt_row_dirty(vt, r))
 			continue;
 		if (vrow >= rows || vrow < -vt_history(vt)) {
-			mvwhline(stdscr, y + r, x, ' ', w);
+			mvwhline(newscr, y + r, x, ' ', w);
 			continue;
 		}
 		draw_row(ui, vt, vrow, y + r, x, w, sel);

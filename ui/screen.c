@@ -1,6 +1,9 @@
 /* screen: one curses SCREEN per client. curses writes into a memfd (never
  * a pipe: a full pipe would block the server on its own output), and
- * ui_flush() takes the bytes out and rewinds it. The mouse is turned on
+ * ui_flush() takes the bytes out and rewinds it. Drawing goes straight
+ * into newscr, the screen doupdate() sends, and stdscr is shrunk to one
+ * cell: a third full copy of the screen per client would only cost
+ * memory (tmux keeps none). The mouse is turned on
  * in the outer terminal with SGR reports (1006), which shell/keys.c reads. */
 #include "ui/ui-private.h"
 
@@ -47,7 +50,7 @@ struct ui *ui_new(const char *term, int rows, int cols, char *err, size_t errlen
 	set_term(ui->scr);
 	typeahead(-1); /* curses would poll /dev/null for input and abandon updates */
 	nonl();
-	leaveok(stdscr, FALSE);
+	leaveok(newscr, FALSE);
 	ui_colors(ui);
 	ui_resize(ui, rows, cols);
 	ui->pending_raw = MOUSE_ON;
@@ -98,6 +101,7 @@ void ui_resize(struct ui *ui, int rows, int cols)
 	ui->rows = rows < 1 ? 1 : rows;
 	ui->cols = cols < 1 ? 1 : cols;
 	resize_term(ui->rows, ui->cols);
+	wresize(stdscr, 1, 1); /* unused: drawing goes to newscr (see above) */
 	clearok(curscr, TRUE); /* the outer terminal may have reflowed: repaint all */
 }
 
@@ -114,13 +118,12 @@ int ui_cols(const struct ui *ui)
 void ui_erase(struct ui *ui)
 {
 	set_term(ui->scr);
-	werase(stdscr);
+	werase(newscr);
 }
 
 void ui_flush(struct ui *ui, void (*sink)(void *, const char *, size_t), void *arg)
 {
 	set_term(ui->scr);
-	wnoutrefresh(stdscr);
 	doupdate();
 	ui_take(ui, sink, arg);
 	if (ui->pending_raw != NULL) {
@@ -133,5 +136,5 @@ void ui_cursor(struct ui *ui, int y, int x, bool visible)
 {
 	set_term(ui->scr);
 	curs_set(visible ? 1 : 0);
-	wmove(stdscr, y, x);
+	wmove(newscr, y, x);
 }

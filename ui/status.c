@@ -70,7 +70,7 @@ void ui_text(struct ui *ui, int y, int x, int w, const char *text, enum ui_style
 		wchar_t s2[2] = { wc, 0 };
 		cchar_t cc;
 		setcchar(&cc, s2, at, 0, &pair);
-		mvwadd_wch(stdscr, y, x + col, &cc);
+		mvwadd_wch(newscr, y, x + col, &cc);
 		col += cw;
 		text += n;
 		len -= n;
@@ -79,7 +79,7 @@ void ui_text(struct ui *ui, int y, int x, int w, const char *text, enum ui_style
 	cchar_t cc;
 	setcchar(&cc, blank, at, 0, &pair);
 	for (; col < w; col++)
-		mvwadd_wch(stdscr, y, x + col, &cc);
+		mvwadd_wch(newscr, y, x + col, &cc);
 }
 
 void ui_vline(struct ui *ui, int x, int y, int h, enum ui_style s)
@@ -92,12 +92,12 @@ void ui_vline(struct ui *ui, int x, int y, int h, enum ui_style s)
 	wchar_t line[2] = { L'│', 0 };
 	setcchar(&cc, line, at, 0, &pair);
 	for (int r = 0; r < h; r++)
-		mvwadd_wch(stdscr, y + r, x, &cc);
+		mvwadd_wch(newscr, y + r, x, &cc);
 }
 
 void ui_fill(struct ui *ui, int x, int y, int w, int h, bool dots)
 {
 	set_term(ui->scr);
 	for (int r = 0; r < h; r++)
-		mvwhline(stdscr, y + r, x, dots ? '.' : ' ', w);
+		mvwhline(newscr, y + r, x, dots ? '.' : ' ', w);
 }
