@@ -38,6 +38,11 @@ static int cmd_new(struct server *s, int argc, const char **argv, const char *cw
 	if (i >= argc)
 		return reply(out, 2, "%s", "sandmux new: no command (usage: new [-n NAME] [--sandbox P] [--cwd DIR] -- CMD [ARG...])\n");
 	spec.argv = (char *const *)(argv + i);
+	char dir[4200];
+	if (spec.cwd[0] != '/') { /* relative to where `sandmux new` ran */
+		snprintf(dir, sizeof dir, "%s/%s", cwd, spec.cwd);
+		spec.cwd = dir;
+	}
 	struct window *w = s->cur;
 	char err[256];
 	struct pane *p = w != NULL ? window_split(w, 0, &spec, err, sizeof err) : NULL;
@@ -73,7 +78,7 @@ static int cmd_info(struct server *s, struct buf *out)
 	return 0;
 }
 
-int bindings_command(struct server *s, int argc, const char **argv, const char *cwd, struct buf *out)
+int command_run(struct server *s, int argc, const char **argv, const char *cwd, struct buf *out)
 {
 	if (strcmp(argv[0], "new") == 0)
 		return cmd_new(s, argc, argv, cwd, out);

@@ -7,11 +7,18 @@
  *   session.c       windows of the session; its size (smallest client)
  *   window.c        a window's panes and layout: split, close, focus, zoom
  *   pane.c          a pane: its PTY, sandboxed process, screen, title
+ *   pane-spawn.c    a pane's policy and launch_start() (fail closed)
+ *   pane-osc.c      a pane's OSC strings: clipboard, shell integration hook
  *   redraw.c        composing each client's screen with ui/
  *   bindings.c      the command table and key bindings
+ *   command.c       verbs from `sandmux new`, `ls`, `kill-session`
  *   copy.c          copy mode: scroll, search, select, copy
  *   config.c        ~/.sandmux/sandmux.json
- *   sockdir.c       the private socket directory and session names */
+ *   peer.c          refusing socket peers that run inside a sandbox
+ *   session-tmp.c   the session's temp dir
+ *   sockdir.c       the private socket directory and session names
+ * and, outside the server: client.c (the attached terminal), proto.c
+ * (the socket's messages), cmd-session.c (the verbs). */
 #ifndef MUX_H
 #define MUX_H
 
@@ -244,8 +251,10 @@ void bindings_key(struct client *, const struct key *, const char *raw, size_t r
 bool bindings_exists(const char *name);
 /* Help lines, for the help screen; returns the count. */
 int bindings_help(const struct server *, char lines[][96], int max);
-/* Runs a command verb from `sandmux new` and the like; 0 or error text. */
-int bindings_command(struct server *, int argc, const char **argv, const char *cwd, struct buf *reply);
+
+/* command.c: runs a verb a client sent (new, info, workspace,
+ * kill-session, tiled); returns its exit status, text in reply. */
+int command_run(struct server *, int argc, const char **argv, const char *cwd, struct buf *reply);
 
 /* copy.c */
 void copy_enter(struct pane *, int scroll);

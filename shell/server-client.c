@@ -241,7 +241,7 @@ static void client_command(struct client *c, const char *p, size_t len)
 		return;
 	}
 	struct buf reply = { 0 };
-	int32_t status = bindings_command(c->srv, argc - 1, argv + 1, argv[0], &reply);
+	int32_t status = command_run(c->srv, argc - 1, argv + 1, argv[0], &reply);
 	struct buf msg = { 0 };
 	buf_add(&msg, &status, sizeof status);
 	buf_add(&msg, reply.p, reply.len);
