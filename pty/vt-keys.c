@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pty/utf8.h"
 #include "pty/vt.h"
 
 struct keybuf {
@@ -29,27 +30,7 @@ static void puts_(struct keybuf *k, const char *s)
 static void put_utf8(struct keybuf *k, uint32_t c)
 {
 	char u[4];
-	size_t n;
-	if (c < 0x80) {
-		u[0] = c;
-		n = 1;
-	} else if (c < 0x800) {
-		u[0] = 0xc0 | c >> 6;
-		u[1] = 0x80 | (c & 0x3f);
-		n = 2;
-	} else if (c < 0x10000) {
-		u[0] = 0xe0 | c >> 12;
-		u[1] = 0x80 | (c >> 6 & 0x3f);
-		u[2] = 0x80 | (c & 0x3f);
-		n = 3;
-	} else {
-		u[0] = 0xf0 | c >> 18;
-		u[1] = 0x80 | (c >> 12 & 0x3f);
-		u[2] = 0x80 | (c >> 6 & 0x3f);
-		u[3] = 0x80 | (c & 0x3f);
-		n = 4;
-	}
-	put(k, u, n);
+	put(k, u, utf8_encode(c, u));
 }
 
 static size_t key_out(const struct keybuf *k, char *out, size_t cap)

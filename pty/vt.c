@@ -14,6 +14,7 @@
 #include <vterm.h>
 
 #include "pty/grid.h"
+#include "pty/utf8.h"
 
 #define VT_REPLY_MAX (64 * 1024) /* replies the host has not taken yet */
 #define VT_OSC_MAX 4096          /* a longer unterminated OSC is dropped */
@@ -44,7 +45,10 @@ struct vt {
 	char csi[64];
 	size_t csi_len;
 	char csi_priv;  /* private marker ('?', '>', ...) or 0 */
-	bool csi_other; /* intermediate, late marker or too long: not ours */
+	bool csi_other; /* intermediate or late marker: not ours */
+	bool csi_long;  /* more parameter bytes than csi[] holds */
+	uint32_t last_ch[VT_MAX_CHARS]; /* the last glyph put, for REP */
+	int last_width;
 	bool osc_drop; /* the OSC being held grew too long: discard to its end */
 	char held[VT_OSC_MAX];
 	size_t held_len;
@@ -98,6 +102,8 @@ static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 		c->ch[i] = info->chars[i] <= 0x10ffff ? info->chars[i] : 0xfffd;
 	if (w == 2)
 		c[1] = (struct vt_cell){.width = 0, .attr = vt->pen};
+	memcpy(vt->last_ch, c->ch, sizeof vt->last_ch);
+	vt->last_width = info->width;
 	grid_use(l, pos.col + w);
 	grid_touch(g, pos.row);
 	if (vt->wrap_pending && pos.col == 0 && pos.row == vt->wrap_row + 1 && vt->wrap_row >= 0)
@@ -519,7 +525,7 @@ static void csi_byte(struct vt *vt, unsigned char ch)
 		if (vt->csi_len < sizeof vt->csi)
 			vt->csi[vt->csi_len++] = ch;
 		else
-			vt->csi_other = true;
+			vt->csi_long = true;
 	} else if (ch == 0x1b) {
 		vt->scan = SCAN_ESC;
 	} else if (ch == 0x18 || ch == 0x1a) {
@@ -531,13 +537,47 @@ static void csi_byte(struct vt *vt, unsigned char ch)
 	}
 }
 
+/* Repeat the last glyph as many times as the CSI says, at most a row. */
+static void rep(struct vt *vt)
+{
+	int n = 0;
+	for (size_t k = 0; k < vt->csi_len && vt->csi[k] >= '0' && vt->csi[k] <= '9'; k++)
+		if (n <= vt->grid->cols)
+			n = n * 10 + (vt->csi[k] - '0');
+	int room = vt->grid->cols - vt->ccol; /* as in xterm: to the end of the row */
+	n = n < 1 ? 1 : n > room ? room : n;
+	if (vt->last_width <= 0 || !vt->last_ch[0])
+		return;
+	char glyph[4 * VT_MAX_CHARS], chunk[512];
+	size_t len = 0, m = 0;
+	for (int i = 0; i < VT_MAX_CHARS && vt->last_ch[i]; i++)
+		len += utf8_encode(vt->last_ch[i], glyph + len);
+	for (int k = 0; k < n; k++) {
+		if (m + len > sizeof chunk) {
+			feed(vt, chunk, m);
+			m = 0;
+		}
+		memcpy(chunk + m, glyph, len);
+		m += len;
+	}
+	feed(vt, chunk, m);
+}
+
 /* The CSI ending at buf[i]: a few are completed or replaced here, after
  * feeding what comes before. Returns where the bytes not yet fed start. */
 static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 {
 	char ch = buf[i];
 	vt->scan = SCAN_GROUND;
-	if (vt->csi_other)
+	if (ch == 'b' && !vt->csi_priv && !vt->csi_other) {
+		/* REP: 0.1.4 loops forever on it when no glyph came before or
+		 * the last one had no width. Cancel it, repeat the glyph here. */
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		rep(vt);
+		return i + 1;
+	}
+	if (vt->csi_other || vt->csi_long)
 		return start;
 	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 2 && memcmp(vt->csi, "47", 2) == 0) {
 		/* The old alternate screen, which 0.1.4 lacks: as 1047. */
@@ -591,6 +631,7 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 				vt->csi_len = 0;
 				vt->csi_priv = 0;
 				vt->csi_other = false;
+				vt->csi_long = false;
 			} else {
 				vt->scan = ch == 0x1b ? SCAN_ESC : SCAN_GROUND;
 			}

@@ -81,6 +81,27 @@ static void test_save_restore(struct unit *u)
 	vt_free(vt);
 }
 
+/* REP (CSI b): libvterm 0.1.4 loops forever on it with no glyph before
+ * or after a zero-width one; a program must not be able to hang the host. */
+static void test_rep(struct unit *u)
+{
+	struct vt *vt = vt_new(4, 10, 0);
+	put(vt, "\033[b\033[5b"); /* nothing to repeat: nothing */
+	CHECK_STR(u, row_text(vt, 0), "");
+	put(vt, "\xe2\x80\x8b\033[3b");
+	put(vt, "\033[1;1Hab\033[3b");
+	CHECK_STR(u, row_text(vt, 0), "abbbb");
+	put(vt, "\033[2;1Hx\033[");
+	put(vt, "999999999999b"); /* split, and at most a row */
+	CHECK_STR(u, row_text(vt, 1), "xxxxxxxxxx");
+	CHECK_STR(u, row_text(vt, 2), "");
+	put(vt, "\033[4;1He\xcc\x81\033[2b");
+	CHECK_INT(u, vt_cell(vt, 3, 2)->ch[0], 'e');
+	CHECK_INT(u, vt_cell(vt, 3, 2)->ch[1], 0x301);
+	CHECK_INT(u, vt_cell(vt, 3, 3)->ch[0], 0);
+	vt_free(vt);
+}
+
 static void test_erase(struct unit *u)
 {
 	struct vt *vt = vt_new(3, 10, 0);
@@ -608,6 +629,7 @@ int main(void)
 	struct unit u = {0};
 	test_text_and_cursor(&u);
 	test_save_restore(&u);
+	test_rep(&u);
 	test_erase(&u);
 	test_insert_delete(&u);
 	test_scroll_region(&u);
