@@ -1,6 +1,7 @@
 /* escalate-view: what a person sees and types for escalation — the
  * denials pane (prefix D) and the prompts over their panes (prefix a
- * opens the next pending one, across all panes and windows).
+ * opens the next pending one, across all panes and windows; until then
+ * a pending prompt is only "prompt!" in its pane's title).
  *
  * Only escalate_key() answers a prompt, and bindings_key() calls it only
  * for keys an attached client typed: no program output reaches it. A
@@ -179,15 +180,17 @@ static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 	snprintf(l[1], 1200, " allow: %s += %s", q->d.suggest.key, val);
 	what_runs(p, q->cmd, q->cwd, l[2] + 1, 1199);
 	l[2][0] = ' ';
-	snprintf(l[3], 1200, "%s", focused ? " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo .sandmux/sandbox.json) · d deny · x dismiss · Esc later"
+	snprintf(l[3], 1200, "%s", focused ? " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo .sandmux/sandbox.json) · d deny · x dismiss · Esc later · n next"
 					   : " prefix a: answer this prompt");
 	return 4;
 }
 
+/* Only the prompt this client opened covers its pane: a pending one is
+ * the title's "prompt!" until then, so it hides nothing a program shows. */
 void escalate_draw_prompts(struct client *c, struct window *w)
 {
 	for (struct pane *p = w->panes; p != NULL; p = p->next) {
-		if (!esc_pending(p->esc) || (w->zoomed && p != w->active))
+		if (!esc_pending(p->esc) || (w->zoomed && p != w->active) || c->answer_pane != p->id)
 			continue;
 		char l[4][1200];
 		int n = prompt_lines(p, c->answer_pane == p->id, l);

@@ -16,11 +16,11 @@ m_type "cd '$OUT'"
 m_type 'touch rel.txt && echo TOUCHED-$((6*7))'
 m_expect "the write in the shell is denied" "Permission denied"
 m_expect "a prompt is pending" "prompt!"
-contains "the prompt offers the last command line" "$(m_screen)" 're-run: touch rel.txt && echo TOUCHED-$((6*7))'
-contains "in the shell's directory" "$(m_screen)" "in $OUT"
 [ -f "$HOME/.sandmux/state/shell/bashrc" ] && ok "the integration script is under ~/.sandmux/state" || fail "the integration script is under ~/.sandmux/state"
 m_keys C-b a
 m_expect "prefix a opens it" "o once"
+contains "the prompt offers the last command line" "$(m_screen)" 're-run: touch rel.txt && echo TOUCHED-$((6*7))'
+contains "in the shell's directory" "$(m_screen)" "in $OUT"
 m_keys o
 m_expect "once re-runs the command line" "TOUCHED-42"
 [ -f "$OUT/rel.txt" ] && ok "in the right directory (seen from outside)" || fail "in the right directory (seen from outside)"
