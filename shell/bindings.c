@@ -296,10 +296,30 @@ static void prompt_key(struct client *c, const struct key *k)
 	server_redraw(c->srv, false);
 }
 
+/* A paste from the outer terminal goes to the active pane as text (a
+ * pasted C-b is no prefix), wrapped in paste brackets only when the
+ * program asked for them. */
+static bool paste_key(struct client *c, const struct key *k, const char *raw, size_t rawlen)
+{
+	struct window *w = c->srv->cur;
+	struct pane *p = w != NULL ? w->active : NULL;
+	bool start = k->kind == KEY_UNKNOWN && rawlen == 6 && memcmp(raw, "\033[200~", 6) == 0;
+	bool end = k->kind == KEY_UNKNOWN && rawlen == 6 && memcmp(raw, "\033[201~", 6) == 0;
+	if (!start && !end && !c->pasting)
+		return false;
+	if (start || end)
+		c->pasting = start;
+	if (p != NULL && p->copy == NULL && ((!start && !end) || vt_modes(p->vt)->bracketed_paste))
+		pane_write(p, raw, rawlen);
+	return true;
+}
+
 void bindings_key(struct client *c, const struct key *k, const char *raw, size_t rawlen)
 {
 	struct server *s = c->srv;
 	struct window *w = s->cur;
+	if (paste_key(c, k, raw, rawlen))
+		return;
 	if (c->message[0] && k->kind == KEY_PLAIN) { /* not a terminal's report */
 		c->message[0] = 0;
 		server_redraw(s, false);

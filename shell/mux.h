@@ -117,6 +117,7 @@ struct client {
 	struct ui *ui;
 	bool full;    /* redraw everything at the next draw */
 	bool prefix;  /* the prefix key was pressed */
+	bool pasting; /* inside a bracketed paste: every byte is text */
 	bool help;    /* the help screen is up */
 	struct buf keys; /* input bytes not yet a whole key */
 	struct layout *drag; /* a border being dragged with the mouse */

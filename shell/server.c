@@ -92,7 +92,7 @@ static void on_signal(struct watch *w, int events, void *arg)
 	struct signalfd_siginfo si;
 	while (read(watch_fd(w), &si, sizeof si) == sizeof si) {
 		server_log(s, "signal %u: shutting down", si.ssi_signo);
-		s->quit = true;
+		server_shutdown(s);
 	}
 }
 
@@ -130,9 +130,21 @@ static int server_init(struct server *s, const char *name, const char *sock_path
 	return s->listen_w != NULL && s->sig_w != NULL ? 0 : -1;
 }
 
+/* Once: from now on a new `sandmux` starts a new server, not this one
+ * (and a later unlink here would remove that new server's socket). */
+static void server_stop_listening(struct server *s)
+{
+	if (s->listen_w == NULL)
+		return;
+	unlink(s->sock_path);
+	watch_del(s->listen_w);
+	s->listen_w = NULL;
+}
+
 void server_shutdown(struct server *s)
 {
 	s->quit = true;
+	server_stop_listening(s);
 }
 
 static void server_free(struct server *s)
@@ -141,7 +153,7 @@ static void server_free(struct server *s)
 		client_drop(s->clients, s->windows == NULL ? "exited" : "server exited");
 	while (s->windows != NULL)
 		session_remove_window(s, s->windows);
-	unlink(s->sock_path);
+	server_stop_listening(s);
 	close(s->listen_fd);
 	if (s->sig_fd >= 0)
 		close(s->sig_fd);

@@ -34,6 +34,13 @@ m_keys C-a ]
 m_expect "OSC 52 writes reach the sandmux buffer when the config allows" '$ osc-clip-ok'
 m_keys C-u
 
+# a paste from the outer terminal is text: a C-a in it is no prefix
+$TM set-buffer "$(printf 'echo pasted-\001|cat')"
+$TM paste-buffer -p -t main
+m_keys Enter
+m_expect "a bracketed paste reaches the pane as text" 'pasted-'
+case "$(m_screen)" in *' 3: '*) fail "a pasted prefix key runs no command" ;; *) ok "a pasted prefix key runs no command" ;; esac
+
 m_keys C-a d
 m_wait main 'detached'
 
@@ -65,7 +72,7 @@ m_sandmux kill-session >/dev/null
 
 # a bad config: FILE:LINE:COL: FIELD: what is wrong, and the defaults
 printf '{\n  "prefix": 5\n}\n' >"$HOME/.sandmux/sandmux.json"
-$TM kill-session -t main
+$TM rename-session -t main old # (killing the last session races tmux's own exit)
 m_start 100 30
 m_expect "a config error names file, line, column and field" "sandmux.json:2:13: prefix: want a key name"
 m_keys C-b %
