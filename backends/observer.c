@@ -16,6 +16,7 @@
 #include "backends/launch.h"
 #include "backends/loop.h"
 #include "backends/procpath.h"
+#include "backends/unixsock.h"
 #include "policy/config.h"
 #include "policy/policy.h"
 #include "policy/suggest.h"
@@ -30,6 +31,7 @@ enum kind {
 	K_LINK,    /* the second path is created */
 	K_WRITE,   /* truncate, chmod, chown: the file's content or metadata */
 	K_EXEC,
+	K_CONNECT, /* backends/unixsock.c takes it over on AF_UNIX sockets */
 };
 
 struct sysdesc {
@@ -68,6 +70,7 @@ static const struct sysdesc syscalls[] = {
 	{"fchownat", K_WRITE, 0, 1, -1, -1, 4},
 	{"execve", K_EXEC, -1, 0, -1, -1, -1},
 	{"execveat", K_EXEC, 0, 1, -1, -1, 4},
+	{"connect", K_CONNECT, -1, -1, -1, -1, -1},
 };
 #define NSYSCALLS (sizeof syscalls / sizeof syscalls[0])
 
@@ -151,6 +154,7 @@ struct observer {
 	 * wrong root could only make the observer decide wrongly, never
 	 * allow more than Landlock. */
 	int root;
+	struct unixsock unix;
 	bool done;
 	struct observer_stats stats;
 };
@@ -274,26 +278,32 @@ static void refine_checks(const struct observer *o, const struct sysdesc *s, str
 	}
 }
 
-static void observer_report(struct observer *o, const struct seccomp_notif *req, const char *path, enum fs_op op,
-			    const struct decision *dec)
+/* Names the process and hands the denial on. */
+static void observer_emit(struct observer *o, const struct seccomp_notif *req, struct denial *d)
 {
-	struct denial d = {0};
 	char link[64];
 	snprintf(link, sizeof link, "/proc/%d/comm", (int)req->pid);
 	FILE *f = fopen(link, "re");
 	if (f != NULL) {
-		if (fgets(d.comm, sizeof d.comm, f) != NULL)
-			d.comm[strcspn(d.comm, "\n")] = '\0';
+		if (fgets(d->comm, sizeof d->comm, f) != NULL)
+			d->comm[strcspn(d->comm, "\n")] = '\0';
 		fclose(f);
 	}
-	d.pid = (pid_t)req->pid;
+	d->pid = (pid_t)req->pid;
+	if (o->cb != NULL)
+		o->cb(d, o->arg);
+}
+
+static void observer_report(struct observer *o, const struct seccomp_notif *req, const char *path, enum fs_op op,
+			    const struct decision *dec)
+{
+	struct denial d = {0};
 	if (denial_set(&d, fs_op_name(op), "observer", path, dec->rule) == 0) {
 		d.rule_file = dec->origin.file ? strdup(dec->origin.file) : NULL;
 		d.rule_line = dec->origin.line;
 		char buf[PATH_MAX];
 		suggest_path(o->policy, launch_host_path(o->policy, path, buf, sizeof buf), op, &d.suggest);
-		if (o->cb != NULL)
-			o->cb(&d, o->arg);
+		observer_emit(o, req, &d);
 	}
 	denial_clear(&d);
 }
@@ -332,6 +342,36 @@ static int observer_decide(struct observer *o, struct check *c, struct decision 
  * a symlink into an allowed place is no false denial. (The converse, a
  * symlink from an allowed place out, is left to Landlock unreported:
  * resolving every path would double the observer's cost.) */
+/* connect(): answered with the result of the host's own connect on
+ * AF_UNIX sockets (unixsock.h), handed back to the kernel otherwise.
+ * No root: nothing can be resolved, so AF_UNIX paths are refused. */
+static void observer_connect(struct observer *o, const struct seccomp_notif *req)
+{
+	struct unixsock_answer a;
+	unixsock_connect(&o->unix, o->fd, req, o->root, &a);
+	if (a.what == UNIXSOCK_GONE) {
+		o->stats.gone++;
+		return;
+	}
+	memset(o->resp, 0, sizeof *o->resp);
+	o->resp->id = req->id;
+	if (a.what == UNIXSOCK_CONTINUE) {
+		o->resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		o->stats.continued++;
+	} else
+		o->resp->error = a.error;
+	o->stats.denied += a.rule != NULL;
+	o->stats.unix_taken = o->unix.taken;
+	if (seccomp_notify_respond(o->fd, o->resp) != 0)
+		o->stats.gone++;
+	else if (a.rule != NULL) {
+		struct denial d = {0};
+		if (denial_set(&d, "connect", "observer", a.path, a.rule) == 0)
+			observer_emit(o, req, &d);
+		denial_clear(&d);
+	}
+}
+
 static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
@@ -343,6 +383,8 @@ static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 		snprintf(link, sizeof link, "/proc/%d/root", (int)req->pid);
 		o->root = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
+	if (s != NULL && s->kind == K_CONNECT)
+		return observer_connect(o, req);
 	if (s != NULL && o->root >= 0) {
 		plan_checks(o, req, s, &c);
 		if (observer_decide(o, &c, &dec) >= 0) {
@@ -404,6 +446,7 @@ struct observer *observer_new(struct loop *loop, const struct policy *p, int not
 	if (o == NULL)
 		return NULL;
 	*o = (struct observer){.loop = loop, .policy = p, .fd = notify_fd, .cb = cb, .arg = arg, .root = -1};
+	unixsock_init(&o->unix);
 	for (size_t i = 0; i < NSYSCALLS; i++)
 		o->nr[i] = seccomp_syscall_resolve_name(syscalls[i].name);
 	if (seccomp_notify_alloc(&o->req, &o->resp) != 0 ||
@@ -436,5 +479,6 @@ void observer_free(struct observer *o)
 		close(o->fd);
 	if (o->root >= 0)
 		close(o->root);
+	unixsock_free(&o->unix);
 	free(o);
 }

@@ -62,6 +62,7 @@ struct observer_stats {
 	uint64_t continued; /* handed back to the kernel */
 	uint64_t gone;      /* the call went away before the answer */
 	uint64_t unreadable;/* paths this host may not read (ptrace restrictions) */
+	uint64_t unix_taken;/* AF_UNIX pathname connects the host made (unixsock.h) */
 };
 
 struct observer;

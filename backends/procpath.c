@@ -52,9 +52,15 @@ static int proc_link(pid_t pid, const char *what, char *buf, size_t size)
 
 int procpath_absolute(pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
 {
-	char path[PATH_MAX], base[PATH_MAX];
+	char path[PATH_MAX];
 	if (procpath_read_mem(pid, addr, path, sizeof path, true) <= 0 || memchr(path, '\0', sizeof path) == NULL)
 		return -1;
+	return procpath_join(pid, dirfd, path, out, size);
+}
+
+int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size)
+{
+	char base[PATH_MAX];
 	if (path[0] == '/')
 		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
 	char what[32];
@@ -67,9 +73,7 @@ int procpath_absolute(pid_t pid, uint64_t addr, int dirfd, char *out, size_t siz
 	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
 }
 
-/* The path an fd of ours names (in the process's mount namespace, seen
- * from its root: the kernel prints it from that namespace's root). */
-static int fd_path(int fd, char *buf, size_t size)
+int procpath_fd_path(int fd, char *buf, size_t size)
 {
 	char link[64];
 	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
@@ -80,9 +84,7 @@ static int fd_path(int fd, char *buf, size_t size)
 	return 0;
 }
 
-/* Opens abs (O_PATH) in the process's root, resolving symlinks the way
- * the process would: absolute ones stay inside its root. */
-static int open_in_root(int root, const char *abs, bool dir)
+int procpath_open(int root, const char *abs, bool dir)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_CLOEXEC | (dir ? O_DIRECTORY : 0),
@@ -97,9 +99,9 @@ char *procpath_canon(int root, const char *abs, bool follow, bool *exists)
 	int fd = -1;
 	char *r = NULL;
 	*exists = false;
-	if (follow && (fd = open_in_root(root, abs, false)) >= 0) {
+	if (follow && (fd = procpath_open(root, abs, false)) >= 0) {
 		*exists = true;
-		if (fd_path(fd, got, sizeof got) == 0)
+		if (procpath_fd_path(fd, got, sizeof got) == 0)
 			r = path_normalize(got);
 		close(fd);
 		return r;
@@ -114,7 +116,7 @@ char *procpath_canon(int root, const char *abs, bool follow, bool *exists)
 		name = dir[1] ? dir + 1 : ".";
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof parent, "%.*s", slash && slash != dir ? (int)(slash - dir) : 1, dir);
-	if ((fd = open_in_root(root, parent, true)) >= 0 && fd_path(fd, got, sizeof got) == 0) {
+	if ((fd = procpath_open(root, parent, true)) >= 0 && procpath_fd_path(fd, got, sizeof got) == 0) {
 		struct stat st;
 		*exists = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 		snprintf(out, sizeof out, "%s/%s", got, name);

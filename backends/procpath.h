@@ -21,6 +21,18 @@ ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool
  * cannot be told (bad pointer, dirfd not a directory). */
 int procpath_absolute(pid_t pid, uint64_t addr, int dirfd, char *out, size_t size);
 
+/* path (a string already read) made absolute like procpath_absolute. */
+int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size);
+
+/* Opens abs (O_PATH, close-on-exec; with `dir`, O_DIRECTORY) in root,
+ * resolving symlinks the way the process would: absolute ones stay
+ * inside its root; magic links (/proc/PID/fd/N) are refused. fd or -1. */
+int procpath_open(int root, const char *abs, bool dir);
+
+/* The path an fd of ours names (in the process's mount namespace, seen
+ * from its root: the kernel prints it from that namespace's root). */
+int procpath_fd_path(int fd, char *buf, size_t size);
+
 /* The canonical path a call on abs acts on, resolved in root (an O_PATH
  * fd of the process's root): with `follow`, the file itself if it exists
  * (a final symlink followed, as open and exec do); otherwise the

@@ -1,0 +1,238 @@
+/* unixsock: connect() on AF_UNIX sockets, made by the host for the
+ * sandbox (see unixsock.h for the rule and why it holds). */
+#include "backends/unixsock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "backends/procpath.h"
+#include "backends/unixdiag.h"
+
+#define RULE_HOST "host unix socket: only the sandbox's own sockets are reachable"
+#define RULE_SHARED "unix socket: the sandbox shares the host's network, its own sockets cannot be told apart"
+#define RULE_NOGETFD "unix socket: pidfd_getfd unavailable, pathname sockets refused"
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+void unixsock_init(struct unixsock *u)
+{
+	*u = (struct unixsock){.diag = -1};
+}
+
+void unixsock_free(struct unixsock *u)
+{
+	if (u->diag >= 0)
+		close(u->diag);
+	u->diag = -1;
+}
+
+/* The thread group of a thread id (pidfd_open of a thread needs
+ * PIDFD_THREAD, Linux 6.9); 0 when unknown. */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+	FILE *f = fopen(path, "re");
+	pid_t tgid = 0;
+	while (f != NULL && tgid == 0 && fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "Tgid:", 5) == 0)
+			tgid = (pid_t)atoi(line + 5);
+	if (f != NULL)
+		fclose(f);
+	return tgid;
+}
+
+/* The caller's fd, duplicated into the host (same open file). */
+static int take_fd(pid_t tid, int fd)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	if (pidfd < 0 && errno == EINVAL) {
+		pid_t tgid = tgid_of(tid);
+		pidfd = tgid > 0 ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
+	}
+	if (pidfd < 0)
+		return -1;
+	int s = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	int e = errno;
+	close(pidfd);
+	errno = e;
+	return s;
+}
+
+/* The address as given, read once. -errno when the kernel would refuse
+ * it before looking at it. */
+static int read_addr(const struct seccomp_notif *req, struct sockaddr_storage *ss, socklen_t *len)
+{
+	int n = (int)req->data.args[2];
+	memset(ss, 0, sizeof *ss);
+	*len = 0;
+	if (n < 0 || (size_t)n > sizeof *ss)
+		return -EINVAL;
+	if (n > 0 && procpath_read_mem((pid_t)req->pid, req->data.args[1], ss, (size_t)n, false) != n)
+		return -EFAULT;
+	*len = (socklen_t)n;
+	return 0;
+}
+
+static bool is_pathname(const struct sockaddr_storage *ss, socklen_t len)
+{
+	const struct sockaddr_un *a = (const void *)ss;
+	return ss->ss_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path) && a->sun_path[0] != '\0';
+}
+
+/* connect() that never blocks the host: a blocking caller's socket is
+ * made non-blocking for the call (it is the same open file). */
+static int connect_now(int sock, const struct sockaddr *a, socklen_t len)
+{
+	int fl = fcntl(sock, F_GETFL);
+	if (fl >= 0 && !(fl & O_NONBLOCK))
+		fcntl(sock, F_SETFL, fl | O_NONBLOCK);
+	int rc = connect(sock, a, len) == 0 ? 0 : -errno;
+	if (fl >= 0 && !(fl & O_NONBLOCK))
+		fcntl(sock, F_SETFL, fl);
+	return rc;
+}
+
+/* Makes the diag socket once, from the process waiting in a still-valid
+ * notification (so its namespaces are the sandbox's). False when there is
+ * none: nodiag says why. */
+static bool diag_ready(struct unixsock *u, int notify_fd, const struct seccomp_notif *req)
+{
+	if (u->diag < 0 && u->nodiag == 0) {
+		u->diag = unixdiag_open((pid_t)req->pid);
+		u->nodiag = u->diag < 0 ? (errno ? errno : EPERM) : 0;
+		if (seccomp_notify_id_valid(notify_fd, req->id) != 0) {
+			unixsock_free(u); /* maybe another process's: ask again next time */
+			u->nodiag = 0;
+			return false;
+		}
+	}
+	return u->diag >= 0;
+}
+
+/* Whether a socket of the sandbox is bound to st's file. */
+static bool sandbox_owns(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, const struct stat *st)
+{
+	return diag_ready(u, notify_fd, req) && unixdiag_bound(u->diag, st) == 1;
+}
+
+static void deny(struct unixsock_answer *out, const char *rule, int err)
+{
+	out->error = -err;
+	out->rule = rule;
+}
+
+/* A pathname address: resolved once, by the host, in the process's root;
+ * connected through the inode it checked. */
+static void connect_path(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root, int sock,
+			 const struct sockaddr_storage *ss, socklen_t len, struct unixsock_answer *out)
+{
+	const struct sockaddr_un *a = (const void *)ss;
+	char name[sizeof a->sun_path + 1];
+	size_t n = len - offsetof(struct sockaddr_un, sun_path);
+	memcpy(name, a->sun_path, n);
+	name[n] = '\0';
+	snprintf(out->path, sizeof out->path, "%s", name);
+	char abs[PATH_MAX];
+	if (procpath_join((pid_t)req->pid, AT_FDCWD, name, abs, sizeof abs) < 0)
+		return deny(out, RULE_HOST, EACCES);
+	snprintf(out->path, sizeof out->path, "%s", abs);
+	int fd = procpath_open(root, abs, false);
+	if (fd < 0) {
+		int e = errno;
+		if (e == ENOENT || e == ENOTDIR || e == ENAMETOOLONG || e == ELOOP)
+			out->error = -e; /* fails by itself: nothing to report */
+		else
+			deny(out, RULE_HOST, EACCES);
+		return;
+	}
+	procpath_fd_path(fd, out->path, sizeof out->path);
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+		out->error = -ECONNREFUSED; /* what the kernel says of a non-socket */
+	else if (!sandbox_owns(u, notify_fd, req, &st))
+		deny(out, u->nodiag == EXDEV ? RULE_SHARED : RULE_HOST, EACCES);
+	else {
+		struct sockaddr_un via = {.sun_family = AF_UNIX};
+		snprintf(via.sun_path, sizeof via.sun_path, "/proc/self/fd/%d", fd);
+		out->error = connect_now(sock, (const struct sockaddr *)&via, sizeof via);
+		u->taken++;
+	}
+	close(fd);
+}
+
+/* Without pidfd_getfd: decided on the address as read, refusing paths. */
+static void connect_blind(const struct seccomp_notif *req, struct unixsock_answer *out)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	if (read_addr(req, &ss, &len) == 0 && is_pathname(&ss, len)) {
+		snprintf(out->path, sizeof out->path, "%.*s", (int)(len - offsetof(struct sockaddr_un, sun_path)),
+			 ((const struct sockaddr_un *)(const void *)&ss)->sun_path);
+		deny(out, RULE_NOGETFD, EACCES);
+	} else
+		out->what = UNIXSOCK_CONTINUE;
+}
+
+static void connect_unix(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root, int sock,
+			 struct unixsock_answer *out)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	if ((out->error = read_addr(req, &ss, &len)) < 0)
+		return;
+	if (is_pathname(&ss, len))
+		return connect_path(u, notify_fd, req, root, sock, &ss, len, out);
+	const struct sockaddr_un *a = (const void *)&ss;
+	bool abstract = ss.ss_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path);
+	if (abstract && !diag_ready(u, notify_fd, req) && u->nodiag == EXDEV) {
+		snprintf(out->path, sizeof out->path, "@%.*s", (int)(len - offsetof(struct sockaddr_un, sun_path) - 1),
+			 a->sun_path + 1);
+		return deny(out, RULE_SHARED, EPERM);
+	}
+	out->error = connect_now(sock, (const struct sockaddr *)&ss, len);
+}
+
+void unixsock_connect(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root,
+		      struct unixsock_answer *out)
+{
+	memset(out, 0, sizeof *out);
+	out->what = UNIXSOCK_RESULT;
+	int sock = take_fd((pid_t)req->pid, (int)req->data.args[0]);
+	if (sock < 0 && (errno == ENOSYS || errno == EPERM)) {
+		connect_blind(req, out);
+		return;
+	}
+	int e = errno;
+	/* The fd came from the process that waits, not from one that took
+	 * over its pid. */
+	if (seccomp_notify_id_valid(notify_fd, req->id) != 0) {
+		out->what = UNIXSOCK_GONE;
+	} else if (sock < 0) {
+		out->error = -e; /* EBADF, or the host is out of fds: fail */
+	} else {
+		int domain = 0;
+		socklen_t dl = sizeof domain;
+		if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &dl) < 0)
+			out->error = -errno; /* ENOTSOCK */
+		else if (domain != AF_UNIX)
+			out->what = UNIXSOCK_CONTINUE;
+		else
+			connect_unix(u, notify_fd, req, root, sock, out);
+	}
+	if (sock >= 0)
+		close(sock);
+}

@@ -1,0 +1,86 @@
+/* unixsock: the observer's takeover of connect() on AF_UNIX sockets, so
+ * that no sandboxed process reaches a host unix socket (the session bus,
+ * ssh-agent, gpg-agent, docker, X11, tmux's and sandmux's own sockets),
+ * wherever it lies and whatever Landlock lets the sandbox read or write
+ * (Landlock does not mediate connect() to a pathname socket).
+ *
+ * The rule: a pathname socket is reachable only when some socket of the
+ * sandbox itself is bound to that very file. The sandbox has a network
+ * namespace of its own, and the sockets a process creates live in its
+ * namespace, so "bound by a socket of the sandbox" is "listed, with that
+ * file's device and inode, by unix_diag in the sandbox's namespace"
+ * (backends/unixdiag.c). Why this is sound:
+ * - only sandbox processes create sockets in that namespace (the host puts
+ *   only the proxy's TCP listener there), and no host socket is ever in it;
+ * - a file is bound by at most one socket, once, at its creation (bind on
+ *   an existing name fails), and the host holds the file open (O_PATH)
+ *   from the check to the connect, so the inode cannot be freed and
+ *   reused by another bind in between;
+ * - the host connects the caller's own socket (taken with pidfd_getfd)
+ *   to that inode through /proc/self/fd/N, so the path is resolved once,
+ *   by the host, in the sandbox's root and mount namespace: a thread that
+ *   swaps the file or rewrites the address after the check changes
+ *   nothing. The call is then answered with the connect's own result; it
+ *   is never handed back to the kernel (CONTINUE would look the path up
+ *   again).
+ * A path never counts: renaming or hard-linking a host socket onto a name
+ * the sandbox once bound still leads to an inode no sandbox socket holds.
+ * No policy entry can open a host socket: there is nothing to suggest.
+ *
+ * Sockets of another family go on unobserved (CONTINUE is safe there: a
+ * socket's family never changes, and an AF_INET socket given an AF_UNIX
+ * address fails by itself). Abstract and unnamed addresses on AF_UNIX
+ * sockets are connected by the host too (the address was read once; a
+ * racing thread could otherwise turn it into a path after the read): the
+ * lookup happens in the socket's own namespace, the sandbox's, which
+ * holds only the sandbox's abstract sockets.
+ *
+ * Weaker cases, each failing closed:
+ * - a sandbox on the host's network (devbox): the host's and the
+ *   sandbox's sockets share one namespace, so every pathname and abstract
+ *   AF_UNIX connect is refused;
+ * - without pidfd_getfd (Linux < 5.6, or ptrace restricted): pathname
+ *   addresses are refused as read; a racing thread can turn an address
+ *   read as abstract or AF_INET into a path (then only the netns and
+ *   Landlock's scoping stand);
+ * - the listener sees the host (the observer) as its peer in SO_PEERCRED,
+ *   since the host made the connection;
+ * - a blocking connect to a listener whose backlog is full fails with
+ *   EAGAIN rather than wait (the host's event loop must never block). */
+#ifndef UNIXSOCK_H
+#define UNIXSOCK_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct seccomp_notif;
+
+struct unixsock {
+	int diag;   /* NETLINK_SOCK_DIAG in the sandbox's netns; -1: not yet or none */
+	int nodiag; /* 0, or why there is none (EXDEV: the host's network) */
+	uint64_t taken; /* connects the host made for the sandbox */
+};
+
+void unixsock_init(struct unixsock *);
+void unixsock_free(struct unixsock *);
+
+enum unixsock_what {
+	UNIXSOCK_CONTINUE, /* not an AF_UNIX socket: the kernel goes on */
+	UNIXSOCK_RESULT,   /* answer with `error` */
+	UNIXSOCK_GONE,     /* the call went away */
+};
+
+struct unixsock_answer {
+	enum unixsock_what what;
+	int error;            /* 0 or -errno: what connect() returns */
+	const char *rule;     /* non-NULL: a denial to report, about `path` */
+	char path[PATH_MAX];  /* as the process sees it */
+};
+
+/* Handles one notified connect(): takes the caller's socket, decides,
+ * connects it when allowed. root: an O_PATH fd of the process's root. */
+void unixsock_connect(struct unixsock *, int notify_fd, const struct seccomp_notif *req, int root,
+		      struct unixsock_answer *out);
+
+#endif
