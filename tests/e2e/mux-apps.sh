@@ -62,6 +62,14 @@ m_expect "top draws its process table" "PID USER"
 m_keys q
 m_waitnot main "Tasks:"
 
+if command -v htop >/dev/null; then
+	m_type "clear; htop"
+	m_expect "htop draws its meters" "Load average"
+	m_expect "htop draws its process list" "Command"
+	m_keys q
+	m_waitnot main "Load average"
+fi
+
 # colours reach the outer terminal (capture with -e keeps the escapes)
 m_type "cat colors.txt"
 m_wait main "bg256"

@@ -12,6 +12,10 @@ m_keys C-a '|'
 m_expect "the prefix and a key binding come from the config" ' 2: '
 m_keys C-a Left
 
+$TM send-keys -t main -l "$(printf '\033[<64;5;5M')"
+m_expect "the mouse wheel scrolls back in copy mode" "[copy mode]"
+m_keys q
+m_waitnot main "[copy mode]"
 m_keys C-a [
 m_expect "copy mode shows in the title" "[copy mode]"
 m_keys PageUp PageUp PageUp
