@@ -528,8 +528,10 @@ static void csi_byte(struct vt *vt, unsigned char ch)
 			vt->csi_long = true;
 	} else if (ch == 0x1b) {
 		vt->scan = SCAN_ESC;
-	} else if (ch == 0x18 || ch == 0x1a) {
-		vt->scan = SCAN_GROUND;
+	} else if (ch == 0x18 || ch == 0x1a || ch >= 0x80) {
+		vt->scan = SCAN_GROUND; /* cancelled, as libvterm does */
+	} else if (ch < 0x20 || ch == 0x7f) {
+		/* C0 controls run inside a CSI without ending it; DEL is ignored */
 	} else if (ch >= '<' && ch <= '?' && vt->csi_len == 0 && !vt->csi_priv) {
 		vt->csi_priv = ch;
 	} else if (ch >= 0x20) {
@@ -632,9 +634,10 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 				vt->csi_priv = 0;
 				vt->csi_other = false;
 				vt->csi_long = false;
-			} else {
-				vt->scan = ch == 0x1b ? SCAN_ESC : SCAN_GROUND;
-			}
+			} else if (ch == 0x18 || ch == 0x1a || (ch >= 0x30 && ch < 0x7f)) {
+				vt->scan = SCAN_GROUND; /* cancelled, or a final byte */
+			} /* else libvterm goes on with the escape: C0 controls,
+			   * intermediates, DEL and bytes >= 0x80 do not end it */
 			break;
 		case SCAN_CSI:
 			if (ch >= 0x40 && ch <= 0x7e)

@@ -3,7 +3,7 @@
  * them, must neither crash nor hang the emulator. Build (from the top):
  *   clang -g -O1 -std=c11 -D_GNU_SOURCE -I. -fsanitize=fuzzer,address,undefined \
  *     -o build/fuzz_vt tests/fuzz/fuzz_vt.c pty/vt.c pty/vt-keys.c pty/grid.c \
- *     pty/grid-reflow.c -lvterm
+ *     pty/grid-reflow.c pty/utf8.c -lvterm
  *   ./build/fuzz_vt -max_total_time=60 */
 #include <stddef.h>
 #include <stdint.h>

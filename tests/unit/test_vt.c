@@ -95,6 +95,8 @@ static void test_rep(struct unit *u)
 	put(vt, "999999999999b"); /* split, and at most a row */
 	CHECK_STR(u, row_text(vt, 1), "xxxxxxxxxx");
 	CHECK_STR(u, row_text(vt, 2), "");
+	/* libvterm's parser reads these as CSI too: so must the scan. */
+	put(vt, "\033&[5b\033\001[5b\033 [5b\033\177[5b\033\200[5b\033[5\177b\033[5\001b");
 	put(vt, "\033[4;1He\xcc\x81\033[2b");
 	CHECK_INT(u, vt_cell(vt, 3, 2)->ch[0], 'e');
 	CHECK_INT(u, vt_cell(vt, 3, 2)->ch[1], 0x301);
