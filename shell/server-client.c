@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -183,6 +184,7 @@ static void client_hello(struct client *c, const char *p, size_t len)
 	c->cols = h.size.cols;
 	c->full = true;
 	server_log(c->srv, "client %d attached (%dx%d, %s)", c->fd, c->cols, c->rows, str[0]);
+	malloc_trim(0); /* reading terminfo left free heap behind */
 	if (c->srv->cfg_err[0])
 		client_message(c, "%s", c->srv->cfg_err);
 	session_resize(c->srv);

@@ -40,6 +40,8 @@ void session_remove_window(struct server *s, struct window *w)
 		pane_free(p);
 	}
 	layout_free(w->root);
+	for (struct client *c = s->clients; c != NULL; c = c->next)
+		c->drag = NULL; /* it may have pointed into this window's tree */
 	if (s->cur == w)
 		s->cur = w->next != NULL ? w->next : prev != NULL ? prev : s->windows;
 	free(w);

@@ -38,8 +38,11 @@ void window_layout(struct window *w)
 		pane_place(leaves[i]->pane, leaves[i]->x, leaves[i]->y, leaves[i]->w, leaves[i]->h);
 }
 
+/* After the tree changed shape, a border being dragged may be gone. */
 static void window_changed(struct window *w)
 {
+	for (struct client *c = w->srv->clients; c != NULL; c = c->next)
+		c->drag = NULL;
 	window_layout(w);
 	server_redraw(w->srv, true);
 }
