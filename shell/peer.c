@@ -35,12 +35,12 @@ static bool same_pidns(pid_t pid)
 	return na > 0 && nb > 0 && na == nb && memcmp(a, b, (size_t)na) == 0;
 }
 
-static bool is_pane_pid(const struct server *s, pid_t pid)
+static bool is_sandbox_pid(const struct server *s, pid_t pid)
 {
 	for (const struct window *w = s->windows; w != NULL; w = w->next)
 		for (const struct pane *p = w->panes; p != NULL; p = p->next)
-			if (p->pid > 0 && p->pid == pid)
-				return true;
+			if (p->pid > 0 && p->pid == pid && p->sandboxed)
+				return true; /* a pane with profile off runs as the person */
 	return false;
 }
 
@@ -51,7 +51,7 @@ const char *peer_refusal(const struct server *s, pid_t pid)
 	if (!same_pidns(pid))
 		return "peer in another pid namespace (a sandbox)";
 	for (int depth = 0; pid > 1 && depth < 256; depth++) {
-		if (is_pane_pid(s, pid))
+		if (is_sandbox_pid(s, pid))
 			return "peer runs inside a pane's sandbox";
 		pid = parent_of(pid);
 	}
