@@ -723,10 +723,13 @@ size_t vt_memory(const struct vt *vt)
 	       screens * (size_t)g->rows * (g->cols * sizeof(struct vt_cell) + sizeof(struct grid_line));
 }
 
+/* Clamped: libvterm 0.1.4 can report a column past the edge (a wide
+ * character in a one-column pane). */
 void vt_cursor(const struct vt *vt, int *row, int *col)
 {
-	*row = vt->crow;
-	*col = vt->ccol;
+	int r = vt->crow, c = vt->ccol, rows = vt->grid->rows, cols = vt->grid->cols;
+	*row = r < 0 ? 0 : r >= rows ? rows - 1 : r;
+	*col = c < 0 ? 0 : c >= cols ? cols - 1 : c;
 }
 
 const struct vt_modes *vt_modes(const struct vt *vt)
