@@ -2,6 +2,7 @@
 #include "backends/net-addr.h"
 
 #include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,4 +88,24 @@ socklen_t net_addr_sockaddr(const struct net_addr *a, int port, struct sockaddr_
 	sin6->sin6_port = htons((uint16_t)port);
 	memcpy(&sin6->sin6_addr, a->bytes, 16);
 	return sizeof *sin6;
+}
+
+/* Asked on every connection rather than cached: addresses come and go
+ * (DHCP, VPNs), and getifaddrs() costs a netlink round trip, not a wait. */
+bool net_addr_is_local(const struct net_addr *a)
+{
+	struct ifaddrs *list, *i;
+	bool local = false;
+	if (getifaddrs(&list) < 0)
+		return false;
+	for (i = list; i != NULL && !local; i = i->ifa_next) {
+		const struct sockaddr *sa = i->ifa_addr;
+		if (sa == NULL || sa->sa_family != a->family)
+			continue;
+		const void *b = sa->sa_family == AF_INET ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr :
+							   (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+		local = memcmp(b, a->bytes, a->family == AF_INET ? 4 : 16) == 0;
+	}
+	freeifaddrs(list);
+	return local;
 }

@@ -24,6 +24,10 @@ void net_addr_unmap(struct net_addr *);
  * address space 100.64/10 (cloud metadata lives there too), IPv4-compatible
  * and site-local IPv6. Returns a short reason or NULL. */
 const char *net_addr_reserved(const struct net_addr *);
+/* Is addr one of this host's own interface addresses? Connecting to it
+ * reaches the host's own listeners (a database on 0.0.0.0, say), as
+ * loopback would, whatever range it is in. */
+bool net_addr_is_local(const struct net_addr *);
 /* Fills a sockaddr for connect(); returns its length. */
 socklen_t net_addr_sockaddr(const struct net_addr *, int port, struct sockaddr_storage *);
 

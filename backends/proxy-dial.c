@@ -22,6 +22,8 @@ static bool dial_vet(struct conn *c, struct net_addr *a)
 	if (a != NULL) {
 		net_addr_unmap(a);
 		const char *why = net_addr_reserved(a);
+		if (why == NULL && net_addr_is_local(a))
+			why = "an address of this host";
 		if (why != NULL) {
 			char rule[96];
 			snprintf(rule, sizeof rule, "hardcoded: %s", why);

@@ -20,7 +20,7 @@ net_up || { echo "# no test hosts: skipped"; exit 0; }
 objs=$(ls "$top"/build/policy/*.o "$top"/build/backends/*.o 2>/dev/null)
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$top" $(pkg-config --cflags libcjson) -o "$ws/.t/proxyd" "$TESTS/net/proxyd.c" \
 	$objs $(pkg-config --libs libcjson libseccomp) || { echo "# proxyd does not build: skipped"; exit 0; }
-python3 "$NET/blast.py" 198.51.100.10 9000 & T_PIDS="$T_PIDS $!"
+srv python3 "$NET/blast.py" 198.51.100.10 9000 & T_PIDS="$T_PIDS $!"
 (cd "$ws" && "$ws/.t/proxyd" "$ws/.t/policy.json" 18080 2>"$ws/.t/proxyd.log") & T_PIDS="$T_PIDS $!"
 i=0 # python and the proxy take a moment to listen on a loaded machine
 until curl -s -o /dev/null http://198.51.100.10:9000/1 && curl -s -o /dev/null -p -x http://127.0.0.1:18080 \

@@ -35,7 +35,7 @@ case "$out" in *"sandmux: denied"*) fail "no denial for allowed hosts"; echo "$o
 # certificate is the test's own, so -k.
 if openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=good.test -keyout "$ws/.t/key.pem" \
 	-out "$ws/.t/cert.pem" >/dev/null 2>&1; then
-	python3 "$NET/httpd.py" 198.51.100.10 443 "$ws/.t/cert.pem" "$ws/.t/key.pem" & T_PIDS="$T_PIDS $!"
+	srv python3 "$NET/httpd.py" 198.51.100.10 443 "$ws/.t/cert.pem" "$ws/.t/key.pem" & T_PIDS="$T_PIDS $!"
 	i=0; until curl -sk -o /dev/null https://198.51.100.10/ || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
 	out=$(nrun -- curl -sS -k --max-time 5 https://good.test/tls 2>&1)
 	contains "HTTPS through the proxy (HTTPS_PROXY, CONNECT)" "$out" "hello from 198.51.100.10:443 /tls"
@@ -50,7 +50,8 @@ if command -v git >/dev/null; then
 	git -C "$ws/.t/src" -c user.name=t -c user.email=t@t commit -qm one &&
 	git -C "$ws/.t/src" push -q "$ws/.t/srv/repo.git" HEAD:refs/heads/main 2>/dev/null &&
 	git -C "$ws/.t/srv/repo.git" update-server-info
-	(cd "$ws/.t/srv" && exec python3 -m http.server 8081 --bind 198.51.100.10 >/dev/null 2>&1) & T_PIDS="$T_PIDS $!"
+	(cd "$ws/.t/srv" && exec nsenter -t "$SRV_NS" -n python3 -m http.server 8081 --bind 198.51.100.10 >/dev/null 2>&1) &
+	T_PIDS="$T_PIDS $!"
 	i=0; until curl -s -o /dev/null http://198.51.100.10:8081/ || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
 	out=$(nrun -- sh -c 'git clone -q -b main http://good.test:8081/repo.git clone && cat clone/f' 2>&1)
 	contains "git clone over HTTP through the proxy" "$out" "hello-git"
@@ -83,13 +84,15 @@ same "one line for the other denied host" "$(echo "$out" | grep -c '^sandmux: de
 
 # Allowed names that resolve to addresses no rule can open: refused
 # before any connect, with no suggestion.
-for h in priv.test lo.test meta.test mapped.test zero.test ula.test mixed.test; do
+for h in priv.test lo.test meta.test mapped.test zero.test ula.test mixed.test self.test; do
 	out=$(nrun -- curl -sS --max-time 5 -p "http://$h/" 2>&1)
 	contains "$h: refused by address" "$out" "sandmux: denied connect $h:80"
 	contains "$h: no broadening offered" "$out" "sandmux offers no broadening for this"
 done
 out=$(nrun -- curl -sS --max-time 5 -p http://priv.test/ 2>&1)
 contains "the refusal names the resolved address" "$out" "priv.test resolved to 10.1.2.3"
+out=$(nrun -- curl -sS --max-time 5 -p http://self.test/ 2>&1)
+contains "an address of the proxy's own host is refused" "$out" "hardcoded: an address of this host; self.test resolved to 198.51.100.1"
 for lit in 127.0.0.1 169.254.169.254 '[::1]' '[::ffff:127.0.0.1]' 0.0.0.0 10.0.0.1; do
 	out=$(nrun -- sh -c 'curl -sS --max-time 5 --noproxy "" -x "$ALL_PROXY" "http://$0:5353/"' "$lit" 2>&1)
 	contains "literal $lit refused" "$out" "sandmux: denied connect"
