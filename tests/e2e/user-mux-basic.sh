@@ -28,7 +28,7 @@ contains "the left pane got the keys" "$pane1" "back-left"
 
 m_keys C-b d
 m_expect "prefix d detaches" "[detached (from session ws)]"
-contains "the client exits 0 on detach" "$(m_screen)" "CLIENT-EXIT 0"
+m_expect "the client exits 0 on detach" "CLIENT-EXIT 0"
 out=$(m_sandmux ls)
 contains "ls lists the session" "$out" "ws: 1 windows, 3 panes, profile workspace"
 
