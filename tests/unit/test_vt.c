@@ -218,6 +218,13 @@ static void test_wide_and_combining(struct unit *u)
 	put(vt, "\033[2;3Hu");
 	put(vt, "\xcc\x88");
 	CHECK_INT(u, vt_cell(vt, 1, 2)->ch[1], 0x308);
+	/* A one-column pane: the cursor reported stays on the screen. */
+	struct vt *one = vt_new(3, 1, 0);
+	put(one, "\xe4\xb8\xad\xc2\xc2\xc2x\xe4\xb8\xad");
+	int r, c;
+	vt_cursor(one, &r, &c);
+	CHECK(u, r >= 0 && r < 3 && c == 0);
+	vt_free(one);
 	/* Invalid UTF-8 becomes U+FFFD, not a crash. */
 	put(vt, "\033[3;1H\xff\xc3(");
 	CHECK(u, vt_cell(vt, 2, 0)->ch[0] == 0xfffd);
