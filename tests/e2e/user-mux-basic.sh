@@ -67,4 +67,15 @@ _i=0; while [ $_i -lt 30 ] && { pgrep -f 'sleep 4242' >/dev/null || kill -0 "$pi
 if pgrep -f 'sleep 4242' >/dev/null; then fail "no process outlives the session"; else ok "no process outlives the session"; fi
 [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && ok "the server is gone" || fail "the server is gone"
 refuse "ls after kill-session finds nothing" m_sandmux ls
+
+# a server killed outright (SIGKILL) takes its sandboxes with it
+$TM new -d -s third -x 100 -y 30 "cd '$WS' && '$SANDMUX'; sleep 3600"
+m_wait third running
+m_sandmux new -- sleep 4343 >/dev/null
+m_wait third 'sleep'
+pid=$(sed -n 's/.*started: .* pid \([0-9]*\).*/\1/p' "$XDG_RUNTIME_DIR"/sandmux/ws.log | tail -1)
+kill -9 "$pid"
+_i=0; while [ $_i -lt 30 ] && pgrep -f 'sleep 4343' >/dev/null; do sleep 0.1; _i=$((_i + 1)); done
+if pgrep -f 'sleep 4343' >/dev/null; then fail "SIGKILL of the server leaves no sandboxed process"; else ok "SIGKILL of the server leaves no sandboxed process"; fi
+m_expect "the client sees the server go" "lost the server" third
 exit $T_FAILED
