@@ -302,6 +302,8 @@ int cmd_session(int argc, char **argv)
 		return verb_remote(argc, argv, "new");
 	if (strcmp(argv[0], "kill-session") == 0)
 		return verb_remote(argc, argv, "kill-session");
+	if (strcmp(argv[0], "tiled") == 0) /* needs its line in main.c's verbs */
+		return verb_remote(argc, argv, "tiled");
 	if (strcmp(argv[0], "ls") == 0)
 		return verb_ls();
 	return verb_default(argc, argv);
