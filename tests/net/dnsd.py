@@ -3,7 +3,8 @@
 
 usage: dnsd.py ADDR PORT ZONE
 ZONE lines: "NAME A 198.51.100.10", "NAME AAAA 2001:db8::10",
-"NAME DELAY 3" (answer NAME only after 3 seconds). Unknown names get
+"NAME DELAY 3" (answer NAME only after 3 seconds), "NAME REBIND A1,A2"
+(IPv4 A1, then A2, then A1... with TTL 0: a rebinding name). Unknown names get
 NXDOMAIN. Each query is answered on its own thread, so a delayed answer
 never holds up another one."""
 import socket
@@ -31,7 +32,7 @@ def qname(msg):
     return ".".join(labels).lower(), o + 1
 
 
-def answer(sock, zone, msg, peer):
+def answer(sock, zone, msg, peer, turns):
     try:
         name, o = qname(msg)
         qtype = struct.unpack(">H", msg[o:o + 2])[0]
@@ -41,8 +42,14 @@ def answer(sock, zone, msg, peer):
     for kind, value in records:
         if kind == "DELAY":
             time.sleep(float(value))
-    rdata = []
+    rdata, ttl = [], 60
     for kind, value in records:
+        if kind == "REBIND" and qtype == 1:
+            addrs = value.split(",")
+            n = turns.get(name, 0)
+            turns[name] = n + 1
+            rdata.append((1, socket.inet_pton(socket.AF_INET, addrs[n % len(addrs)])))
+            ttl = 0
         if kind == "A" and qtype == 1:
             rdata.append((1, socket.inet_pton(socket.AF_INET, value)))
         elif kind == "AAAA" and qtype == 28:
@@ -51,7 +58,7 @@ def answer(sock, zone, msg, peer):
     head = msg[:2] + struct.pack(">HHHHH", 0x8180 | rcode, 1, len(rdata), 0, 0)
     body = msg[12:o + 4]
     for t, data in rdata:
-        body += struct.pack(">HHHIH", 0xC00C, t, 1, 60, len(data)) + data
+        body += struct.pack(">HHHIH", 0xC00C, t, 1, ttl, len(data)) + data
     sock.sendto(head + body, peer)
 
 
@@ -61,9 +68,10 @@ def main():
     sock = socket.socket(fam, socket.SOCK_DGRAM)
     sock.bind((addr, port))
     zone = load(path)
+    turns = {}
     while True:
         msg, peer = sock.recvfrom(2048)
-        threading.Thread(target=answer, args=(sock, zone, msg, peer), daemon=True).start()
+        threading.Thread(target=answer, args=(sock, zone, msg, peer, turns), daemon=True).start()
 
 
 main()

@@ -24,6 +24,13 @@ refuse "the host's resolver is not the sandbox's: a name does not resolve direct
 import socket; socket.getaddrinfo("good.test", 80)'
 check "the proxy still gets there" nrun -- curl -sS --max-time 5 http://good.test/
 
+# DNS rebinding: rebind.test answers a test host, then 127.0.0.1 (TTL 0).
+# Each connection is decided on the very address it then uses: the first
+# gets through, the second is refused by address, never connected.
+out=$(nrun -- sh -c 'curl -sS --max-time 5 http://rebind.test/first; curl -sS --max-time 5 http://rebind.test/second' 2>&1)
+contains "rebinding: the first answer is a test host" "$out" "hello from 198.51.100.10:80 /first"
+contains "rebinding: the second answer (loopback) is refused" "$out" "rebind.test resolved to 127.0.0.1"
+
 # networkPolicyStrict with default allow: anything by name through the
 # proxy, nothing around it, private addresses still refused.
 cat >"$ws/.t/strict.json" <<'P'
