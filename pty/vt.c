@@ -49,6 +49,7 @@ struct vt {
 	bool csi_long;  /* more parameter bytes than csi[] holds */
 	uint32_t last_ch[VT_MAX_CHARS]; /* the last glyph put, for REP */
 	int last_width;
+	size_t rep_budget; /* glyphs REP may still add in this vt_write */
 	bool osc_drop; /* the OSC being held grew too long: discard to its end */
 	char held[VT_OSC_MAX];
 	size_t held_len;
@@ -548,6 +549,11 @@ static void rep(struct vt *vt)
 			n = n * 10 + (vt->csi[k] - '0');
 	int room = vt->grid->cols - vt->ccol; /* as in xterm: to the end of the row */
 	n = n < 1 ? 1 : n > room ? room : n;
+	/* A stream of REPs may not cost much more than the text it stands
+	 * for: ncurses saves some bytes with it, a program may try more. */
+	if ((size_t)n > vt->rep_budget)
+		n = (int)vt->rep_budget;
+	vt->rep_budget -= n > 0 ? (size_t)n : 0;
 	if (vt->last_width <= 0 || !vt->last_ch[0])
 		return;
 	char glyph[4 * VT_MAX_CHARS], chunk[512];
@@ -609,6 +615,7 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 void vt_write(struct vt *vt, const char *buf, size_t len)
 {
 	size_t start = 0, i = 0;
+	vt->rep_budget = 16 * len + vt->grid->cols;
 	while (i < len) {
 		unsigned char ch = buf[i];
 		switch (vt->scan) {
