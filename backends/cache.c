@@ -49,7 +49,6 @@ int ns_cache(struct sbx *s)
 	snprintf(host, sizeof host, "%.*s/shared-cache", (int)(slash - tmp), tmp);
 	if ((mkdir(host, 0700) < 0 && errno != EEXIST) || (mkdir(LAUNCH_CACHE_DIR, 0700) < 0 && errno != EEXIST))
 		return sbx_fail(s, "shared build cache", "make the directory");
-	if (mount(host, LAUNCH_CACHE_DIR, NULL, MS_BIND, NULL) < 0)
-		return sbx_fail(s, "shared build cache", "bind it at " LAUNCH_CACHE_DIR);
-	return 0;
+	/* Read-write although its source is under the read-only ~/.sandmux. */
+	return ns_bind(s, host, LAUNCH_CACHE_DIR, false);
 }

@@ -284,15 +284,49 @@ int ns_loopback_up(struct sbx *s)
 	return rc;
 }
 
+/* Every mount read-only, recursively, unless a write root is "/"
+ * (devbox). Landlock does not mediate chmod, chown, utimes or xattrs: on
+ * a read-only mount they fail (EROFS), so root's uid cannot make a host
+ * binary set-uid nor a user's sandbox chmod their ~/.ssh. The write roots
+ * are bound back read-write afterwards (ns_write_roots). */
+static int ns_root_readonly(struct sbx *s)
+{
+	struct mount_attr a = { .attr_set = MOUNT_ATTR_RDONLY };
+	for (size_t i = 0; i < s->p->write.n; i++)
+		if (strcmp(s->p->write.v[i].text, "/") == 0)
+			return 0;
+	if (mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &a, sizeof a) < 0)
+		return sbx_fail(s, "mount", "make every mount read-only");
+	return 0;
+}
+
+/* The write roots, read-write again on top of the read-only tree. Those
+ * under /tmp were bound back by tmp.c already. */
+static int ns_write_roots(struct sbx *s)
+{
+	const struct rules *w = &s->p->write;
+	for (size_t i = 0; i < w->n; i++) {
+		const char *root = w->v[i].text;
+		if (path_under(root, "/tmp") || path_under(root, "/var/tmp") || access(root, F_OK) < 0)
+			continue;
+		if (ns_bind(s, root, root, false) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int ns_mount_all(struct sbx *s)
 {
 	/* Nothing done here may reach the host's mount table. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
 		return sbx_fail(s, "mount", "make / a slave of the host");
+	if (ns_root_readonly(s) < 0)
+		return -1;
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
 		return sbx_fail(s, "mount", "a fresh /proc for the pid namespace");
 	int rc = 0;
-	if (ns_dev(s) < 0 || ns_tmp(s) < 0 || ns_readonly(s) < 0 || ns_deny(s) < 0 || ns_masks(s) < 0)
+	if (ns_dev(s) < 0 || ns_tmp(s) < 0 || ns_write_roots(s) < 0 || ns_readonly(s) < 0 || ns_deny(s) < 0 ||
+	    ns_masks(s) < 0)
 		rc = -1;
 	if (s->empty_file >= 0)
 		close(s->empty_file);

@@ -111,6 +111,18 @@ same "with a PTY too" "$out" "0 1 2 "
 exec 7<&- 8<&-
 check "stdio passes through" sh -c "echo in | (cd '$ws' && '$SANDMUX' run -- cat) | grep -q in"
 
+# Landlock does not mediate chmod, chown, utimes or xattrs: outside the
+# writable roots the mounts are read-only, so a file the caller owns (a
+# root-owned binary, for root) cannot be made set-uid or world-writable.
+own="$HOME/.sandmux-t-own-$$"
+echo x >"$own" && chmod 755 "$own"
+for obs in "" --no-observer; do
+	sbx $obs -- sh -c "chmod 4777 '$own'; touch -d 2000-01-01 '$own'" 2>/dev/null
+	same "chmod/utimes of a file outside the writable roots fail ${obs:-(observer on)}" "$(stat -c %a "$own")$(test "$own" -nt "$esc" && echo new)" "755new"
+done
+rm -f "$own"
+check "chmod inside the workspace still works" sbx --no-observer -- sh -c 'echo x > m.sh && chmod +x m.sh && test -x m.sh'
+
 if [ "$(id -u)" = 0 ]; then
 	refuse "root: mount -o remount,rw / fails" sbx -- mount -o remount,rw /
 	sbx -- sh -c "echo x > /etc/sandmux-t-$$" 2>/dev/null
