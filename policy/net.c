@@ -294,9 +294,6 @@ struct decision policy_decide_host(const struct policy *p, const char *host, con
 		return decision(true, "no sandbox", p->profile_origin);
 	if (p->net.mode == NET_HOST)
 		return decision(true, "profile: unrestricted network", p->profile_origin);
-	if (p->net.mode == NET_NONE && !p->net.default_allow && !p->net.allow.n)
-		return decision(false, "networkPolicy: no network allowed (default deny, empty allow list)",
-				p->net.default_origin);
 	if (p->net.mode == NET_NONE)
 		return decision(false, "profile: no network (read-only, strict or restrict_network)", p->profile_origin);
 	const char *why = blocked(host, addr);

@@ -178,8 +178,9 @@ static void fill_net(struct policy *p, const struct config *cfg, bool restrict_n
 		p->net.mode = NET_HOST;
 	else if (restrict_net || strcmp(b, "read-only") == 0 || strcmp(b, "strict") == 0 || strcmp(b, "devbox") == 0)
 		p->net.mode = NET_NONE;
-	else
-		p->net.mode = p->net.default_allow || p->net.allow.n ? NET_PROXY : NET_NONE;
+	else /* even with nothing allowed: the proxy is what reports (and lets
+	      * a person approve) the connections the command tried */
+		p->net.mode = NET_PROXY;
 }
 
 static void fill_env(struct policy *p, const struct config *cfg)

@@ -408,7 +408,7 @@ static const struct {
 	const char *profile;
 	int sandboxed, read_all, net, ptrace, ignore_excludes;
 } builtins[] = {
-	{ "workspace", 1, 1, NET_NONE, 0, 1 }, { "read-only", 1, 1, NET_NONE, 0, 1 }, { "strict", 1, 0, NET_NONE, 0, 0 },
+	{ "workspace", 1, 1, NET_PROXY, 0, 1 }, { "read-only", 1, 1, NET_NONE, 0, 1 }, { "strict", 1, 0, NET_NONE, 0, 0 },
 	{ "devbox", 1, 1, NET_HOST, 1, 1 },    { "off", 0, 1, NET_HOST, 0, 1 },
 };
 
