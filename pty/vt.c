@@ -19,8 +19,9 @@
 #define VT_REPLY_MAX (64 * 1024) /* replies the host has not taken yet */
 #define VT_OSC_MAX 4096          /* a longer unterminated OSC is dropped */
 #define VT_TITLE_MAX 256
+#define VT_CSI_ARGS 16           /* arguments libvterm 0.1.4 can hold */
 
-enum scan { SCAN_GROUND, SCAN_ESC, SCAN_CSI, SCAN_OSC, SCAN_OSC_ESC };
+enum scan { SCAN_GROUND, SCAN_ESC, SCAN_CSI, SCAN_CSI_DROP, SCAN_OSC, SCAN_OSC_ESC };
 
 struct vt {
 	VTerm *vterm;
@@ -47,6 +48,9 @@ struct vt {
 	char csi_priv;  /* private marker ('?', '>', ...) or 0 */
 	bool csi_other; /* intermediate or late marker: not ours */
 	bool csi_long;  /* more parameter bytes than csi[] holds */
+	char esc_inter; /* intermediate of the escape being scanned (ESC # 8) */
+	bool decaln;    /* a DECALN ran in this vt_write */
+	int csi_seps;   /* ';' and ':' seen: libvterm holds 16 arguments */
 	uint32_t last_ch[VT_MAX_CHARS]; /* the last glyph put, for REP */
 	int last_width;
 	size_t rep_budget; /* glyphs REP may still add in this vt_write */
@@ -520,6 +524,12 @@ static bool sgr_wanted(const struct vt *vt)
 	       memchr(vt->csi, '8', vt->csi_len);
 }
 
+static void esc_start(struct vt *vt)
+{
+	vt->scan = SCAN_ESC;
+	vt->esc_inter = 0;
+}
+
 static void csi_byte(struct vt *vt, unsigned char ch)
 {
 	if ((ch >= '0' && ch <= '9') || ch == ';' || ch == ':') {
@@ -528,7 +538,7 @@ static void csi_byte(struct vt *vt, unsigned char ch)
 		else
 			vt->csi_long = true;
 	} else if (ch == 0x1b) {
-		vt->scan = SCAN_ESC;
+		esc_start(vt);
 	} else if (ch == 0x18 || ch == 0x1a || ch >= 0x80) {
 		vt->scan = SCAN_GROUND; /* cancelled, as libvterm does */
 	} else if (ch < 0x20 || ch == 0x7f) {
@@ -569,6 +579,66 @@ static void rep(struct vt *vt)
 		m += len;
 	}
 	feed(vt, chunk, m);
+}
+
+/* DECALN fills the screen through libvterm's putglyph: the first in a
+ * read is free, more only within the REP budget. Returns where the bytes
+ * to feed start. */
+static size_t decaln(struct vt *vt, const char *buf, size_t start, size_t i)
+{
+	size_t cost = (size_t)vt->grid->rows * vt->grid->cols;
+	if (vt->decaln && cost > vt->rep_budget) {
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		return i + 1;
+	}
+	vt->decaln = true;
+	vt->rep_budget -= cost < vt->rep_budget ? cost : vt->rep_budget;
+	return start;
+}
+
+/* A byte after ESC; returns where the bytes to feed start. */
+static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
+{
+	unsigned char ch = buf[i];
+	if (ch == ']') {
+		/* Everything before (the ESC too) goes now; the rest waits. */
+		feed(vt, buf + start, i - start);
+		vt->scan = SCAN_OSC;
+		return i;
+	}
+	if (ch == '[') {
+		vt->scan = SCAN_CSI;
+		vt->csi_len = 0;
+		vt->csi_priv = 0;
+		vt->csi_other = false;
+		vt->csi_long = false;
+		vt->csi_seps = 0;
+	} else if (ch >= 0x20 && ch <= 0x2f) {
+		vt->esc_inter = ch;
+	} else if (ch == 0x18 || ch == 0x1a || (ch >= 0x30 && ch < 0x7f)) {
+		vt->scan = SCAN_GROUND; /* cancelled, or a final byte */
+		if (ch == '8' && vt->esc_inter == '#')
+			return decaln(vt, buf, start, i);
+	} /* else libvterm goes on with the escape: C0 controls, DEL and bytes
+	   * >= 0x80 do not end it */
+	return start;
+}
+
+/* A byte of a CSI being dropped; returns where the bytes to feed start. */
+static size_t csi_drop(struct vt *vt, unsigned char ch, size_t i)
+{
+	if (ch == 0x1b) {
+		esc_start(vt); /* a new escape: fed */
+		return i;
+	}
+	if (ch >= 0x80) {
+		vt->scan = SCAN_GROUND; /* ends the CSI, and is text */
+		return i;
+	}
+	if (ch == 0x18 || ch == 0x1a || (ch >= 0x40 && ch <= 0x7e))
+		vt->scan = SCAN_GROUND; /* the end, dropped with the rest */
+	return i + 1;
 }
 
 /* The CSI ending at buf[i]: a few are completed or replaced here, after
@@ -616,6 +686,7 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 {
 	size_t start = 0, i = 0;
 	vt->rep_budget = 16 * len + vt->grid->cols;
+	vt->decaln = false;
 	while (i < len) {
 		unsigned char ch = buf[i];
 		switch (vt->scan) {
@@ -626,31 +697,28 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 				continue;
 			}
 			i = esc - buf;
-			vt->scan = SCAN_ESC;
+			esc_start(vt);
 			break;
 		}
 		case SCAN_ESC:
-			if (ch == ']') {
-				/* Everything before (the ESC too) goes now; the rest waits. */
-				feed(vt, buf + start, i - start);
-				start = i;
-				vt->scan = SCAN_OSC;
-			} else if (ch == '[') {
-				vt->scan = SCAN_CSI;
-				vt->csi_len = 0;
-				vt->csi_priv = 0;
-				vt->csi_other = false;
-				vt->csi_long = false;
-			} else if (ch == 0x18 || ch == 0x1a || (ch >= 0x30 && ch < 0x7f)) {
-				vt->scan = SCAN_GROUND; /* cancelled, or a final byte */
-			} /* else libvterm goes on with the escape: C0 controls,
-			   * intermediates, DEL and bytes >= 0x80 do not end it */
+			start = esc_byte(vt, buf, start, i);
 			break;
 		case SCAN_CSI:
-			if (ch >= 0x40 && ch <= 0x7e)
+			if (ch >= 0x40 && ch <= 0x7e) {
 				start = csi_final(vt, buf, start, i);
-			else
+			} else if ((ch == ';' || ch == ':') && ++vt->csi_seps >= VT_CSI_ARGS) {
+				/* libvterm 0.1.4 writes past its argument array from
+				 * the 17th argument on: cancel the CSI, drop the rest. */
+				feed(vt, buf + start, i - start);
+				feed(vt, "\030", 1);
+				start = i + 1;
+				vt->scan = SCAN_CSI_DROP;
+			} else {
 				csi_byte(vt, ch);
+			}
+			break;
+		case SCAN_CSI_DROP:
+			start = csi_drop(vt, ch, i);
 			break;
 		case SCAN_OSC:
 			if (ch == 0x07) {
@@ -669,7 +737,7 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 			held_flush(vt, buf + start, i + (ch == '\\') - start);
 			start = i + (ch == '\\');
 			if (ch != '\\') {
-				vt->scan = SCAN_ESC;
+				esc_start(vt);
 				continue;
 			}
 			break;

@@ -104,6 +104,49 @@ static void test_rep(struct unit *u)
 	vt_free(vt);
 }
 
+/* libvterm 0.1.4 writes past its argument array on a CSI with more than
+ * 16 arguments; such a CSI is dropped before it gets there. */
+static void test_many_args(struct unit *u)
+{
+	struct vt *vt = vt_new(3, 20, 0);
+	char s[4096] = "\033[";
+	for (int i = 0; i < 1000; i++)
+		strcat(s, i % 2 ? "1;" : "2:");
+	strcat(s, "mok");
+	put(vt, s);
+	CHECK_STR(u, row_text(vt, 0), "ok");
+	CHECK_INT(u, vt_cell(vt, 0, 0)->attr.flags, 0);
+	/* split across writes, and 16 arguments still work */
+	put(vt, "\033[2;1H\033[1;1;1;1;1;1;1;1;");
+	put(vt, "1;1;1;1;1;1;1;31mA\033[0;1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18mB");
+	CHECK_STR(u, row_text(vt, 1), "AB");
+	CHECK_INT(u, vt_cell(vt, 1, 0)->attr.fg, VT_COLOR_INDEX | 1);
+	CHECK_INT(u, vt_cell(vt, 1, 1)->attr.fg, VT_COLOR_INDEX | 1); /* the long one dropped */
+	vt_free(vt);
+}
+
+/* DECALN fills the screen with E; a flood of them costs a bounded time. */
+static void test_decaln(struct unit *u)
+{
+	struct vt *vt = vt_new(4, 6, 0);
+	put(vt, "\033#8");
+	CHECK_STR(u, row_text(vt, 0), "EEEEEE");
+	CHECK_STR(u, row_text(vt, 3), "EEEEEE");
+	put(vt, "\033[2J\033 #8x"); /* an intermediate that is not # */
+	CHECK_STR(u, row_text(vt, 0), "x");
+	CHECK_STR(u, row_text(vt, 1), "");
+	struct vt *big = vt_new(200, 1000, 0);
+	static char flood[30000];
+	for (size_t i = 0; i + 3 <= sizeof flood; i += 3)
+		memcpy(flood + i, "\033#8", 3);
+	/* 10,000 of them, 200,000 cells each: minutes through libvterm; the
+	 * first runs, the others fit no budget */
+	vt_write(big, flood, sizeof flood);
+	CHECK_INT(u, vt_cell(big, 199, 999)->ch[0], 'E');
+	vt_free(big);
+	vt_free(vt);
+}
+
 static void test_erase(struct unit *u)
 {
 	struct vt *vt = vt_new(3, 10, 0);
@@ -639,6 +682,8 @@ int main(void)
 	test_text_and_cursor(&u);
 	test_save_restore(&u);
 	test_rep(&u);
+	test_many_args(&u);
+	test_decaln(&u);
 	test_erase(&u);
 	test_insert_delete(&u);
 	test_scroll_region(&u);
