@@ -188,8 +188,10 @@ int grid_reflow(struct grid *g, int rows, int cols, int *crow, int *ccol)
 	rf.out_cap = g->hist_cap + rows;
 	rf.out = calloc(rf.out_cap, sizeof *rf.out);
 	rf.row = malloc(cols * sizeof *rf.row);
+	rf.cap = cols + 64;
+	rf.line = malloc(rf.cap * sizeof *rf.line); /* never NULL below */
 	struct grid_screen ns;
-	if (!rf.out || !rf.row || grid_screen_alloc(&ns, rows, cols) < 0) {
+	if (!rf.out || !rf.row || !rf.line || grid_screen_alloc(&ns, rows, cols) < 0) {
 		reflow_free(&rf);
 		return -1;
 	}

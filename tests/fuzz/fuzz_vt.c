@@ -2,6 +2,7 @@
  * sandboxed program, split into arbitrary reads, with resizes between
  * them, must neither crash nor hang the emulator. Build (from the top):
  *   clang -g -O1 -std=c11 -D_GNU_SOURCE -I. -fsanitize=fuzzer,address,undefined \
+ *     -fno-sanitize-recover=undefined \
  *     -o build/fuzz_vt tests/fuzz/fuzz_vt.c pty/vt.c pty/vt-keys.c pty/grid.c \
  *     pty/grid-reflow.c pty/utf8.c -lvterm
  *   ./build/fuzz_vt -max_total_time=60 */
