@@ -58,17 +58,25 @@ void pane_write(struct pane *p, const char *data, size_t len)
 
 static void pane_read(struct pane *p)
 {
-	char buf[READ_MAX];
-	ssize_t n = pty_read(p->fd, buf, sizeof buf);
-	if (n == 0)
-		return;
-	if (n < 0) { /* every writer of the PTY is gone */
-		pane_close_fd(p);
+	char buf[16384];
+	size_t total = 0;
+	/* a PTY hands out a few KiB per read: take up to READ_MAX a turn */
+	while (total < READ_MAX) {
+		ssize_t n = pty_read(p->fd, buf, sizeof buf);
+		if (n == 0)
+			break;
+		if (n < 0) { /* every writer of the PTY is gone */
+			pane_close_fd(p);
+			break;
+		}
+		vt_write(p->vt, buf, (size_t)n);
+		total += (size_t)n;
+	}
+	server_output(p->srv, total);
+	if (p->fd < 0 || total == 0) {
 		server_redraw(p->srv, false);
 		return;
 	}
-	vt_write(p->vt, buf, (size_t)n);
-	server_output(p->srv, (size_t)n);
 	if (vt_take_bell(p->vt) && p->win != p->srv->cur)
 		p->win->bell = true;
 	char reply[256];

@@ -27,7 +27,27 @@ static wchar_t safe_char(uint32_t ch, int width)
 	return w == width ? (wchar_t)ch : L'?';
 }
 
-static void draw_cell(struct ui *ui, int y, int x, const struct vt_cell *c, bool reverse)
+/* The last attribute mapped: neighbouring cells mostly share one, and
+ * mapping means a colour-pair lookup. */
+struct attr_cache {
+	bool valid;
+	struct vt_attr a;
+	attr_t at;
+	int pair;
+};
+
+static void cell_attr(struct ui *ui, struct attr_cache *ac, const struct vt_attr *a, attr_t *at, int *pair)
+{
+	if (!ac->valid || ac->a.fg != a->fg || ac->a.bg != a->bg || ac->a.flags != a->flags) {
+		ui_attr(ui, a, &ac->at, &ac->pair);
+		ac->a = *a;
+		ac->valid = true;
+	}
+	*at = ac->at;
+	*pair = ac->pair;
+}
+
+static void draw_cell(struct ui *ui, struct attr_cache *ac, int y, int x, const struct vt_cell *c, bool reverse)
 {
 	wchar_t wch[VT_MAX_CHARS + 1] = { 0 };
 	wch[0] = safe_char(c->ch[0], c->width == 2 ? 2 : 1);
@@ -38,7 +58,7 @@ static void draw_cell(struct ui *ui, int y, int x, const struct vt_cell *c, bool
 			wch[o++] = (wchar_t)c->ch[i];
 	attr_t at;
 	int pair;
-	ui_attr(ui, &c->attr, &at, &pair);
+	cell_attr(ui, ac, &c->attr, &at, &pair);
 	if (reverse)
 		at ^= A_REVERSE;
 	cchar_t cc;
@@ -48,7 +68,8 @@ static void draw_cell(struct ui *ui, int y, int x, const struct vt_cell *c, bool
 		mvwadd_wch(newscr, y, x + 1, &cc);
 }
 
-static void draw_row(struct ui *ui, struct vt *vt, int vrow, int y, int x, int w, const struct ui_sel *sel)
+static void draw_row(struct ui *ui, struct attr_cache *ac, struct vt *vt, int vrow, int y, int x, int w,
+		     const struct ui_sel *sel)
 {
 	int cols = vt_cols(vt);
 	int c = 0;
@@ -62,7 +83,7 @@ static void draw_row(struct ui *ui, struct vt *vt, int vrow, int y, int x, int w
 			mvwaddch(newscr, y, x + c, ' ');
 			continue;
 		}
-		draw_cell(ui, y, x + c, cell, in_sel(sel, vrow, c));
+		draw_cell(ui, ac, y, x + c, cell, in_sel(sel, vrow, c));
 	}
 	if (c < w) {
 		wmove(newscr, y, x + c);
@@ -75,6 +96,7 @@ void ui_draw_vt(struct ui *ui, struct vt *vt, int x, int y, int w, int h, int sc
 {
 	set_term(ui->scr);
 	int rows = vt_rows(vt);
+	struct attr_cache ac = { .valid = false };
 	for (int r = 0; r < h; r++) {
 		int vrow = r - scroll;
 		if (!all && scroll == 0 && r < rows && !vt_row_dirty(vt, r))
@@ -83,6 +105,6 @@ void ui_draw_vt(struct ui *ui, struct vt *vt, int x, int y, int w, int h, int sc
 			mvwhline(newscr, y + r, x, ' ', w);
 			continue;
 		}
-		draw_row(ui, vt, vrow, y + r, x, w, sel);
+		draw_row(ui, &ac, vt, vrow, y + r, x, w, sel);
 	}
 }
