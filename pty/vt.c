@@ -663,6 +663,14 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		feed(vt, ch == 'h' ? "\030\033[?1047h" : "\030\033[?1047l", 9);
 		return i + 1;
 	}
+	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 1 && vt->csi[0] == '3') {
+		/* DECCOLM: the width stays, but as in xterm and tmux the
+		 * screen is cleared, the margins reset and the cursor homed
+		 * (vttest relies on it); 0.1.4 does none of it. */
+		feed(vt, buf + start, i + 1 - start);
+		feed(vt, "\033[r\033[H\033[2J", 10);
+		return i + 1;
+	}
 	if (vt->csi_priv)
 		return start;
 	if ((ch == 's' || ch == 'u') && vt->csi_len == 0) {

@@ -147,6 +147,19 @@ static void test_decaln(struct unit *u)
 	vt_free(vt);
 }
 
+/* DECCOLM clears the screen, resets the margins, homes the cursor. */
+static void test_deccolm(struct unit *u)
+{
+	struct vt *vt = vt_new(4, 10, 0);
+	put(vt, "abc\033[2;3r\033[4;4H\033[?3lX");
+	CHECK_STR(u, row_text(vt, 0), "X");
+	CHECK_STR(u, row_text(vt, 3), "");
+	put(vt, "\033[4;1H\n"); /* the margins are the whole screen again */
+	CHECK_INT(u, vt_history(vt), 0);
+	CHECK_STR(u, row_text(vt, 2), "");
+	vt_free(vt);
+}
+
 static void test_erase(struct unit *u)
 {
 	struct vt *vt = vt_new(3, 10, 0);
@@ -684,6 +697,7 @@ int main(void)
 	test_rep(&u);
 	test_many_args(&u);
 	test_decaln(&u);
+	test_deccolm(&u);
 	test_erase(&u);
 	test_insert_delete(&u);
 	test_scroll_region(&u);
