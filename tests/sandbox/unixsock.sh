@@ -1,0 +1,128 @@
+#!/bin/sh
+# Host unix sockets stay unreachable from every sandbox, wherever they lie
+# (a directory the sandbox may only read, the workspace it may write, an
+# $XDG_RUNTIME_DIR-like directory granted read-write): the observer takes
+# connect() over and lets through only sockets the sandbox bound itself.
+# Checked from outside: the host's servers log every accept, and the logs
+# stay empty. A server the sandbox starts in the workspace or /tmp stays
+# reachable, and no swap of the name or of the address in memory while
+# the call waits reaches the host.
+. "$TESTS/sandbox/common.inc"
+out_dir="$HOME/.sandmux-us-$$"
+trap 't_cleanup; kill $srvs 2>/dev/null; rm -rf "$out_dir"' EXIT
+mkdir -p "$out_dir/ro" "$out_dir/xdg" && chmod 700 "$out_dir/xdg"
+srvs=""
+cat >"$ws/.t/hostsrv.py" <<'PY'
+import os, socket, sys
+path, log = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(path)
+s.listen(64)
+open(log, "w").close()
+open(log + ".ready", "w").close()
+while True:
+    c, _ = s.accept()
+    with open(log, "a") as f:
+        f.write("accept\n")
+    c.close()
+PY
+# host_server NAME SOCKET: a host server (outside any sandbox) logging to $out_dir/NAME.log.
+host_server() {
+	python3 "$ws/.t/hostsrv.py" "$2" "$out_dir/$1.log" &
+	srvs="$srvs $!"
+	i=0; while [ ! -e "$out_dir/$1.log.ready" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+}
+host_server ro "$out_dir/ro/agent.sock"
+host_server ws "$ws/host.sock"
+host_server xdg "$out_dir/xdg/bus"
+check "the host servers answer from outside" python3 -c "
+import socket
+for p in ['$out_dir/ro/agent.sock', '$ws/host.sock', '$out_dir/xdg/bus']:
+    socket.socket(socket.AF_UNIX).connect(p)"
+i=0; while [ "$(cat "$out_dir"/*.log | wc -l)" -lt 3 ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+same "the host servers log their accepts" "$(cat "$out_dir"/*.log | wc -l | tr -d ' ')" "3"
+: >"$out_dir/ro.log"; : >"$out_dir/ws.log"; : >"$out_dir/xdg.log"
+
+cli='import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1])
+except OSError as e:
+    print("refused", e.errno)
+    sys.exit(1)
+print("connected")'
+cfg="$ws/.t/xdg.json"
+printf '{"additionalReadwritePaths": ["%s"]}\n' "$out_dir/xdg" >"$cfg"
+for p in workspace strict devbox; do
+	refuse "$p: a host socket in a read-only directory" sbx --sandbox $p -- python3 -c "$cli" "$out_dir/ro/agent.sock"
+	refuse "$p: a host socket in the writable workspace" sbx --sandbox $p -- python3 -c "$cli" "$ws/host.sock"
+	refuse "$p: a host socket by a relative name" sbx --sandbox $p -- python3 -c "$cli" host.sock
+	refuse "$p: a host socket through a symlink in the workspace" sbx --sandbox $p -- sh -c \
+		"ln -sf '$ws/host.sock' lnk && python3 -c '$cli' lnk"
+done
+refuse "workspace: the session bus in a read-write \$XDG_RUNTIME_DIR" \
+	sbx --config "$cfg" -- python3 -c "$cli" "$out_dir/xdg/bus"
+check "the granted directory is writable all the same" sbx --config "$cfg" -- touch "$out_dir/xdg/probe"
+sbx_out out --report "$ws/.t/rep.json" -- python3 -c "$cli" "$out_dir/ro/agent.sock"
+contains "the command sees EACCES" "$out" "refused 13"
+r=$(tr -d '\t\n' <"$ws/.t/rep.json")
+contains "the report: op connect, the path, the rule" "$r" \
+	"\"op\":\"connect\",\"target\":\"$out_dir/ro/agent.sock\",\"rule\":\"host unix socket"
+sbx_out out -- python3 -c "$cli" "$out_dir/ro/agent.sock"
+contains "a hint line names the socket and the rule" "$out" "denied connect $out_dir/ro/agent.sock (host unix socket"
+same "the host servers never saw a connection" "$(cat "$out_dir/ro.log" "$out_dir/ws.log" "$out_dir/xdg.log")" ""
+
+# The sandbox's own servers stay reachable, by absolute and relative name.
+own='import os, socket, sys, threading
+path = sys.argv[1]
+srv = socket.socket(socket.AF_UNIX)
+srv.bind(path)
+srv.listen(8)
+srv.settimeout(20)
+def serve():
+    c, _ = srv.accept()
+    c.sendall(c.recv(16).upper())
+    c.close()
+threading.Thread(target=serve, daemon=True).start()
+os.system("python3 -c \"import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b\x27hi\x27); print(s.recv(16).decode())\" " + sys.argv[2])'
+for p in workspace strict; do
+	out=$(sbx --sandbox $p -- python3 -c "$own" "$ws/own.sock" "$ws/own.sock" 2>/dev/null)
+	same "$p: a server in the workspace, a client in the same sandbox" "$out" "HI"
+	rm -f "$ws/own.sock"
+	out=$(sbx --sandbox $p -- sh -c "cd /tmp && python3 -c '$(echo "$own" | sed "s/'/'\\\\''/g")' own.sock own.sock" 2>/dev/null)
+	same "$p: a server in /tmp, a client by a relative name" "$out" "HI"
+done
+sbx_out out -- python3 -c '
+import socket
+a = socket.socket(socket.AF_UNIX); a.bind("\0sandmux-us-own"); a.listen(1)
+b = socket.socket(socket.AF_UNIX); b.connect("\0sandmux-us-own"); print("abstract ok")'
+same "an abstract socket of the sandbox's own" "$out" "abstract ok"
+sbx_out out -- python3 -c '
+import socket
+a, b = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM), socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+a.bind("dgram.sock"); b.connect("dgram.sock"); b.send(b"d"); print(a.recv(4).decode())'
+same "a datagram socket of the sandbox's own" "$out" "d"
+sbx_out out -- python3 -c '
+import socket
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect("/nonexistent/sock")
+except OSError as e:
+    print(e.errno)'
+same "a missing socket: ENOENT, as without the observer" "$out" "2"
+
+# Swaps while the call waits: the name (symlinks renamed onto it) and the
+# address in the caller's memory.
+race="$ws/.t/unixsock-race"
+cc -O1 -pthread -o "$race" "$TESTS/sandbox/unixsock-race.c" || { fail "build the race helper"; exit 1; }
+sbx_out out -- "$race" swap "$ws/r-own.sock" "$ws/host.sock" "$ws/r-name" 2000
+echo "# swap race: $out"
+contains "swap race: the sandbox's own socket was reached" "$out" "own="
+case "$out" in *"own=0 "*) fail "swap race: never reached its own socket (vacuous)";; esac
+contains "swap race: nothing else connected" "$out" "other=0"
+sbx_out out -- "$race" flip "$ws/f-own.sock" "$out_dir/ro/agent.sock" - 2000
+echo "# flip race: $out"
+case "$out" in *"own=0 "*) fail "flip race: never reached its own socket (vacuous)";; esac
+contains "flip race: nothing else connected" "$out" "other=0"
+same "races: the host servers never saw a connection" "$(cat "$out_dir/ro.log" "$out_dir/ws.log")" ""
+exit $T_FAILED
