@@ -764,6 +764,12 @@ void vt_resize(struct vt *vt, int rows, int cols)
 	if (rows < 1 || cols < 1 || (rows == vt->grid->rows && cols == vt->grid->cols))
 		return;
 	vterm_set_size(vt->vterm, rows, cols);
+	/* 0.1.4 keeps a top margin past a smaller screen, and its next scroll
+	 * moves a negative size: reset the margins, as tmux does on resize,
+	 * and put the cursor back (DECSTBM and DECSLRM home it). */
+	char s[48];
+	int n = snprintf(s, sizeof s, "\033[r\033[s\033[%d;%dH", vt->crow + 1, vt->ccol + 1);
+	feed(vt, s, n);
 }
 
 /* ---- reading ---- */

@@ -147,6 +147,26 @@ static void test_decaln(struct unit *u)
 	vt_free(vt);
 }
 
+/* A scroll region past the bottom of a shrunk screen: libvterm 0.1.4
+ * would move a negative size on the next scroll. */
+static void test_resize_region(struct unit *u)
+{
+	struct vt *vt = vt_new(60, 10, 10);
+	put(vt, "\033[49r\033[3;4Hx");
+	vt_resize(vt, 5, 10);
+	int r, c;
+	vt_cursor(vt, &r, &c);
+	CHECK_INT(u, r, 2);
+	CHECK_INT(u, c, 4);
+	put(vt, "\n\n\n\n\n\n\033M\033M\033[5;1H\n\033[L\033[M");
+	vt_resize(vt, 1, 1);
+	put(vt, "\n\n\033[?1049h\n\033[2;1r\n\xe4\xb8\xad\n");
+	vt_resize(vt, 30, 30);
+	put(vt, "\n\n");
+	CHECK_INT(u, vt_rows(vt), 30);
+	vt_free(vt);
+}
+
 /* DECCOLM clears the screen, resets the margins, homes the cursor. */
 static void test_deccolm(struct unit *u)
 {
@@ -698,6 +718,7 @@ int main(void)
 	test_many_args(&u);
 	test_decaln(&u);
 	test_deccolm(&u);
+	test_resize_region(&u);
 	test_erase(&u);
 	test_insert_delete(&u);
 	test_scroll_region(&u);
