@@ -43,6 +43,8 @@ struct conn {
 	int port;
 	struct net_addr addr[DNS_MAX_ADDRS];
 	size_t naddr, next_addr;
+	bool held;      /* in ST_DIAL, refused, waiting for proxy_decide_held() */
+	bool hold_done; /* held once: the next refusal fails, unreported */
 };
 
 struct proxy {
@@ -54,6 +56,8 @@ struct proxy {
 	uint64_t ltimer;         /* listener paused after EMFILE */
 	proxy_event_cb cb;
 	void *arg;
+	int hold_ms; /* proxy_set_hold() */
+
 	struct conn *conns;
 	struct proxy_stats stats;
 };

@@ -129,9 +129,12 @@ static const char *proto_name(enum conn_proto p)
 	return p == PROTO_SOCKS ? "socks5" : p == PROTO_CONNECT ? "connect" : "http";
 }
 
+static void held_timeout(void *arg);
+
 /* A suggestion only where an allow entry really helps: for the name (or
  * literal) itself, never for a resolved address that was refused. */
-void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule)
+void conn_deny(
+struct conn *c, const struct net_addr *addr, const char *rule)
 {
 	struct proxy *px = c->px;
 	char a[NET_ADDR_STRLEN] = "", line[4400];
@@ -143,14 +146,62 @@ void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule)
 		suggest_host(px->policy, c->host, &sg);
 	struct net_denial d = { .host = c->host, .port = c->port, .addr = a, .rule = rule,
 				.proto = proto_name(c->proto), .suggest = &sg };
-	px->stats.denied++;
+	d.held = px->hold_ms > 0 && sg.key != NULL && !c->hold_done && c->state == ST_DIAL;
+	px->stats.denied += !c->hold_done;
 	/* the 403's body: what the tool shows, told apart from sandmux's
 	 * own line at the end of a run */
 	memcpy(line, "sandmux proxy:", 14);
 	net_denial_format(&d, line + 14, sizeof line - 14);
-	if (px->cb != NULL)
+	if (px->cb != NULL && !c->hold_done)
 		px->cb(&d, px->arg);
+	if (d.held) {
+		c->held = true;
+		conn_timer(c, px->hold_ms, held_timeout);
+		return;
+	}
 	conn_fail(c, 403, SOCKS_NOT_ALLOWED, line);
+}
+
+static void held_decide(struct conn *c)
+{
+	c->held = false;
+	c->hold_done = true;
+	conn_timer(c, -1, NULL);
+	dial_start(c);
+}
+
+static void held_timeout(void *arg)
+{
+	struct conn *c = arg;
+	c->timer = 0;
+	held_decide(c);
+}
+
+void proxy_set_hold(struct proxy *px, int ms)
+{
+	px->hold_ms = ms;
+}
+
+size_t proxy_decide_held(struct proxy *px)
+{
+	size_t n = 0;
+	struct conn *next;
+	for (struct conn *c = px != NULL ? px->conns : NULL; c != NULL; c = next) {
+		next = c->next; /* held_decide may end c, never another */
+		if (c->held) {
+			held_decide(c);
+			n++;
+		}
+	}
+	return n;
+}
+
+size_t proxy_held_count(const struct proxy *px)
+{
+	size_t n = 0;
+	for (const struct conn *c = px != NULL ? px->conns : NULL; c != NULL; c = c->next)
+		n += c->held;
+	return n;
 }
 
 static void conn_consume(struct conn *c, size_t n)

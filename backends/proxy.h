@@ -48,6 +48,8 @@ struct net_denial {
 	const struct suggestion *suggest; /* the networkPolicy.allow entry that
 				* would allow it; key NULL when no entry can
 				* (always-blocked addresses, deny rules) */
+	bool held;             /* the connection waits (proxy_set_hold) for
+				* proxy_decide_held() instead of failing now */
 };
 /* Must not free the proxy. */
 typedef void (*proxy_event_cb)(const struct net_denial *, void *arg);
@@ -69,6 +71,17 @@ struct proxy *proxy_new(struct loop *, const struct policy *, int listen_fd, pro
 /* Closes every connection at once. */
 void proxy_free(struct proxy *);
 const struct proxy_stats *proxy_stats(const struct proxy *);
+/* Holding (an escalation prompt, shell/escalate.h): a connection refused
+ * by a rule that an allow entry could lift is reported with held set and
+ * kept waiting, without an answer, up to ms (0: never held, the default),
+ * then decided again. proxy_decide_held() decides every held connection
+ * again now, by the policy as it is then (the host may have broadened it
+ * in place): allowed ones proceed, the others fail (not reported twice).
+ * Returns how many were held. */
+void proxy_set_hold(struct proxy *, int ms);
+size_t proxy_decide_held(struct proxy *);
+size_t proxy_held_count(const struct proxy *);
+
 /* The denial as the tail of a line (the body of the proxy's 403 is
  * "sandmux proxy:" and this):
  *  denied connect HOST:PORT (RULE[; HOST resolved to ADDR])[ — allow with: "networkPolicy": {"allow": ["HOST"]}] */

@@ -26,6 +26,8 @@
 #include "shell/integration.h"
 #include "shell/mux.h"
 
+static int hold_ms(void);
+
 /* The session's events, made at the first pane that needs them. */
 struct esc_server {
 	struct events ev;
@@ -307,6 +309,8 @@ void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, b
 	struct esc_pane *e = p->esc;
 	if (e != NULL)
 		spawn_free(e);
+	if (ok && e != NULL && p->proxy != NULL)
+		proxy_set_hold(p->proxy, hold_ms());
 	if (l->notify_fd < 0)
 		return;
 	int fd = l->notify_fd;
@@ -326,6 +330,28 @@ void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, b
 	}
 	e->obs_policy = *pol;
 	*pol = NULL;
+}
+
+/* How long a refused connection waits for its prompt: $SANDMUX_NET_HOLD
+ * seconds when the session started (0: never), else 30. */
+static int hold_ms(void)
+{
+	const char *v = getenv("SANDMUX_NET_HOLD");
+	int s = v != NULL && *v ? atoi(v) : 30;
+	return s < 0 ? 0 : s > 3600 ? 3600 * 1000 : s * 1000;
+}
+
+bool escalate_net_held(const struct pane *p)
+{
+	return proxy_held_count(p->proxy) > 0;
+}
+
+void escalate_net_answer(struct pane *p, const struct suggestion *s)
+{
+	if (s != NULL && s->key != NULL && p->net_policy != NULL)
+		suggest_apply(p->net_policy, s);
+	size_t n = proxy_decide_held(p->proxy);
+	server_log(p->srv, "pane %d: %zu held connection(s) decided again (%s)", p->id, n, s != NULL && s->key ? s->value : "refused");
 }
 
 /* Starts the pane's command again (the policy is broadened in

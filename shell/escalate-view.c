@@ -176,10 +176,15 @@ static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 		snprintf(more, sizeof more, " (+%zu more)", p->esc->nq - 1);
 	if (q->exit_status >= 0)
 		snprintf(ended, sizeof ended, " · the command exited %d", q->exit_status);
+	bool held = strcmp(q->d.op, "connect") == 0 && escalate_net_held(p);
 	snprintf(l[0], 1200, " sandbox: pane %d: denied %s %s (%s)%s%s", p->id, q->d.op, target, rule, ended, more);
 	snprintf(l[1], 1200, " allow: %s += %s", q->d.suggest.key, val);
-	what_runs(p, q->cmd, q->cwd, l[2] + 1, 1199);
-	l[2][0] = ' ';
+	if (held)
+		snprintf(l[2], 1200, " the connection is held: approved, it proceeds for this run (no restart); refused, it fails now");
+	else {
+		what_runs(p, q->cmd, q->cwd, l[2] + 1, 1199);
+		l[2][0] = ' ';
+	}
 	snprintf(l[3], 1200, "%s", focused ? " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo .sandmux/sandbox.json) · d deny · x dismiss · Esc later · n next"
 					   : " prefix a: answer this prompt");
 	return 4;
@@ -233,11 +238,16 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 	}
 	if ((scope == ESC_ALWAYS_USER || scope == ESC_ALWAYS_REPO) && write_always(c, p, scope) < 0)
 		return;
+	/* a held connection proceeds (or fails) in place: no restart */
+	bool in_place = strcmp(esc_head(e)->d.op, "connect") == 0 && escalate_net_held(p);
 	struct suggestion s;
 	if (esc_answer(e, scope, &s) < 0)
 		return;
 	server_log(c->srv, "pane %d: %s: %s", p->id, scope_name(scope), s.key != NULL ? s.value : "");
-	if (s.key != NULL) {
+	if (in_place) {
+		e->once_on = false; /* once: this run only, which goes on */
+		escalate_net_answer(p, s.key != NULL ? &s : NULL);
+	} else if (s.key != NULL) {
 		char run[1300], line[3000], val[700];
 		what_runs(p, e->rerun_cmd, e->rerun_cwd, run, sizeof run);
 		ui_safe_text(val, sizeof val, s.value);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 struct denials;
+struct suggestion;
 struct policy;
 /* escalate-pane.c: the hooks the multiplexer calls */
 struct pane;
@@ -49,6 +50,12 @@ void escalate_net_denial(struct pane *, const struct net_denial *);
 void escalate_restart(struct pane *);
 /* The session's coalesced denials, oldest first (NULL: out of memory). */
 const struct denials *escalate_denials(struct server *);
+/* A connection of the pane waits for its prompt (the proxy holds it). */
+bool escalate_net_held(const struct pane *);
+/* Answers held connections in place, no restart: with s (NULL: refused)
+ * added to the proxy's policy for the rest of this run, every held
+ * connection is decided again. */
+void escalate_net_answer(struct pane *, const struct suggestion *s);
 /* " · prompt!" while a prompt waits, else "". */
 const char *escalate_title_mark(const struct pane *);
 /* The key bindings: the denials pane, the next pending prompt. */

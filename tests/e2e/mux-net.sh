@@ -11,6 +11,7 @@ net_up || { fail "test hosts in a network namespace"; exit 1; }
 trap 'm_cleanup; net_down' EXIT
 mkdir -p "$HOME/.sandmux"
 cp "$ws/.t/policy.json" "$HOME/.sandmux/sandbox.json"
+export SANDMUX_NET_HOLD=0 # answered at once: held connections are tests/e2e/escalate-net.sh
 
 m_start 150 40
 m_type 'curl -sS --max-time 5 http://good.test/pane-one'
