@@ -32,6 +32,7 @@ enum kind {
 	K_WRITE,   /* truncate, chmod, chown: the file's content or metadata */
 	K_EXEC,
 	K_CONNECT, /* backends/unixsock.c takes it over on AF_UNIX sockets */
+	K_SENDTO,  /* likewise, when it names a destination */
 };
 
 struct sysdesc {
@@ -71,6 +72,7 @@ static const struct sysdesc syscalls[] = {
 	{"execve", K_EXEC, -1, 0, -1, -1, -1},
 	{"execveat", K_EXEC, 0, 1, -1, -1, 4},
 	{"connect", K_CONNECT, -1, -1, -1, -1, -1},
+	{"sendto", K_SENDTO, -1, -1, -1, -1, -1},
 };
 #define NSYSCALLS (sizeof syscalls / sizeof syscalls[0])
 
@@ -109,6 +111,8 @@ static int add_rules(scmp_filter_ctx ctx, const struct policy *p)
 		int rc;
 		if (s->kind == K_OPEN)
 			rc = add_open_rules(ctx, s, reads_restricted(p));
+		else if (s->kind == K_SENDTO) /* a send on a connected socket stays unobserved */
+			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
 		else {
 			int nr = seccomp_syscall_resolve_name(s->name);
 			rc = nr == __NR_SCMP_ERROR ? 0 : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
@@ -342,13 +346,13 @@ static int observer_decide(struct observer *o, struct check *c, struct decision 
  * a symlink into an allowed place is no false denial. (The converse, a
  * symlink from an allowed place out, is left to Landlock unreported:
  * resolving every path would double the observer's cost.) */
-/* connect(): answered with the result of the host's own connect on
- * AF_UNIX sockets (unixsock.h), handed back to the kernel otherwise.
- * No root: nothing can be resolved, so AF_UNIX paths are refused. */
-static void observer_connect(struct observer *o, const struct seccomp_notif *req)
+/* connect() and sendto(): answered with the result of the host's own
+ * call on AF_UNIX sockets (unixsock.h), handed back to the kernel
+ * otherwise. No root: nothing can be resolved, so AF_UNIX paths fail. */
+static void observer_connect(struct observer *o, const struct seccomp_notif *req, bool send)
 {
 	struct unixsock_answer a;
-	unixsock_connect(&o->unix, o->fd, req, o->root, &a);
+	(send ? unixsock_sendto : unixsock_connect)(&o->unix, o->fd, req, o->root, &a);
 	if (a.what == UNIXSOCK_GONE) {
 		o->stats.gone++;
 		return;
@@ -358,8 +362,10 @@ static void observer_connect(struct observer *o, const struct seccomp_notif *req
 	if (a.what == UNIXSOCK_CONTINUE) {
 		o->resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 		o->stats.continued++;
-	} else
+	} else {
 		o->resp->error = a.error;
+		o->resp->val = a.val;
+	}
 	o->stats.denied += a.rule != NULL;
 	o->stats.unix_taken = o->unix.taken;
 	if (seccomp_notify_respond(o->fd, o->resp) != 0)
@@ -383,8 +389,8 @@ static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 		snprintf(link, sizeof link, "/proc/%d/root", (int)req->pid);
 		o->root = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
-	if (s != NULL && s->kind == K_CONNECT)
-		return observer_connect(o, req);
+	if (s != NULL && (s->kind == K_CONNECT || s->kind == K_SENDTO))
+		return observer_connect(o, req, s->kind == K_SENDTO);
 	if (s != NULL && o->root >= 0) {
 		plan_checks(o, req, s, &c);
 		if (observer_decide(o, &c, &dec) >= 0) {

@@ -72,16 +72,25 @@ static int take_fd(pid_t tid, int fd)
 	return s;
 }
 
+/* The call taken over: connect(fd, addr, len) or sendto(fd, buf, n,
+ * flags, addr, len) on the caller's socket, duplicated into the host. */
+struct call {
+	const struct seccomp_notif *req;
+	int notify_fd, root, sock;
+	bool send;
+};
+
 /* The address as given, read once. -errno when the kernel would refuse
  * it before looking at it. */
-static int read_addr(const struct seccomp_notif *req, struct sockaddr_storage *ss, socklen_t *len)
+static int read_addr(const struct call *c, struct sockaddr_storage *ss, socklen_t *len)
 {
-	int n = (int)req->data.args[2];
+	const __u64 *args = c->req->data.args;
+	int n = (int)args[c->send ? 5 : 2];
 	memset(ss, 0, sizeof *ss);
 	*len = 0;
 	if (n < 0 || (size_t)n > sizeof *ss)
 		return -EINVAL;
-	if (n > 0 && procpath_read_mem((pid_t)req->pid, req->data.args[1], ss, (size_t)n, false) != n)
+	if (n > 0 && procpath_read_mem((pid_t)c->req->pid, args[c->send ? 4 : 1], ss, (size_t)n, false) != n)
 		return -EFAULT;
 	*len = (socklen_t)n;
 	return 0;
@@ -95,7 +104,7 @@ static bool is_pathname(const struct sockaddr_storage *ss, socklen_t len)
 
 /* connect() that never blocks the host: a blocking caller's socket is
  * made non-blocking for the call (it is the same open file). */
-static int connect_now(int sock, const struct sockaddr *a, socklen_t len)
+static int64_t connect_now(int sock, const struct sockaddr *a, socklen_t len)
 {
 	int fl = fcntl(sock, F_GETFL);
 	if (fl >= 0 && !(fl & O_NONBLOCK))
@@ -104,6 +113,37 @@ static int connect_now(int sock, const struct sockaddr *a, socklen_t len)
 	if (fl >= 0 && !(fl & O_NONBLOCK))
 		fcntl(sock, F_SETFL, fl);
 	return rc;
+}
+
+/* The datagram, copied out of the caller's memory and sent from the
+ * host: never waiting (MSG_DONTWAIT; a blocking caller gets EAGAIN on a
+ * full receiver) and never raising SIGPIPE in the host. */
+#define SEND_MAX (4 << 20)
+static int64_t send_now(const struct call *c, const struct sockaddr *a, socklen_t len)
+{
+	const __u64 *args = c->req->data.args;
+	size_t n = (size_t)args[2];
+	if (n > SEND_MAX)
+		return -EMSGSIZE;
+	char *buf = malloc(n ? n : 1);
+	if (buf == NULL)
+		return -ENOBUFS;
+	int64_t r = -EFAULT;
+	if (n == 0 || procpath_read_mem((pid_t)c->req->pid, args[1], buf, n, false) == (ssize_t)n) {
+		ssize_t k = sendto(c->sock, buf, n, (int)args[3] | MSG_DONTWAIT | MSG_NOSIGNAL, a, len);
+		r = k < 0 ? -errno : k;
+	}
+	free(buf);
+	return r;
+}
+
+static void call_do(const struct call *c, const struct sockaddr *a, socklen_t len, struct unixsock_answer *out)
+{
+	int64_t r = c->send ? send_now(c, a, len) : connect_now(c->sock, a, len);
+	if (r < 0)
+		out->error = (int)r;
+	else
+		out->val = r;
 }
 
 /* Makes the diag socket once, from the process waiting in a still-valid
@@ -137,8 +177,8 @@ static void deny(struct unixsock_answer *out, const char *rule, int err)
 
 /* A pathname address: resolved once, by the host, in the process's root;
  * connected through the inode it checked. */
-static void connect_path(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root, int sock,
-			 const struct sockaddr_storage *ss, socklen_t len, struct unixsock_answer *out)
+static void path_call(struct unixsock *u, const struct call *c, const struct sockaddr_storage *ss, socklen_t len,
+		      struct unixsock_answer *out)
 {
 	const struct sockaddr_un *a = (const void *)ss;
 	char name[sizeof a->sun_path + 1];
@@ -147,10 +187,10 @@ static void connect_path(struct unixsock *u, int notify_fd, const struct seccomp
 	name[n] = '\0';
 	snprintf(out->path, sizeof out->path, "%s", name);
 	char abs[PATH_MAX];
-	if (procpath_join((pid_t)req->pid, AT_FDCWD, name, abs, sizeof abs) < 0)
+	if (procpath_join((pid_t)c->req->pid, AT_FDCWD, name, abs, sizeof abs) < 0)
 		return deny(out, RULE_HOST, EACCES);
 	snprintf(out->path, sizeof out->path, "%s", abs);
-	int fd = procpath_open(root, abs, false);
+	int fd = procpath_open(c->root, abs, false);
 	if (fd < 0) {
 		int e = errno;
 		if (e == ENOENT || e == ENOTDIR || e == ENAMETOOLONG || e == ELOOP)
@@ -159,27 +199,27 @@ static void connect_path(struct unixsock *u, int notify_fd, const struct seccomp
 			deny(out, RULE_HOST, EACCES);
 		return;
 	}
-	procpath_fd_path(fd, out->path, sizeof out->path);
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
 		out->error = -ECONNREFUSED; /* what the kernel says of a non-socket */
-	else if (!sandbox_owns(u, notify_fd, req, &st))
+	else if (!sandbox_owns(u, c->notify_fd, c->req, &st)) {
+		procpath_fd_path(fd, out->path, sizeof out->path);
 		deny(out, u->nodiag == EXDEV ? RULE_SHARED : RULE_HOST, EACCES);
-	else {
+	} else {
 		struct sockaddr_un via = {.sun_family = AF_UNIX};
 		snprintf(via.sun_path, sizeof via.sun_path, "/proc/self/fd/%d", fd);
-		out->error = connect_now(sock, (const struct sockaddr *)&via, sizeof via);
+		call_do(c, (const struct sockaddr *)&via, sizeof via, out);
 		u->taken++;
 	}
 	close(fd);
 }
 
 /* Without pidfd_getfd: decided on the address as read, refusing paths. */
-static void connect_blind(const struct seccomp_notif *req, struct unixsock_answer *out)
+static void call_blind(const struct call *c, struct unixsock_answer *out)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	if (read_addr(req, &ss, &len) == 0 && is_pathname(&ss, len)) {
+	if (read_addr(c, &ss, &len) == 0 && is_pathname(&ss, len)) {
 		snprintf(out->path, sizeof out->path, "%.*s", (int)(len - offsetof(struct sockaddr_un, sun_path)),
 			 ((const struct sockaddr_un *)(const void *)&ss)->sun_path);
 		deny(out, RULE_NOGETFD, EACCES);
@@ -187,52 +227,64 @@ static void connect_blind(const struct seccomp_notif *req, struct unixsock_answe
 		out->what = UNIXSOCK_CONTINUE;
 }
 
-static void connect_unix(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root, int sock,
-			 struct unixsock_answer *out)
+static void unix_call(struct unixsock *u, const struct call *c, struct unixsock_answer *out)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	if ((out->error = read_addr(req, &ss, &len)) < 0)
+	if ((out->error = read_addr(c, &ss, &len)) < 0)
 		return;
 	if (is_pathname(&ss, len))
-		return connect_path(u, notify_fd, req, root, sock, &ss, len, out);
+		return path_call(u, c, &ss, len, out);
 	const struct sockaddr_un *a = (const void *)&ss;
 	bool abstract = ss.ss_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path);
-	if (abstract && !diag_ready(u, notify_fd, req) && u->nodiag == EXDEV) {
+	if (abstract && !diag_ready(u, c->notify_fd, c->req) && u->nodiag == EXDEV) {
 		snprintf(out->path, sizeof out->path, "@%.*s", (int)(len - offsetof(struct sockaddr_un, sun_path) - 1),
 			 a->sun_path + 1);
 		return deny(out, RULE_SHARED, EPERM);
 	}
-	out->error = connect_now(sock, (const struct sockaddr *)&ss, len);
+	call_do(c, (const struct sockaddr *)&ss, len, out);
 }
 
-void unixsock_connect(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root,
-		      struct unixsock_answer *out)
+static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_answer *out)
 {
 	memset(out, 0, sizeof *out);
 	out->what = UNIXSOCK_RESULT;
-	int sock = take_fd((pid_t)req->pid, (int)req->data.args[0]);
-	if (sock < 0 && (errno == ENOSYS || errno == EPERM)) {
-		connect_blind(req, out);
+	c->sock = take_fd((pid_t)c->req->pid, (int)c->req->data.args[0]);
+	if (c->sock < 0 && (errno == ENOSYS || errno == EPERM)) {
+		call_blind(c, out);
 		return;
 	}
 	int e = errno;
 	/* The fd came from the process that waits, not from one that took
 	 * over its pid. */
-	if (seccomp_notify_id_valid(notify_fd, req->id) != 0) {
+	if (seccomp_notify_id_valid(c->notify_fd, c->req->id) != 0) {
 		out->what = UNIXSOCK_GONE;
-	} else if (sock < 0) {
+	} else if (c->sock < 0) {
 		out->error = -e; /* EBADF, or the host is out of fds: fail */
 	} else {
 		int domain = 0;
 		socklen_t dl = sizeof domain;
-		if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &dl) < 0)
+		if (getsockopt(c->sock, SOL_SOCKET, SO_DOMAIN, &domain, &dl) < 0)
 			out->error = -errno; /* ENOTSOCK */
 		else if (domain != AF_UNIX)
 			out->what = UNIXSOCK_CONTINUE;
 		else
-			connect_unix(u, notify_fd, req, root, sock, out);
+			unix_call(u, c, out);
 	}
-	if (sock >= 0)
-		close(sock);
+	if (c->sock >= 0)
+		close(c->sock);
+}
+
+void unixsock_connect(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root,
+		      struct unixsock_answer *out)
+{
+	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .send = false};
+	unixsock_take(u, &c, out);
+}
+
+void unixsock_sendto(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root,
+		     struct unixsock_answer *out)
+{
+	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .send = true};
+	unixsock_take(u, &c, out);
 }

@@ -1,4 +1,5 @@
-/* unixsock: the observer's takeover of connect() on AF_UNIX sockets, so
+/* unixsock: the observer's takeover of connect() (and of sendto() with a
+ * destination address) on AF_UNIX sockets, so
  * that no sandboxed process reaches a host unix socket (the session bus,
  * ssh-agent, gpg-agent, docker, X11, tmux's and sandmux's own sockets),
  * wherever it lies and whatever Landlock lets the sandbox read or write
@@ -45,8 +46,20 @@
  *   Landlock's scoping stand);
  * - the listener sees the host (the observer) as its peer in SO_PEERCRED,
  *   since the host made the connection;
- * - a blocking connect to a listener whose backlog is full fails with
- *   EAGAIN rather than wait (the host's event loop must never block). */
+ * - a blocking connect to a listener whose backlog is full, or a blocking
+ *   sendto to a full receiver, fails with EAGAIN rather than wait (the
+ *   host's event loop must never block); sendto never raises SIGPIPE;
+ * - sendmsg()/sendmmsg() with a destination (msg_name) are not taken over:
+ *   seccomp cannot see inside the msghdr, and notifying every sendmsg
+ *   would cost a round trip per write on every socket. A sandboxed process
+ *   can still send a datagram to a host AF_UNIX datagram socket it can
+ *   name (journald's, syslog's /dev/log, $NOTIFY_SOCKET) that way; stream
+ *   sockets (the bus, agents, docker, X11, tmux) need connect().
+ *
+ * Cost: about ten syscalls on the host per AF_UNIX connect, one sock_diag
+ * dump of the sandbox's own sockets among them (tests/bench/unixsock.sh);
+ * a connect on another family pays the notification round trip, a
+ * pidfd_getfd and a getsockopt. */
 #ifndef UNIXSOCK_H
 #define UNIXSOCK_H
 
@@ -73,7 +86,8 @@ enum unixsock_what {
 
 struct unixsock_answer {
 	enum unixsock_what what;
-	int error;            /* 0 or -errno: what connect() returns */
+	int error;            /* 0, or -errno: the call fails with it */
+	int64_t val;          /* without error: what the call returns (sendto: bytes) */
 	const char *rule;     /* non-NULL: a denial to report, about `path` */
 	char path[PATH_MAX];  /* as the process sees it */
 };
@@ -82,5 +96,9 @@ struct unixsock_answer {
  * connects it when allowed. root: an O_PATH fd of the process's root. */
 void unixsock_connect(struct unixsock *, int notify_fd, const struct seccomp_notif *req, int root,
 		      struct unixsock_answer *out);
+/* The same for sendto() with a destination address (notified only when
+ * it has one): the datagram is copied and sent by the host. */
+void unixsock_sendto(struct unixsock *, int notify_fd, const struct seccomp_notif *req, int root,
+		     struct unixsock_answer *out);
 
 #endif

@@ -15,11 +15,16 @@ srvs=""
 cat >"$ws/.t/hostsrv.py" <<'PY'
 import os, socket, sys
 path, log = sys.argv[1], sys.argv[2]
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+dgram = len(sys.argv) > 3
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM if dgram else socket.SOCK_STREAM)
 s.bind(path)
-s.listen(64)
 open(log, "w").close()
 open(log + ".ready", "w").close()
+while dgram:
+    s.recv(100)
+    with open(log, "a") as f:
+        f.write("datagram\n")
+s.listen(64)
 while True:
     c, _ = s.accept()
     with open(log, "a") as f:
@@ -28,13 +33,14 @@ while True:
 PY
 # host_server NAME SOCKET: a host server (outside any sandbox) logging to $out_dir/NAME.log.
 host_server() {
-	python3 "$ws/.t/hostsrv.py" "$2" "$out_dir/$1.log" &
+	python3 "$ws/.t/hostsrv.py" "$2" "$out_dir/$1.log" $3 &
 	srvs="$srvs $!"
 	i=0; while [ ! -e "$out_dir/$1.log.ready" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 }
 host_server ro "$out_dir/ro/agent.sock"
 host_server ws "$ws/host.sock"
 host_server xdg "$out_dir/xdg/bus"
+host_server dg "$out_dir/ro/log.sock" dgram
 check "the host servers answer from outside" python3 -c "
 import socket
 for p in ['$out_dir/ro/agent.sock', '$ws/host.sock', '$out_dir/xdg/bus']:
@@ -72,6 +78,23 @@ sbx_out out -- python3 -c "$cli" "$out_dir/ro/agent.sock"
 contains "a hint line names the socket and the rule" "$out" "denied connect $out_dir/ro/agent.sock (host unix socket"
 same "the host servers never saw a connection" "$(cat "$out_dir/ro.log" "$out_dir/ws.log" "$out_dir/xdg.log")" ""
 
+send='import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+try:
+    s.sendto(b"x", sys.argv[1])
+except OSError as e:
+    print("refused", e.errno)
+    sys.exit(1)'
+check "a datagram to the host's socket arrives from outside" python3 -c "$send" "$out_dir/ro/log.sock"
+i=0; while [ ! -s "$out_dir/dg.log" ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+same "the host's datagram server logs it" "$(cat "$out_dir/dg.log")" "datagram"
+: >"$out_dir/dg.log"
+refuse "sendto a host datagram socket" sbx -- python3 -c "$send" "$out_dir/ro/log.sock"
+refuse "connect to a host datagram socket (then send)" sbx -- python3 -c "
+import socket; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect('$out_dir/ro/log.sock'); s.send(b'x')"
+sleep 0.3
+same "the host's datagram server got nothing" "$(cat "$out_dir/dg.log")" ""
+
 # The sandbox's own servers stay reachable, by absolute and relative name.
 own='import os, socket, sys, threading
 path = sys.argv[1]
@@ -102,6 +125,11 @@ import socket
 a, b = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM), socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 a.bind("dgram.sock"); b.connect("dgram.sock"); b.send(b"d"); print(a.recv(4).decode())'
 same "a datagram socket of the sandbox's own" "$out" "d"
+sbx_out out -- python3 -c '
+import socket
+a, b = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM), socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+a.bind("/tmp/dgram.sock"); n = b.sendto(b"to", "/tmp/dgram.sock"); print(n, a.recv(4).decode())'
+same "sendto a datagram socket of the sandbox's own" "$out" "2 to"
 sbx_out out -- python3 -c '
 import socket
 s = socket.socket(socket.AF_UNIX)
