@@ -88,7 +88,10 @@ enum {
 	VT_KEY_F12 = VT_KEY_F1 + 11,
 };
 enum { VT_MOD_SHIFT = 1, VT_MOD_ALT = 2, VT_MOD_CTRL = 4 };
-size_t vt_key(struct vt *, uint32_t key, int mods, char *out, size_t cap);
+size_t vt_key(struct vt *, uint32_t key, int mods, char *out, size_t cap); /* 0 if cap is short */
+/* A paste: line ends become CR; with bracketed paste it is wrapped in
+ * ESC[200~ ... ESC[201~ and ESC bytes inside are dropped (so the text
+ * cannot end the bracket). Cut at cap: give len + 12 bytes. */
 size_t vt_paste(struct vt *, const char *text, size_t len, char *out, size_t cap);
 size_t vt_mouse(struct vt *, int row, int col, int button, bool pressed, int mods, char *out, size_t cap);
 
