@@ -1,13 +1,15 @@
 #!/bin/sh
-# Escalation in a shell pane: bash reports its command lines and cwd
+# Escalation in a shell pane: bash (or zsh) reports its command lines and cwd
 # (shell integration, injected with --rcfile); after a denial, once
 # re-runs the last command line in the directory it ran in, then the
 # shell comes back there under the old policy, so running the command
 # again is denied again.
 . "$TESTS/e2e/mux.lib"
 
-command -v bash >/dev/null || { echo "ok - # SKIP bash not installed"; exit 0; }
-export SHELL=$(command -v bash)
+# tests/e2e/escalate-zsh.sh runs this again with ESC_SHELL=zsh.
+ESC_SHELL=${ESC_SHELL:-bash}
+command -v "$ESC_SHELL" >/dev/null || { echo "ok - # SKIP $ESC_SHELL not installed"; exit 0; }
+SHELL=$(command -v "$ESC_SHELL"); export SHELL
 OUT="$M_HOME/outside dir"
 mkdir -p "$OUT"
 m_start
@@ -16,7 +18,7 @@ m_type "cd '$OUT'"
 m_type 'touch rel.txt && echo TOUCHED-$((6*7))'
 m_expect "the write in the shell is denied" "Permission denied"
 m_expect "a prompt is pending" "prompt!"
-[ -f "$HOME/.sandmux/state/shell/bashrc" ] && ok "the integration script is under ~/.sandmux/state" || fail "the integration script is under ~/.sandmux/state"
+[ -f "$HOME/.sandmux/state/shell/bashrc" ] && [ -f "$HOME/.sandmux/state/shell/zsh/.zshrc" ] && ok "the integration script is under ~/.sandmux/state" || fail "the integration script is under ~/.sandmux/state"
 m_keys C-b a
 m_expect "prefix a opens it" "o once"
 contains "the prompt offers the last command line" "$(m_screen)" 're-run: touch rel.txt && echo TOUCHED-$((6*7))'
