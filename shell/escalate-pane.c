@@ -124,14 +124,20 @@ static void set_str(char **dst, char *val)
 	*dst = val;
 }
 
-/* Denials since the command started, and the first one's prompt again
- * when it ended badly. */
+/* The command ended badly after denials: the prompt still open says so,
+ * or the latest denial's prompt is offered again. */
 static void reoffer(struct pane *p, int status)
 {
 	struct esc_pane *e = p->esc;
 	const struct denials *l = escalate_denials(p->srv);
-	if (e->denials_run == 0 || l == NULL || esc_pending(e))
+	if (e->denials_run == 0 || l == NULL)
 		return;
+	if (esc_pending(e)) {
+		if (e->q[0].exit_status < 0)
+			e->q[0].exit_status = status;
+		server_redraw(p->srv, true);
+		return;
+	}
 	for (size_t i = l->n; i-- > 0;)
 		if (l->v[i].pane == p->id && esc_offer(e, &l->v[i], status) == 1) {
 			server_redraw(p->srv, true);

@@ -64,3 +64,18 @@ m_sandmux new -n liar -- sh -c "touch '$OUT/f3' 2>/dev/null; printf 'o\n\033]633
 m_wait main "prompt!" 2
 sleep 0.5
 [ ! -e "$OUT/f3" ] && ok "output of the program approves nothing" || fail "output of the program approves nothing"
+
+# A command that ends badly after a denial: its prompt comes back, saying so.
+m_sandmux new -n failing -- sh -c "touch '$OUT/f4' 2>/dev/null; sleep 1; exit 3" >/dev/null
+m_keys C-b z
+m_wait main "prompt!" 2
+m_keys C-b a
+m_expect "the failing command's prompt" "denied create $OUT/f4"
+m_keys x
+m_expect "x dismisses it; when the command exits 3 it is offered again" "prompt!"
+m_expect "the command's end is in the title" "exited 3"
+m_keys C-b a
+m_expect "the prompt says how the command ended" "the command exited 3"
+m_keys o
+_i=0; while [ ! -e "$OUT/f4" ] && [ $_i -lt 30 ]; do sleep 0.1; _i=$((_i + 1)); done
+[ -e "$OUT/f4" ] && ok "the re-run wrote the file" || fail "the re-run wrote the file"
