@@ -3,6 +3,7 @@
 #include "backends/unixdiag.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -128,8 +129,9 @@ static bool same_file(const struct unix_diag_vfs *v, const struct stat *st)
 	       (v->udiag_vfs_dev & 0xfffff) == minor(st->st_dev);
 }
 
-/* 1 when this message names a socket bound to st's file. */
-static int msg_match(const struct nlmsghdr *h, const struct stat *st)
+/* 1 when this message names a socket bound to st's file; its inode
+ * (in sockfs) into *sock_ino. */
+static int msg_match(const struct nlmsghdr *h, const struct stat *st, uint32_t *sock_ino)
 {
 	const struct unix_diag_msg *m = NLMSG_DATA(h);
 	if (h->nlmsg_len < NLMSG_LENGTH(sizeof *m))
@@ -137,13 +139,15 @@ static int msg_match(const struct nlmsghdr *h, const struct stat *st)
 	int len = (int)(h->nlmsg_len - NLMSG_LENGTH(sizeof *m));
 	for (const struct rtattr *a = (const void *)(m + 1); RTA_OK(a, len); a = RTA_NEXT(a, len))
 		if (a->rta_type == UNIX_DIAG_VFS && RTA_PAYLOAD(a) >= sizeof(struct unix_diag_vfs) &&
-		    same_file(RTA_DATA(a), st))
+		    same_file(RTA_DATA(a), st)) {
+			*sock_ino = m->udiag_ino;
 			return 1;
+		}
 	return 0;
 }
 
 /* Reads the whole dump (so the next query starts clean). */
-static int dump_read(int diag, const struct stat *st)
+static int dump_read(int diag, const struct stat *st, uint32_t *sock_ino)
 {
 	long buf[8192 / sizeof(long)];
 	int found = 0;
@@ -161,12 +165,12 @@ static int dump_read(int diag, const struct stat *st)
 				errno = EIO;
 				return -1;
 			}
-			found |= msg_match(h, st);
+			found |= !found && msg_match(h, st, sock_ino);
 		}
 	}
 }
 
-int unixdiag_bound(int diag, const struct stat *st)
+int unixdiag_bound(int diag, const struct stat *st, uint32_t *sock_ino)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -178,5 +182,44 @@ int unixdiag_bound(int diag, const struct stat *st)
 	};
 	if (send(diag, &req, sizeof req, 0) != (ssize_t)sizeof req)
 		return -1;
-	return dump_read(diag, st);
+	return dump_read(diag, st, sock_ino);
+}
+
+/* Whether /proc/PID/fd holds socket:[ino]. */
+static bool pid_holds(const char *pid, const char *want)
+{
+	char dir[64], link[128], got[64];
+	snprintf(dir, sizeof dir, "/proc/%.20s/fd", pid);
+	DIR *d = opendir(dir);
+	bool found = false;
+	for (struct dirent *e; d != NULL && !found && (e = readdir(d)) != NULL;) {
+		snprintf(link, sizeof link, "%s/%.20s", dir, e->d_name);
+		ssize_t n = readlink(link, got, sizeof got - 1);
+		found = n > 0 && (got[n] = '\0', strcmp(got, want) == 0);
+	}
+	if (d != NULL)
+		closedir(d);
+	return found;
+}
+
+bool unixdiag_held(pid_t pid, uint32_t sock_ino)
+{
+	char link[64], want[64];
+	snprintf(link, sizeof link, "/proc/%d/ns/pid", (int)pid);
+	struct stat ns, other;
+	if (stat(link, &ns) < 0)
+		return false;
+	snprintf(want, sizeof want, "socket:[%u]", sock_ino);
+	DIR *d = opendir("/proc");
+	bool found = false;
+	for (struct dirent *e; d != NULL && !found && (e = readdir(d)) != NULL;) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(link, sizeof link, "/proc/%.20s/ns/pid", e->d_name);
+		if (stat(link, &other) == 0 && other.st_ino == ns.st_ino && other.st_dev == ns.st_dev)
+			found = pid_holds(e->d_name, want);
+	}
+	if (d != NULL)
+		closedir(d);
+	return found;
 }

@@ -7,6 +7,7 @@
 #define UNIXDIAG_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -18,7 +19,13 @@
 int unixdiag_open(pid_t pid);
 
 /* 1: some AF_UNIX socket in diag's namespace is bound to the file st
- * describes; 0: none; -1: the query failed (errno). */
-int unixdiag_bound(int diag, const struct stat *st);
+ * describes (its sockfs inode into *sock_ino); 0: none; -1: the query
+ * failed (errno). */
+int unixdiag_bound(int diag, const struct stat *st, uint32_t *sock_ino);
+
+/* Whether a process in pid's pid namespace holds socket sock_ino among
+ * its fds: for a sandbox on the host's network, where the namespace does
+ * not tell its sockets apart. Walks /proc: milliseconds. */
+bool unixdiag_held(pid_t pid, uint32_t sock_ino);
 
 #endif

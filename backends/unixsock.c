@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stddef.h>
@@ -20,7 +22,7 @@
 #include "backends/unixdiag.h"
 
 #define RULE_HOST "host unix socket: only the sandbox's own sockets are reachable"
-#define RULE_SHARED "unix socket: the sandbox shares the host's network, its own sockets cannot be told apart"
+#define RULE_SHARED "abstract unix socket: the sandbox shares the host's network"
 #define RULE_NOGETFD "unix socket: pidfd_getfd unavailable, pathname sockets refused"
 
 #ifndef PIDFD_THREAD
@@ -147,26 +149,34 @@ static void call_do(const struct call *c, const struct sockaddr *a, socklen_t le
 }
 
 /* Makes the diag socket once, from the process waiting in a still-valid
- * notification (so its namespaces are the sandbox's). False when there is
- * none: nodiag says why. */
+ * notification (so its namespaces are the sandbox's). A sandbox on the
+ * host's network gets one in the host's namespace (`shared`). False when
+ * there is none: nodiag says why. */
 static bool diag_ready(struct unixsock *u, int notify_fd, const struct seccomp_notif *req)
 {
 	if (u->diag < 0 && u->nodiag == 0) {
 		u->diag = unixdiag_open((pid_t)req->pid);
+		u->shared = u->diag < 0 && errno == EXDEV;
+		if (u->shared)
+			u->diag = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 		u->nodiag = u->diag < 0 ? (errno ? errno : EPERM) : 0;
 		if (seccomp_notify_id_valid(notify_fd, req->id) != 0) {
 			unixsock_free(u); /* maybe another process's: ask again next time */
-			u->nodiag = 0;
+			*u = (struct unixsock){.diag = -1, .taken = u->taken};
 			return false;
 		}
 	}
 	return u->diag >= 0;
 }
 
-/* Whether a socket of the sandbox is bound to st's file. */
+/* Whether a socket of the sandbox is bound to st's file: in its own
+ * namespace; on the host's network, held by one of its processes. */
 static bool sandbox_owns(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, const struct stat *st)
 {
-	return diag_ready(u, notify_fd, req) && unixdiag_bound(u->diag, st) == 1;
+	uint32_t ino = 0;
+	if (!diag_ready(u, notify_fd, req) || unixdiag_bound(u->diag, st, &ino) != 1)
+		return false;
+	return !u->shared || unixdiag_held((pid_t)req->pid, ino);
 }
 
 static void deny(struct unixsock_answer *out, const char *rule, int err)
@@ -204,7 +214,7 @@ static void path_call(struct unixsock *u, const struct call *c, const struct soc
 		out->error = -ECONNREFUSED; /* what the kernel says of a non-socket */
 	else if (!sandbox_owns(u, c->notify_fd, c->req, &st)) {
 		procpath_fd_path(fd, out->path, sizeof out->path);
-		deny(out, u->nodiag == EXDEV ? RULE_SHARED : RULE_HOST, EACCES);
+		deny(out, RULE_HOST, EACCES);
 	} else {
 		struct sockaddr_un via = {.sun_family = AF_UNIX};
 		snprintf(via.sun_path, sizeof via.sun_path, "/proc/self/fd/%d", fd);
@@ -237,7 +247,9 @@ static void unix_call(struct unixsock *u, const struct call *c, struct unixsock_
 		return path_call(u, c, &ss, len, out);
 	const struct sockaddr_un *a = (const void *)&ss;
 	bool abstract = ss.ss_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path);
-	if (abstract && !diag_ready(u, c->notify_fd, c->req) && u->nodiag == EXDEV) {
+	if (abstract)
+		diag_ready(u, c->notify_fd, c->req); /* tells whether the network is the host's */
+	if (abstract && u->shared) {
 		snprintf(out->path, sizeof out->path, "@%.*s", (int)(len - offsetof(struct sockaddr_un, sun_path) - 1),
 			 a->sun_path + 1);
 		return deny(out, RULE_SHARED, EPERM);

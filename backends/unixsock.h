@@ -38,8 +38,11 @@
  *
  * Weaker cases, each failing closed:
  * - a sandbox on the host's network (devbox): the host's and the
- *   sandbox's sockets share one namespace, so every pathname and abstract
- *   AF_UNIX connect is refused;
+ *   sandbox's sockets share one namespace, so a pathname socket counts as
+ *   the sandbox's when a process in the sandbox's pid namespace holds it
+ *   (a walk of /proc; only the launcher could hand it a host socket, and
+ *   it passes none); abstract sockets are refused (the host connecting
+ *   would bypass Landlock's scoping, which only binds the sandbox);
  * - without pidfd_getfd (Linux < 5.6, or ptrace restricted): pathname
  *   addresses are refused as read; a racing thread can turn an address
  *   read as abstract or AF_INET into a path (then only the netns and
@@ -71,7 +74,8 @@ struct seccomp_notif;
 
 struct unixsock {
 	int diag;   /* NETLINK_SOCK_DIAG in the sandbox's netns; -1: not yet or none */
-	int nodiag; /* 0, or why there is none (EXDEV: the host's network) */
+	int nodiag; /* 0, or why there is none */
+	bool shared;/* the sandbox is on the host's network: diag is the host's */
 	uint64_t taken; /* connects the host made for the sandbox */
 };
 
