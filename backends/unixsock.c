@@ -300,3 +300,33 @@ void unixsock_sendto(struct unixsock *u, int notify_fd, const struct seccomp_not
 	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .send = true};
 	unixsock_take(u, &c, out);
 }
+
+/* pidfd_getfd on ourselves, and a unix_diag dump in our own namespace. */
+int unixsock_probe(char *msg, size_t size)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	int fd = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, pidfd, 0);
+	int e = errno;
+	if (pidfd >= 0)
+		close(pidfd);
+	if (fd < 0) {
+		snprintf(msg, size, "pidfd_getfd: %s (host unix sockets are refused by the address as read, "
+			 "which a racing thread can change)", strerror(e));
+		return -1;
+	}
+	close(fd);
+	struct stat st;
+	uint32_t ino;
+	int diag = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	int rc = diag < 0 || fstat(diag, &st) < 0 ? -1 : unixdiag_bound(diag, &st, &ino);
+	e = errno;
+	if (diag >= 0)
+		close(diag);
+	if (rc < 0) {
+		snprintf(msg, size, "unix_diag: %s (the sandbox's own pathname unix sockets are refused too)",
+			 strerror(e));
+		return -1;
+	}
+	snprintf(msg, size, "the observer connects AF_UNIX sockets itself: host unix sockets unreachable");
+	return 0;
+}

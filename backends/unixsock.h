@@ -68,6 +68,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct seccomp_notif;
@@ -104,5 +105,12 @@ void unixsock_connect(struct unixsock *, int notify_fd, const struct seccomp_not
  * it has one): the datagram is copied and sent by the host. */
 void unixsock_sendto(struct unixsock *, int notify_fd, const struct seccomp_notif *req, int root,
 		     struct unixsock_answer *out);
+
+/* For `sandmux doctor`: 0 when the takeover works fully on this kernel;
+ * otherwise -1 and, in msg, what is missing and what it means:
+ * pidfd_getfd (Linux 5.6; without it pathname sockets are refused as
+ * read, racily) or unix_diag (CONFIG_UNIX_DIAG; without it the sandbox's
+ * own pathname sockets are refused too). */
+int unixsock_probe(char *msg, size_t size);
 
 #endif
