@@ -288,6 +288,7 @@ static void on_denial(struct denial *d, void *arg)
 {
 	struct pane *p = arg;
 	struct esc_server *es = esc_server(p->srv);
+	pane_read_pending(p); /* the command line and cwd the shell reported before the call */
 	d->pane = p->id;
 	if (es != NULL)
 		events_emit(&es->ev, d);

@@ -175,9 +175,9 @@ static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 	if (p->esc->nq > 1)
 		snprintf(more, sizeof more, " (+%zu more)", p->esc->nq - 1);
 	if (q->exit_status >= 0)
-		snprintf(ended, sizeof ended, " · the command exited %d", q->exit_status);
+		snprintf(ended, sizeof ended, " (the command exited %d)", q->exit_status);
 	bool held = strcmp(q->d.op, "connect") == 0 && escalate_net_held(p);
-	snprintf(l[0], 1200, " sandbox: pane %d: denied %s %s (%s)%s%s", p->id, q->d.op, target, rule, ended, more);
+	snprintf(l[0], 1200, " sandbox: pane %d%s%s: denied %s %s (%s)", p->id, ended, more, q->d.op, target, rule);
 	snprintf(l[1], 1200, " allow: %s += %s", q->d.suggest.key, val);
 	if (held)
 		snprintf(l[2], 1200, " the connection is held: approved, it proceeds for this run (no restart); refused, it fails now");

@@ -219,6 +219,9 @@ void pane_kill(struct pane *);
 /* Ends what runs in the pane and starts spec's program again on a new
  * PTY, keeping the screen (an approved escalation, shell/escalate.h). */
 void pane_respawn(struct pane *, const struct pane_spec *);
+/* Reads what the program has written so far, now (a denial arrived: the
+ * shell's OSC 633;E for the command that caused it came before it). */
+void pane_read_pending(struct pane *);
 
 /* The title line: "[1] name · profile · running · denials 0". */
 void pane_title(const struct pane *, char *buf, size_t cap);

@@ -251,16 +251,10 @@ void pane_free(struct pane *p)
 	free(p);
 }
 
-/* What the old program wrote and the pane has not read yet. */
-static void pane_drain(struct pane *p)
+void pane_read_pending(struct pane *p)
 {
-	char buf[4096];
-	for (int i = 0; i < 64 && p->fd >= 0; i++) {
-		ssize_t n = pty_read(p->fd, buf, sizeof buf);
-		if (n <= 0)
-			break;
-		vt_write(p->vt, buf, (size_t)n);
-	}
+	if (p->fd >= 0)
+		pane_read(p);
 }
 
 void pane_respawn(struct pane *p, const struct pane_spec *spec)
@@ -271,7 +265,7 @@ void pane_respawn(struct pane *p, const struct pane_spec *spec)
 	if (p->pidfd >= 0)
 		close(p->pidfd);
 	p->pidfd = -1;
-	pane_drain(p);
+	pane_read_pending(p); /* what the old program wrote last */
 	pane_close_fd(p);
 	p->state = PANE_RUNNING;
 	p->status = 0;

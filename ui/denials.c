@@ -42,8 +42,8 @@ static void denial_line(const struct denial *d, char *buf, size_t cap)
 		else
 			snprintf(from, sizeof from, "%s", f);
 	}
-	snprintf(buf, cap, "%s %4d %-12.12s %-7s %s  [%s · %s]  x%u", ts, d->pane, comm, d->op, target, rule, from,
-		 d->count);
+	snprintf(buf, cap, "%s %4d %-12.12s %-7s x%-4u %s  [%s · %s]", ts, d->pane, comm, d->op, d->count, target, rule,
+		 from);
 }
 
 void ui_draw_denials(struct ui *ui, int rows, int cols, const char *title, const struct denial *const *v, size_t n,
@@ -51,7 +51,7 @@ void ui_draw_denials(struct ui *ui, int rows, int cols, const char *title, const
 {
 	ui_erase(ui);
 	ui_text(ui, 0, 0, cols, title, UI_TITLE_ACTIVE);
-	ui_text(ui, 1, 0, cols, "time     pane process      op      target  [rule · from]  count", UI_TITLE);
+	ui_text(ui, 1, 0, cols, "time     pane process      op      count target  [rule · from]", UI_TITLE);
 	char line[2400];
 	for (int y = 2; y < rows && top < n; y++, top++) {
 		denial_line(v[top], line, sizeof line);
