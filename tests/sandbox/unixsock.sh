@@ -66,6 +66,13 @@ for p in workspace strict devbox; do
 	refuse "$p: a host socket through a symlink in the workspace" sbx --sandbox $p -- sh -c \
 		"ln -sf '$ws/host.sock' lnk && python3 -c '$cli' lnk"
 done
+refuse "a host socket through /proc/self/fd of an O_PATH fd" sbx -- python3 -c "
+import os, socket
+fd = os.open('$out_dir/ro/agent.sock', os.O_PATH)
+socket.socket(socket.AF_UNIX).connect('/proc/self/fd/%d' % fd)"
+refuse "a host socket through /proc/self/cwd" sbx -- python3 -c "
+import socket
+socket.socket(socket.AF_UNIX).connect('/proc/self/cwd/host.sock')"
 refuse "workspace: the session bus in a read-write \$XDG_RUNTIME_DIR" \
 	sbx --config "$cfg" -- python3 -c "$cli" "$out_dir/xdg/bus"
 check "the granted directory is writable all the same" sbx --config "$cfg" -- touch "$out_dir/xdg/probe"
