@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "backends/launch.h"
+#include "backends/unixsock.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
 
@@ -53,6 +54,9 @@ static void doctor_kernel(const struct features *f)
 	doctor_landlock(f);
 	printf("seccomp:         %s (libseccomp %u.%u.%u, API level %u); user notification: %s\n", yn(f->seccomp),
 	       v->major, v->minor, v->micro, seccomp_api_get(), yn(f->seccomp_notify));
+	char unix_msg[256];
+	int unix_rc = unixsock_probe(unix_msg, sizeof unix_msg);
+	printf("unix sockets:    %s%s\n", unix_rc == 0 ? "" : "WEAKER: ", unix_msg);
 	printf("namespaces:      user %s, mount %s, pid %s, net %s%s\n", yn(f->userns), yn(f->mountns), yn(f->pidns),
 	       yn(f->netns), f->userns ? "" : " (unprivileged user namespaces disabled: sysctl kernel.unprivileged_userns_clone or apparmor_restrict_unprivileged_userns)");
 }
