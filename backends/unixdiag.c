@@ -206,8 +206,11 @@ bool unixdiag_held(pid_t pid, uint32_t sock_ino)
 {
 	char link[64], want[64];
 	snprintf(link, sizeof link, "/proc/%d/ns/pid", (int)pid);
-	struct stat ns, other;
-	if (stat(link, &ns) < 0)
+	struct stat ns, other, mine;
+	/* Sharing the host's pid namespace, the sandbox would own every
+	 * socket some process holds: fail closed. */
+	if (stat(link, &ns) < 0 || stat("/proc/self/ns/pid", &mine) < 0 ||
+	    (ns.st_ino == mine.st_ino && ns.st_dev == mine.st_dev))
 		return false;
 	snprintf(want, sizeof want, "socket:[%u]", sock_ino);
 	DIR *d = opendir("/proc");
