@@ -740,15 +740,19 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 			}
 			break;
 		case SCAN_OSC_ESC:
-			/* ESC \ ends the string; another escape ends it too, and
-			 * then ch is looked at again. */
-			held_flush(vt, buf + start, i + (ch == '\\') - start);
-			start = i + (ch == '\\');
-			if (ch != '\\') {
-				esc_start(vt);
-				continue;
+			if (ch == '\\') { /* ST */
+				held_flush(vt, buf + start, i + 1 - start);
+				start = i + 1;
+				break;
 			}
-			break;
+			/* Another escape cuts the string short: 0.1.4 over-reads
+			 * such a string, so it is dropped; the ESC starts the new
+			 * escape and ch is looked at again. */
+			held_abort(vt);
+			feed(vt, "\033", 1);
+			start = i;
+			esc_start(vt);
+			continue;
 		}
 		i++;
 	}
