@@ -26,13 +26,12 @@
 #include "shell/integration.h"
 #include "shell/mux.h"
 
-static int hold_ms(void);
-
 /* The session's events, made at the first pane that needs them. */
 struct esc_server {
 	struct events ev;
-	char integ_dir[4200];
-	int integ; /* 0 not tried, 1 written, -1 failed */
+	char home[4096];      /* "" without an absolute $HOME */
+	char integ_dir[4200]; /* HOME/.sandmux/state/shell */
+	int integ;            /* 0 not tried, 1 written, -1 failed */
 };
 
 /* What one launch runs, kept until launch_start() has copied it. */
@@ -58,8 +57,10 @@ static struct esc_server *esc_server(struct server *s)
 		return NULL;
 	}
 	free(log);
-	if (home != NULL && home[0] == '/')
+	if (home != NULL && home[0] == '/' && strlen(home) < sizeof es->home) {
+		snprintf(es->home, sizeof es->home, "%s", home);
 		snprintf(es->integ_dir, sizeof es->integ_dir, "%s/.sandmux/state/shell", home);
+	}
 	s->esc = es;
 	return es;
 }
@@ -87,12 +88,11 @@ static const char *integration_dir(struct server *s)
 	if (es == NULL || es->integ_dir[0] == 0)
 		return NULL;
 	if (es->integ == 0) {
-		char state[4200];
-		snprintf(state, sizeof state, "%.*s", (int)(strlen(es->integ_dir) - strlen("/shell")), es->integ_dir);
-		char parent[4200];
-		snprintf(parent, sizeof parent, "%.*s", (int)(strlen(state) - strlen("/state")), state);
-		mkdir(parent, 0700);
-		mkdir(state, 0700);
+		char dir[4200];
+		snprintf(dir, sizeof dir, "%s/.sandmux", es->home);
+		mkdir(dir, 0700);
+		snprintf(dir, sizeof dir, "%s/.sandmux/state", es->home);
+		mkdir(dir, 0700);
 		es->integ = integration_write(es->integ_dir) == 0 ? 1 : -1;
 		if (es->integ < 0)
 			server_log(s, "shell integration: cannot write %s", es->integ_dir);
@@ -311,6 +311,15 @@ void escalate_net_denial(struct pane *p, const struct net_denial *nd)
 	denial_clear(&d);
 }
 
+/* How long a refused connection waits for its prompt: $SANDMUX_NET_HOLD
+ * seconds when the session started (0: never), else 30. */
+static int hold_ms(void)
+{
+	const char *v = getenv("SANDMUX_NET_HOLD");
+	int s = v != NULL && *v ? atoi(v) : 30;
+	return s < 0 ? 0 : s > 3600 ? 3600 * 1000 : s * 1000;
+}
+
 void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, bool ok)
 {
 	struct esc_pane *e = p->esc;
@@ -337,15 +346,6 @@ void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, b
 	}
 	e->obs_policy = *pol;
 	*pol = NULL;
-}
-
-/* How long a refused connection waits for its prompt: $SANDMUX_NET_HOLD
- * seconds when the session started (0: never), else 30. */
-static int hold_ms(void)
-{
-	const char *v = getenv("SANDMUX_NET_HOLD");
-	int s = v != NULL && *v ? atoi(v) : 30;
-	return s < 0 ? 0 : s > 3600 ? 3600 * 1000 : s * 1000;
 }
 
 bool escalate_net_held(const struct pane *p)

@@ -92,6 +92,27 @@ static void test_broaden(struct unit *u)
 	esc_pane_clear(&e);
 }
 
+/* A prompt keeps the shell's command line and cwd of its denial; the
+ * answer hands them over as what re-runs, whatever the shell said since. */
+static void test_rerun_snapshot(struct unit *u)
+{
+	struct esc_pane e = { 0 };
+	e.last_cmd = strdup("touch /x/a");
+	e.last_cwd = strdup("/ws/sub");
+	offer(&e, "/x/a", "/x");
+	free(e.last_cmd);
+	e.last_cmd = strdup("echo later");
+	struct suggestion s;
+	CHECK_INT(u, esc_answer(&e, ESC_ONCE, &s), 0);
+	CHECK_STR(u, e.rerun_cmd, "touch /x/a");
+	CHECK_STR(u, e.rerun_cwd, "/ws/sub");
+	CHECK(u, e.once_on);
+	free(e.last_cmd);
+	free(e.last_cwd);
+	esc_pane_clear(&e);
+	CHECK(u, e.rerun_cmd == NULL);
+}
+
 static void test_osc7(struct unit *u)
 {
 	char *p = esc_osc7_path("file://host/a%20b/c", 19);
@@ -114,6 +135,7 @@ int main(void)
 	test_queue(&u);
 	test_answer_settles_same(&u);
 	test_broaden(&u);
+	test_rerun_snapshot(&u);
 	test_osc7(&u);
 	return unit_done(&u, "test_escalate");
 }
