@@ -471,6 +471,14 @@ static void test_osc(struct unit *u)
 		vt_write(vt, junk, sizeof junk);
 	put(vt, "\007\033[2;1Hafter");
 	CHECK_STR(u, row_text(vt, 1), "after");
+	/* Another escape cuts an OSC short: dropped, and the escape works. */
+	put(vt, "\033]2;cut\033[3;1H\033[31mR");
+	put(vt, "\033]2;cut again\033");
+	put(vt, "[mP");
+	CHECK(u, strncmp(vt_title(vt), "cut", 3) != 0);
+	CHECK_INT(u, vt_cell(vt, 2, 0)->attr.fg, VT_COLOR_INDEX | 1);
+	CHECK_INT(u, vt_cell(vt, 2, 1)->ch[0], 'P');
+	CHECK_INT(u, vt_cell(vt, 2, 1)->attr.fg, VT_COLOR_DEFAULT);
 	/* CAN aborts an OSC; what follows is text again. */
 	put(vt, "\033]2;never\030\033[3;1Hshown");
 	CHECK_STR(u, row_text(vt, 2), "shown");
