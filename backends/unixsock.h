@@ -53,11 +53,15 @@
  *   sendto to a full receiver, fails with EAGAIN rather than wait (the
  *   host's event loop must never block); sendto never raises SIGPIPE;
  * - sendmsg()/sendmmsg() with a destination (msg_name) are not taken over:
- *   seccomp cannot see inside the msghdr, and notifying every sendmsg
- *   would cost a round trip per write on every socket. A sandboxed process
- *   can still send a datagram to a host AF_UNIX datagram socket it can
- *   name (journald's, syslog's /dev/log, $NOTIFY_SOCKET) that way; stream
- *   sockets (the bus, agents, docker, X11, tmux) need connect().
+ *   seccomp cannot see inside the msghdr, so every sendmsg would have to
+ *   be notified, and the launcher itself hands the listener fd to the
+ *   host with a sendmsg made under the filter (the host cannot answer
+ *   before it has the fd: a deadlock). Taking them over needs the
+ *   launcher to pass the fd's number instead and the host to fetch it with
+ *   pidfd_getfd. Until then a sandboxed process can send a datagram to a
+ *   host AF_UNIX datagram socket it can name (journald's, /dev/log,
+ *   $NOTIFY_SOCKET) with sendmsg; stream sockets (the bus, agents, docker,
+ *   X11, tmux, sandmux's own) need connect(), which is taken over.
  *
  * Cost: about ten syscalls on the host per AF_UNIX connect, one sock_diag
  * dump of the sandbox's own sockets among them (tests/bench/unixsock.sh);
