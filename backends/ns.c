@@ -170,6 +170,39 @@ int ns_precreate(const struct policy *p, char **made, int max)
 	return nmade;
 }
 
+/* The directories between the workspace and a protected path (.git for
+ * .git/config and .git/hooks, .git/info for .git/info/attributes) become
+ * writable mount points of their own, before any read-only bind below
+ * them. Otherwise `mv .git .git2 && mkdir .git` would carry the covered
+ * paths away with their parent and leave a fresh, writable .git (hooks,
+ * config) for the person's next git command outside the sandbox:
+ * rename() of a mount point fails with EBUSY. */
+static int ns_pin_parents(struct sbx *s, const struct ns_paths *ro)
+{
+	const char *ws = s->p->workspace;
+	size_t w = ws != NULL ? strlen(ws) : 0;
+	char dir[PATH_MAX], last[PATH_MAX] = "";
+	for (size_t i = 0; w > 0 && i < ro->n; i++) {
+		const char *path = ro->v[i];
+		if (strncmp(path, ws, w) != 0 || path[w] != '/' || strlen(path) >= sizeof dir)
+			continue;
+		for (const char *sl = strchr(path + w + 1, '/'); sl != NULL; sl = strchr(sl + 1, '/')) {
+			struct stat st;
+			memcpy(dir, path, (size_t)(sl - path));
+			dir[sl - path] = '\0';
+			/* sorted input: a parent shared with the previous entry is done */
+			if (strcmp(dir, last) == 0 || (strncmp(last, dir, strlen(dir)) == 0 && last[strlen(dir)] == '/'))
+				continue;
+			if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+				break; /* a symlink or nothing: no bind lands on a chosen target */
+			if (ns_bind(s, dir, dir, false) < 0)
+				return -1;
+			snprintf(last, sizeof last, "%s", dir);
+		}
+	}
+	return 0;
+}
+
 /* Read-only roots and protected paths, parents first, then the writable
  * exceptions that lie beneath a protected directory. */
 static int ns_readonly(struct sbx *s)
@@ -191,6 +224,8 @@ static int ns_readonly(struct sbx *s)
 	}
 	if (ro.n > 1)
 		qsort(ro.v, ro.n, sizeof *ro.v, ns_cmp);
+	if (ns_pin_parents(s, &ro) < 0)
+		goto out;
 	for (size_t i = 0; i < ro.n; i++) {
 		struct stat st;
 		/* A symlink is skipped: a bind would land on its target, which an
