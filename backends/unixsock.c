@@ -1,5 +1,5 @@
-/* unixsock: connect() on AF_UNIX sockets, made by the host for the
- * sandbox (see unixsock.h for the rule and why it holds). */
+/* unixsock: connect() and sendto() on AF_UNIX sockets, made by the host
+ * for the sandbox (see unixsock.h for the rule and why it holds). */
 #include "backends/unixsock.h"
 
 #include <errno.h>

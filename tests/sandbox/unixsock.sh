@@ -146,6 +146,14 @@ try:
 except OSError as e:
     print(e.errno)'
 same "a missing socket: ENOENT, as without the observer" "$out" "2"
+sbx_out out -- python3 -c '
+import os, socket, threading
+srv = socket.socket(socket.AF_UNIX); srv.bind("thr.sock"); srv.listen(1)
+res = []
+def client():
+    socket.socket(socket.AF_UNIX).connect("thr.sock"); res.append("connected")
+t = threading.Thread(target=client); t.start(); t.join(); print(*res); os.unlink("thr.sock")'
+same "a connect from a thread other than the main one" "$out" "connected"
 
 # Swaps while the call waits: the name (symlinks renamed onto it) and the
 # address in the caller's memory.
