@@ -367,6 +367,7 @@ void escalate_restart(struct pane *p)
 {
 	struct esc_pane *e = p->esc;
 	struct pane_spec spec = { .argv = e->argv, .cwd = e->cwd };
+	observer_stop(e); /* before the proxy's policy it may decide by goes */
 	pane_respawn(p, &spec);
 }
 
