@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <linux/seccomp.h>
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backends/procpath.h"
@@ -302,13 +304,37 @@ void unixsock_sendto(struct unixsock *u, int notify_fd, const struct seccomp_not
 }
 
 /* pidfd_getfd on ourselves, and a unix_diag dump in our own namespace. */
-int unixsock_probe(char *msg, size_t size)
+/* pidfd_getfd from a child, as the observer does it (ptrace rules such
+ * as Yama's apply to another process, not to oneself). */
+static int probe_getfd(void)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	int fd = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, pidfd, 0);
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC); /* the child's copy is taken */
+	pid_t child = null < 0 ? -1 : fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	if (child < 0) {
+		if (null >= 0)
+			close(null);
+		return -1;
+	}
+	int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+	int fd = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, null, 0);
 	int e = errno;
+	close(null);
 	if (pidfd >= 0)
 		close(pidfd);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	errno = e;
+	return fd;
+}
+
+int unixsock_probe(char *msg, size_t size)
+{
+	int fd = probe_getfd();
+	int e = errno;
 	if (fd < 0) {
 		snprintf(msg, size, "pidfd_getfd: %s (host unix sockets are refused by the address as read, "
 			 "which a racing thread can change)", strerror(e));
