@@ -18,7 +18,7 @@ mkdir -p .sandmux
 echo '{"unknownKey": 1}' >.sandmux/sandbox.json
 out=$("$SANDMUX" doctor 2>&1)
 contains "doctor: warnings of the sources here" "$out" "unknownKey"
-home=$(t_tmpdir)
+t_dir home
 mkdir -p "$home/.sandmux"
 echo '{"profiles": {"mine": {"extends": "workspace"}}}' >"$home/.sandmux/sandbox.json"
 echo '{"profiles": {"mine": {"extends": "strict"}}}' >.sandmux/sandbox.json

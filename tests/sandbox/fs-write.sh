@@ -4,7 +4,7 @@
 # reads no $HOME. Every outcome is checked from outside the sandbox.
 . "$TESTS/sandbox/common.inc"
 tag=sandmux-t-$$
-other=$(t_tmpdir)
+t_dir other
 home_probe="$HOME/.$tag"
 trap 't_cleanup; rm -rf "$home_probe"' EXIT
 

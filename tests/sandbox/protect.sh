@@ -42,7 +42,7 @@ case "$out" in *objects*) fail "rm -rf .git: errors only on protected paths"; ec
 # A checkout without .vscode, .sandmux or .git/hooks: they cannot be made
 # and filled from inside either, also by the kernel layers alone.
 for obs in "" --no-observer; do
-	fresh=$(t_tmpdir)
+	t_dir fresh
 	(cd "$fresh" && git init -q . && rm -rf .git/hooks)
 	(cd "$fresh" && "$SANDMUX" run $obs -- sh -c 'mkdir -p .vscode .sandmux .git/hooks; echo x > .vscode/settings.json; echo x > .sandmux/sandbox.json; echo x > .git/hooks/pre-commit') 2>/dev/null
 	refuse "fresh checkout ${obs:-(observer on)}: no protected file can be created" \
