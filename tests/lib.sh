@@ -15,7 +15,11 @@ same() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1"; echo "#   got:  $2"; 
 # contains NAME HAYSTACK NEEDLE
 contains() { case "$2" in *"$3"*) ok "$1" ;; *) fail "$1"; echo "#   missing: $3"; echo "$2" | sed 's/^/#   | /' | head -20 ;; esac; }
 
-# A fresh directory owned by whoever runs the test; removed at exit.
-t_tmpdir() { _d=$(mktemp -d "${TMPDIR:-/tmp}/sandmux-t.XXXXXX"); T_CLEAN="$T_CLEAN $_d"; echo "$_d"; }
-t_cleanup() { for _d in $T_CLEAN; do chmod -R u+w "$_d" 2>/dev/null; rm -rf "$_d"; done; }
+# A fresh directory owned by whoever runs the test, removed at exit. They
+# all live under one base made here, in the test's own shell: `x=$(t_tmpdir)`
+# runs in a subshell, which could not register anything for cleanup.
+T_BASE=$(mktemp -d "${TMPDIR:-/tmp}/sandmux-t.XXXXXX") || exit 1
+chmod 755 "$T_BASE"
+t_tmpdir() { mktemp -d "$T_BASE/d.XXXXXX"; }
+t_cleanup() { chmod -R u+w "$T_BASE" 2>/dev/null; rm -rf "$T_BASE"; for _d in $T_CLEAN; do chmod -R u+w "$_d" 2>/dev/null; rm -rf "$_d"; done; }
 trap t_cleanup EXIT
