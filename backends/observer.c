@@ -1,6 +1,7 @@
 /* observer: the filter (child side) and the answering loop (host side).
  * See observer.h for why answering "continue" never widens anything. */
 #include "backends/observer.h"
+#include "backends/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -312,16 +313,19 @@ static void observer_report(struct observer *o, const struct seccomp_notif *req,
 	denial_clear(&d);
 }
 
-/* Landlock grants the terminal and null devices for writing, and /dev and
- * /proc for reading, outside the policy's lists (a process needs them to
- * run at all); the observer leaves those to Landlock rather than deny
- * what the sandbox allows. */
-static bool runtime_path(const char *path, enum fs_op op)
+/* Landlock grants the terminal and null devices for writing, /dev and
+ * /proc for reading, and the shared build cache, outside the policy's
+ * lists (a process needs them to run at all, or the policy asked for the
+ * cache); the observer leaves those to Landlock rather than deny what the
+ * sandbox allows. */
+static bool runtime_path(const struct policy *p, const char *path, enum fs_op op)
 {
 	if (launch_dev_allowed(path))
 		return true;
-	bool read = op == OP_READ || op == OP_EXEC;
-	return read && (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 || strcmp(path, "/proc") == 0);
+	size_t n = strlen(LAUNCH_CACHE_DIR);
+	if (p->shared_cache && strncmp(path, LAUNCH_CACHE_DIR, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+		return true;
+	return (op == OP_READ || op == OP_EXEC) && launch_always_readable(path);
 }
 
 /* Decides one notification: the first denied path, or none. The policy
@@ -329,7 +333,7 @@ static bool runtime_path(const char *path, enum fs_op op)
 static int observer_decide(struct observer *o, struct check *c, struct decision *dec)
 {
 	for (int i = 0; i < 2; i++) {
-		if (c->path[i] == NULL || runtime_path(c->path[i], c->op[i]))
+		if (c->path[i] == NULL || runtime_path(o->policy, c->path[i], c->op[i]))
 			continue;
 		char buf[PATH_MAX];
 		const char *host = launch_host_path(o->policy, c->path[i], buf, sizeof buf);
