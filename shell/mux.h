@@ -40,6 +40,7 @@ struct policy;
 
 /* ~/.sandmux/sandmux.json */
 #define MUX_MAX_BINDS 32
+#define MUX_MAX_PARKED 64
 struct mux_bind {
 	struct key key;
 	char cmd[32];
@@ -150,6 +151,8 @@ struct server {
 	int next_window, next_pane;
 	int rows, cols; /* the session's size: the smallest attached client */
 	struct buf paste; /* the copy-mode buffer */
+	struct ui *parked[MUX_MAX_PARKED]; /* screens of gone clients, for reuse (ui_park) */
+	int nparked;
 	uint64_t draw_timer, last_draw;
 	uint64_t flood_start; /* pane output in the tick from flood_start */
 	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */

@@ -89,7 +89,12 @@ static void client_end(struct client *c, int32_t status, const char *why)
 	if (c->ui != NULL) {
 		/* leave the client's terminal as it was: out of curses, mouse off */
 		struct buf tail = { 0 };
-		ui_free(c->ui, sink_buf, &tail);
+		if (s->nparked < MUX_MAX_PARKED) {
+			ui_park(c->ui, sink_buf, &tail);
+			s->parked[s->nparked++] = c->ui;
+		} else {
+			ui_free(c->ui, sink_buf, &tail);
+		}
 		proto_put(&c->out, MSG_OUTPUT, tail.p, tail.len);
 		buf_free(&tail);
 	}
@@ -174,7 +179,15 @@ static void client_hello(struct client *c, const char *p, size_t len)
 		return;
 	}
 	char err[256];
-	c->ui = ui_new(str[0][0] ? str[0] : "xterm-256color", h.size.rows, h.size.cols, err, sizeof err);
+	const char *term = str[0][0] ? str[0] : "xterm-256color";
+	struct server *s = c->srv;
+	for (int i = 0; i < s->nparked && c->ui == NULL; i++)
+		if (ui_reuse(s->parked[i], term, h.size.rows, h.size.cols)) {
+			c->ui = s->parked[i];
+			s->parked[i] = s->parked[--s->nparked];
+		}
+	if (c->ui == NULL)
+		c->ui = ui_new(term, h.size.rows, h.size.cols, err, sizeof err);
 	if (c->ui == NULL) {
 		client_fail(c, err);
 		return;

@@ -159,6 +159,8 @@ static void server_free(struct server *s)
 		close(s->sig_fd);
 	loop_free(s->loop);
 	buf_free(&s->paste);
+	while (s->nparked > 0) /* the process ends: no other screen to disturb */
+		ui_free(s->parked[--s->nparked], NULL, NULL);
 	free(s->sock_path);
 	free(s->workspace);
 	free(s->profile);

@@ -55,6 +55,7 @@ struct ui *ui_new(const char *term, int rows, int cols, char *err, size_t errlen
 	ui_colors(ui);
 	ui_resize(ui, rows, cols);
 	ui->pending_raw = MOUSE_ON;
+	snprintf(ui->term, sizeof ui->term, "%s", term);
 	return ui;
 }
 
@@ -75,16 +76,31 @@ static void ui_take(struct ui *ui, void (*sink)(void *, const char *, size_t), v
 		lseek(ui->fd, 0, SEEK_SET);
 }
 
+void ui_park(struct ui *ui, void (*sink)(void *, const char *, size_t), void *arg)
+{
+	set_term(ui->scr);
+	endwin();
+	ui_take(ui, sink, arg);
+	if (sink != NULL)
+		sink(arg, MOUSE_OFF, strlen(MOUSE_OFF));
+}
+
+bool ui_reuse(struct ui *ui, const char *term, int rows, int cols)
+{
+	if (strcmp(ui->term, term) != 0)
+		return false;
+	ui_resize(ui, rows, cols); /* repaints all (clearok) */
+	werase(newscr);
+	ui->pending_raw = MOUSE_ON;
+	return true;
+}
+
 void ui_free(struct ui *ui, void (*sink)(void *, const char *, size_t), void *arg)
 {
 	if (ui == NULL)
 		return;
 	if (ui->scr != NULL) {
-		set_term(ui->scr);
-		endwin();
-		ui_take(ui, sink, arg);
-		if (sink != NULL)
-			sink(arg, MOUSE_OFF, strlen(MOUSE_OFF));
+		ui_park(ui, sink, arg);
 		delscreen(ui->scr);
 	}
 	if (ui->out != NULL)

@@ -17,6 +17,14 @@ struct ui *ui_new(const char *term, int rows, int cols, char *err, size_t errlen
 /* Ends curses on this terminal (leaves the alternate screen, turns the
  * mouse off); the last bytes go through `sink` before the ui is freed. */
 void ui_free(struct ui *, void (*sink)(void *, const char *, size_t), void *arg);
+/* Ends curses on this terminal like ui_free() but keeps the SCREEN for
+ * ui_reuse(): ncurses' delscreen() of one screen stops doupdate() of the
+ * others from writing anything, so a server with clients left keeps
+ * screens instead of deleting them. */
+void ui_park(struct ui *, void (*sink)(void *, const char *, size_t), void *arg);
+/* A parked ui for a new client with the same terminal type: true, and it
+ * repaints everything at the next flush. */
+bool ui_reuse(struct ui *, const char *term, int rows, int cols);
 void ui_resize(struct ui *, int rows, int cols);
 int ui_rows(const struct ui *);
 int ui_cols(const struct ui *);

@@ -32,6 +32,18 @@ ask_size R 38
 r=$(size_of R); w=${r#38 }
 [ "${r%% *}" = 38 ] && [ "$w" -ge 58 ] && [ "$w" -le 61 ] && ok "and back, in proportion" || fail "and back, in proportion ($r)"
 
+# a smaller second client: the smallest wins, the larger one shows dots
+$TM new -d -s small -x 80 -y 24 "cd '$WS' && '$SANDMUX' attach; sleep 3600"
+m_wait small ' 2: '
+ask_size S 22
+same "the smallest attached client sets the size" "$(size_of S)" "22 39"
+m_screen | sed -n 5p | grep -q '\.\.\.\.' && ok "the larger client marks the area outside the session" || { fail "the larger client marks the area outside the session"; m_screen | sed -n 5p; }
+$TM send-keys -t small C-b d
+m_wait small 'detached' || { echo "# small:"; $TM capture-pane -p -t small | head -5; }
+ask_size R2 38
+same "when it leaves, the size comes back" "$(size_of R2)" "38 $w"
+$TM kill-session -t small
+
 m_keys C-b z
 ask_size C "38 120"
 same "zoom gives the pane the whole window" "$(size_of C)" "38 120"
