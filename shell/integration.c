@@ -19,8 +19,11 @@
 
 /* bash: --rcfile replaces ~/.bashrc, so source it (and /etc/bash.bashrc,
  * which Debian's bash reads only without --rcfile) ourselves. The DEBUG
- * trap fires before every simple command; report only the first one after
- * a prompt, which is the whole command line the person typed. */
+ * trap fires before every simple command, those of PROMPT_COMMAND too;
+ * report only the first one after the prompt is complete (armed by the
+ * last PROMPT_COMMAND entry), which is the line the person typed. The
+ * entries are joined with newlines: a user's PROMPT_COMMAND that ends in
+ * ';' would make ';;' a syntax error. */
 static const char bash_rc[] =
 	"[ -f /etc/bash.bashrc ] && . /etc/bash.bashrc\n"
 	"[ -f ~/.bashrc ] && . ~/.bashrc\n"
@@ -30,9 +33,9 @@ static const char bash_rc[] =
 	"  [ -n \"$__sandmux_running\" ] && printf '\\e]133;D;%s\\a' \"$st\"\n"
 	"  __sandmux_running=\n"
 	"  printf '\\e]7;file://%s%s\\a\\e]133;A\\a' \"${HOSTNAME:-localhost}\" \"$PWD\"\n"
-	"  __sandmux_armed=1\n"
 	"  return $st\n"
 	"}\n"
+	"__sandmux_arm() { __sandmux_armed=1; }\n"
 	"__sandmux_preexec() {\n"
 	"  [ -n \"$__sandmux_armed\" ] || return 0\n"
 	"  [ \"$BASH_COMMAND\" = __sandmux_prompt ] && return 0\n"
@@ -41,7 +44,12 @@ static const char bash_rc[] =
 	"  local line; line=$(HISTTIMEFORMAT= history 1 | sed 's/^ *[0-9]* *//')\n"
 	"  printf '\\e]633;E;%s\\a\\e]133;C\\a' \"$(__sandmux_esc \"$line\")\"\n"
 	"}\n"
-	"PROMPT_COMMAND=\"__sandmux_prompt${PROMPT_COMMAND:+;$PROMPT_COMMAND}\"\n"
+	"if [ \"${#PROMPT_COMMAND[@]}\" -gt 1 ]; then\n"
+	"  PROMPT_COMMAND[0]=\"__sandmux_prompt\"$'\\n'\"${PROMPT_COMMAND[0]}\"\n"
+	"  PROMPT_COMMAND+=(__sandmux_arm)\n"
+	"else\n"
+	"  PROMPT_COMMAND=\"__sandmux_prompt\"$'\\n'\"$PROMPT_COMMAND\"$'\\n'\"__sandmux_arm\"\n"
+	"fi\n"
 	"trap '__sandmux_preexec' DEBUG\n";
 
 /* zsh: ZDOTDIR points here; source the user's own files from their

@@ -12,6 +12,12 @@ command -v "$ESC_SHELL" >/dev/null || { echo "ok - # SKIP $ESC_SHELL not install
 SHELL=$(command -v "$ESC_SHELL"); export SHELL
 OUT="$M_HOME/outside dir"
 mkdir -p "$OUT"
+# A user's own PROMPT_COMMAND (ending in ';', as pyenv's does) and history
+# must neither break the integration nor be reported as the command line.
+if [ "$ESC_SHELL" = bash ]; then
+	echo "PROMPT_COMMAND='true;'" >"$HOME/.bashrc"
+	echo "stale-history-line" >"$HOME/.bash_history"
+fi
 m_start
 m_keys C-b z
 m_type "cd '$OUT'"
@@ -23,6 +29,7 @@ m_keys C-b a
 m_expect "prefix a opens it" "o once"
 contains "the prompt offers the last command line" "$(m_screen)" 're-run: touch rel.txt && echo TOUCHED-$((6*7))'
 contains "in the shell's directory" "$(m_screen)" "in $OUT"
+case "$(m_screen)" in *"syntax error"*|*stale-history-line*) fail "the user's PROMPT_COMMAND and history are left alone" ;; *) ok "the user's PROMPT_COMMAND and history are left alone" ;; esac
 m_keys o
 m_expect "once re-runs the command line" "TOUCHED-42"
 [ -f "$OUT/rel.txt" ] && ok "in the right directory (seen from outside)" || fail "in the right directory (seen from outside)"
