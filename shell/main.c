@@ -18,6 +18,7 @@ static const struct verb {
 	{ "new", cmd_session, "new [-n NAME] [--sandbox P] [--cwd DIR] -- CMD [ARG...]" },
 	{ "ls", cmd_session, "ls" },
 	{ "kill-session", cmd_session, "kill-session [-t NAME]" },
+	{ "tiled", cmd_session, "tiled [-t NAME]" },
 };
 
 static void usage(FILE *f)
