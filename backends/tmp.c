@@ -18,6 +18,7 @@
  * in /tmp, say) would vanish under the session temp dir: they are opened
  * before /tmp is covered and bound back at the same path afterwards. */
 struct ns_keep {
+	int tmpdir; /* the session temp dir, O_PATH: HOME may lie under /tmp */
 	char *path[16];
 	int fd[16];
 	bool ro[16]; /* not under a write root: bound back read-only */
@@ -48,6 +49,7 @@ static void ns_keep_open(struct sbx *s, struct ns_keep *k)
 {
 	const struct policy *p = s->p;
 	k->n = 0;
+	k->tmpdir = p->tmpdir != NULL ? open(p->tmpdir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (p->workspace)
 		ns_keep_add(k, p->workspace, &p->write);
 	for (size_t i = 0; i < p->write.n; i++)
@@ -61,6 +63,8 @@ static void ns_keep_close(struct ns_keep *k)
 	for (int i = 0; i < k->n; i++)
 		close(k->fd[i]);
 	k->n = 0;
+	if (k->tmpdir >= 0)
+		close(k->tmpdir);
 }
 
 /* mkdir -p (or an empty file for a file root) of path inside the new
@@ -100,7 +104,13 @@ static int tmp_mount(struct sbx *s, struct ns_keep *k)
 		if (access(dirs[i], F_OK) < 0)
 			continue;
 		if (s->p->tmpdir != NULL) {
-			if (ns_bind(s, s->p->tmpdir, dirs[i], false) < 0)
+			char src[64];
+			if (k->tmpdir < 0) {
+				errno = ENOENT;
+				return sbx_fail(s, "mount", "open the session temp dir");
+			}
+			snprintf(src, sizeof src, "/proc/self/fd/%d", k->tmpdir);
+			if (ns_bind(s, src, dirs[i], false) < 0)
 				return -1;
 		} else if (mount("tmpfs", dirs[i], "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") < 0) {
 			return sbx_fail(s, "mount", "tmpfs on the temp dir");
