@@ -2,7 +2,6 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 PKGS     = libcjson libseccomp ncursesw vterm
-DEBS     = build-essential pkg-config libcjson-dev libseccomp-dev libncurses-dev libvterm-dev
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -25,11 +24,11 @@ all: check-deps sandmux
 check-deps:
 	@missing=""; for p in $(PKGS); do pkg-config --exists $$p || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "sandmux: missing build dependencies (pkg-config):$$missing"; \
-	echo "sandmux: install them with: apt-get install $(DEBS)  (or: make deps)"; exit 1; fi
+	echo "sandmux: install them with: sh tests/deps.sh (or make deps)"; exit 1; fi
 
 # Installs the Debian packages the build needs, when it can (root, or sudo).
 deps:
-	@./tests/deps.sh $(DEBS)
+	@sh tests/deps.sh
 
 sandmux: $(OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)

@@ -1,7 +1,9 @@
 #!/bin/sh
-# Installs the Debian packages named on the command line that are missing.
-# As root it runs apt-get; otherwise it tries sudo without a password, and
-# when that is not possible it names exactly what is missing and fails.
+# Installs the Debian packages sandmux needs to build (or those named on
+# the command line) that are missing. As root it runs apt-get; otherwise it
+# tries sudo without a password, and when that is not possible it names
+# exactly what is missing and fails. Plain sh: it runs before make exists.
+[ $# -gt 0 ] || set -- make gcc libc6-dev pkg-config libcjson-dev libseccomp-dev libncurses-dev libvterm-dev
 missing=""
 for p in "$@"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
