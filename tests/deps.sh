@@ -9,8 +9,9 @@ for p in "$@"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
-echo "sandmux: installing missing Debian packages:$missing"
+echo "sandmux: missing Debian packages:$missing"
 if [ "$(id -u)" = 0 ]; then
+	echo "sandmux: installing them with apt-get"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing && exit 0
 elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
 	sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing && exit 0
