@@ -229,6 +229,16 @@ static int http_plain(struct conn *c, const struct http_req *r)
 	return 0;
 }
 
+/* The request is read and parsed: decide, resolve and connect (dial.c). */
+static void conn_dial(struct conn *c, const char *host, int port)
+{
+	snprintf(c->host, sizeof c->host, "%s", host);
+	c->port = port;
+	c->state = ST_DIAL;
+	relay_update(c);
+	dial_start(c);
+}
+
 static void head_http(struct conn *c)
 {
 	struct http_req r;
@@ -252,11 +262,7 @@ static void head_http(struct conn *c)
 	if (r.is_connect)
 		conn_consume(c, r.head_len);
 	c->proto = r.is_connect ? PROTO_CONNECT : PROTO_HTTP;
-	snprintf(c->host, sizeof c->host, "%s", r.host);
-	c->port = r.port;
-	c->state = ST_DIAL;
-	relay_update(c);
-	dial_start(c);
+	conn_dial(c, r.host, r.port);
 }
 
 static void socks_error(struct conn *c, int code)
@@ -299,11 +305,7 @@ static void head_socks(struct conn *c)
 		return;
 	}
 	conn_consume(c, (size_t)n);
-	snprintf(c->host, sizeof c->host, "%s", r.host);
-	c->port = r.port;
-	c->state = ST_DIAL;
-	relay_update(c);
-	dial_start(c);
+	conn_dial(c, r.host, r.port);
 }
 
 /* Reading the request: no more than PROXY_HEAD_MAX bytes are looked at,
