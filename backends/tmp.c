@@ -19,6 +19,7 @@
  * before /tmp is covered and bound back at the same path afterwards. */
 struct ns_keep {
 	int tmpdir; /* the session temp dir, O_PATH: HOME may lie under /tmp */
+	int tmpdir_errno;
 	char *path[16];
 	int fd[16];
 	bool ro[16]; /* not under a write root: bound back read-only */
@@ -50,6 +51,7 @@ static void ns_keep_open(struct sbx *s, struct ns_keep *k)
 	const struct policy *p = s->p;
 	k->n = 0;
 	k->tmpdir = p->tmpdir != NULL ? open(p->tmpdir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	k->tmpdir_errno = errno;
 	if (p->workspace)
 		ns_keep_add(k, p->workspace, &p->write);
 	for (size_t i = 0; i < p->write.n; i++)
@@ -106,8 +108,10 @@ static int tmp_mount(struct sbx *s, struct ns_keep *k)
 		if (s->p->tmpdir != NULL) {
 			char src[64];
 			if (k->tmpdir < 0) {
-				errno = ENOENT;
-				return sbx_fail(s, "mount", "open the session temp dir");
+				char what[PATH_MAX + 32];
+				snprintf(what, sizeof what, "bind %s on %s", s->p->tmpdir, dirs[i]);
+				errno = k->tmpdir_errno;
+				return sbx_fail(s, "mount", what);
 			}
 			snprintf(src, sizeof src, "/proc/self/fd/%d", k->tmpdir);
 			if (ns_bind(s, src, dirs[i], false) < 0)
