@@ -1,6 +1,6 @@
 /* config: ~/.sandmux/sandmux.json, the multiplexer's own settings:
  *   {"prefix": "C-a", "scrollback": 5000, "status": true, "clipboard": false,
- *    "bind": {"v": "split-h", "-": "split-v"}}
+ *    "net_hold": 30, "bind": {"v": "split-h", "-": "split-v"}}
  * read with policy/json.h so that errors name FILE:LINE:COL and the field,
  * the same format as the policy files. A missing file is not an error. */
 #include "shell/mux.h"
@@ -15,7 +15,7 @@
 
 void mux_config_defaults(struct mux_config *cfg)
 {
-	*cfg = (struct mux_config){ .scrollback = 2000, .status = true };
+	*cfg = (struct mux_config){ .scrollback = 2000, .status = true, .net_hold = 30 };
 	keys_parse("C-b", &cfg->prefix);
 }
 
@@ -55,6 +55,10 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 		if (v->type != JSON_NUMBER || v->number < 0 || v->number > 1000000 || v->number != (int)v->number)
 			return bad(path, v, err, errlen, "want a whole number of lines from 0 to 1000000");
 		cfg->scrollback = (int)v->number;
+	} else if (strcmp(v->key, "net_hold") == 0) {
+		if (v->type != JSON_NUMBER || v->number < 0 || v->number > 3600 || v->number != (int)v->number)
+			return bad(path, v, err, errlen, "want a whole number of seconds from 0 to 3600");
+		cfg->net_hold = (int)v->number;
 	} else if (strcmp(v->key, "status") == 0 || strcmp(v->key, "clipboard") == 0) {
 		if (v->type != JSON_BOOL)
 			return bad(path, v, err, errlen, "want true or false");
@@ -62,7 +66,7 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 	} else if (strcmp(v->key, "bind") == 0) {
 		return config_binds(cfg, path, v, err, errlen);
 	} else {
-		return bad(path, v, err, errlen, "unknown setting (known: prefix, scrollback, status, clipboard, bind)");
+		return bad(path, v, err, errlen, "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind)");
 	}
 	return 0;
 }

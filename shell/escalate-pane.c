@@ -311,12 +311,13 @@ void escalate_net_denial(struct pane *p, const struct net_denial *nd)
 	denial_clear(&d);
 }
 
-/* How long a refused connection waits for its prompt: $SANDMUX_NET_HOLD
- * seconds when the session started (0: never), else 30. */
-static int hold_ms(void)
+/* How long a refused connection waits for its prompt: "net_hold" of
+ * sandmux.json (default 30 s; 0: never), unless $SANDMUX_NET_HOLD was set
+ * when the session started (tests use it). */
+static int hold_ms(const struct server *srv)
 {
 	const char *v = getenv("SANDMUX_NET_HOLD");
-	int s = v != NULL && *v ? atoi(v) : 30;
+	int s = v != NULL && *v ? atoi(v) : srv->cfg.net_hold;
 	return s < 0 ? 0 : s > 3600 ? 3600 * 1000 : s * 1000;
 }
 
@@ -326,7 +327,7 @@ void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, b
 	if (e != NULL)
 		spawn_free(e);
 	if (ok && e != NULL && p->proxy != NULL)
-		proxy_set_hold(p->proxy, hold_ms());
+		proxy_set_hold(p->proxy, hold_ms(p->srv));
 	if (l->notify_fd < 0)
 		return;
 	int fd = l->notify_fd;

@@ -53,6 +53,7 @@ struct mux_config {
 	int scrollback;
 	bool status;
 	bool clipboard_write; /* OSC 52 writes reach the sandmux buffer */
+	int net_hold;         /* seconds a refused connection waits for its prompt; 0: never */
 };
 /* Defaults, then the file at path (may be absent). 0, or -1 with
  * "FILE:LINE:COL: FIELD: what is wrong" in err. */
