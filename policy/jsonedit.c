@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/json.h"
+
 #define MAX_DEPTH 64
 #define MAX_KEYS 8
 
@@ -200,18 +202,13 @@ static void out_fmt(struct out *o, const char *fmt, ...)
 		out_mem(o, buf, (size_t)len);
 }
 
-/* The value as a JSON string body (no quotes). */
+/* The value as a JSON string body (no quotes): json_quote() less its
+ * quotes, so the edit escapes exactly as the reader expects. */
 static void escape(struct out *o, const char *v)
 {
-	for (; *v; v++) {
-		unsigned char c = (unsigned char)*v;
-		if (c == '"' || c == '\\')
-			out_fmt(o, "\\%c", c);
-		else if (c < 0x20)
-			out_fmt(o, "\\u%04x", c);
-		else
-			out_mem(o, (const char *)&c, 1);
-	}
+	char *q = json_quote(v);
+	out_mem(o, q + 1, strlen(q) - 2);
+	free(q);
 }
 
 /* The new member for keys[k..]: "key": ["value"], nested in objects for
