@@ -184,14 +184,14 @@ static int ns_pin_parents(struct sbx *s, const struct ns_paths *ro)
 	char dir[PATH_MAX], last[PATH_MAX] = "";
 	for (size_t i = 0; w > 0 && i < ro->n; i++) {
 		const char *path = ro->v[i];
-		if (strncmp(path, ws, w) != 0 || path[w] != '/' || strlen(path) >= sizeof dir)
+		if (!path_under(path, ws) || path[w] != '/' || strlen(path) >= sizeof dir)
 			continue;
 		for (const char *sl = strchr(path + w + 1, '/'); sl != NULL; sl = strchr(sl + 1, '/')) {
 			struct stat st;
 			memcpy(dir, path, (size_t)(sl - path));
 			dir[sl - path] = '\0';
 			/* sorted input: a parent shared with the previous entry is done */
-			if (strcmp(dir, last) == 0 || (strncmp(last, dir, strlen(dir)) == 0 && last[strlen(dir)] == '/'))
+			if (path_under(last, dir))
 				continue;
 			if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 				break; /* a symlink or nothing: no bind lands on a chosen target */

@@ -322,8 +322,7 @@ static bool runtime_path(const struct policy *p, const char *path, enum fs_op op
 {
 	if (launch_dev_allowed(path))
 		return true;
-	size_t n = strlen(LAUNCH_CACHE_DIR);
-	if (p->shared_cache && strncmp(path, LAUNCH_CACHE_DIR, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+	if (p->shared_cache && path_under(path, LAUNCH_CACHE_DIR))
 		return true;
 	return (op == OP_READ || op == OP_EXEC) && launch_always_readable(path);
 }
