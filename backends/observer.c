@@ -283,24 +283,32 @@ static void refine_checks(const struct observer *o, const struct sysdesc *s, str
 	}
 }
 
-/* Names the process and hands the denial on. */
-static void observer_emit(struct observer *o, const struct seccomp_notif *req, struct denial *d)
+/* The process's name, read while it still waits for the answer: once
+ * answered, a denied process often exits before /proc could be read. */
+static void observer_comm(const struct seccomp_notif *req, char comm[static 17])
 {
 	char link[64];
+	comm[0] = '\0';
 	snprintf(link, sizeof link, "/proc/%d/comm", (int)req->pid);
 	FILE *f = fopen(link, "re");
-	if (f != NULL) {
-		if (fgets(d->comm, sizeof d->comm, f) != NULL)
-			d->comm[strcspn(d->comm, "\n")] = '\0';
-		fclose(f);
-	}
+	if (f == NULL)
+		return;
+	if (fgets(comm, 17, f) != NULL)
+		comm[strcspn(comm, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Names the process and hands the denial on. */
+static void observer_emit(struct observer *o, const struct seccomp_notif *req, const char *comm, struct denial *d)
+{
+	snprintf(d->comm, sizeof d->comm, "%s", comm);
 	d->pid = (pid_t)req->pid;
 	if (o->cb != NULL)
 		o->cb(d, o->arg);
 }
 
-static void observer_report(struct observer *o, const struct seccomp_notif *req, const char *path, enum fs_op op,
-			    const struct decision *dec)
+static void observer_report(struct observer *o, const struct seccomp_notif *req, const char *comm, const char *path,
+			    enum fs_op op, const struct decision *dec)
 {
 	struct denial d = {0};
 	if (denial_set(&d, fs_op_name(op), "observer", path, dec->rule) == 0) {
@@ -308,7 +316,7 @@ static void observer_report(struct observer *o, const struct seccomp_notif *req,
 		d.rule_line = dec->origin.line;
 		char buf[PATH_MAX];
 		suggest_path(o->policy, launch_host_path(o->policy, path, buf, sizeof buf), op, &d.suggest);
-		observer_emit(o, req, &d);
+		observer_emit(o, req, comm, &d);
 	}
 	denial_clear(&d);
 }
@@ -355,7 +363,10 @@ static int observer_decide(struct observer *o, struct check *c, struct decision 
 static void observer_connect(struct observer *o, const struct seccomp_notif *req, bool send)
 {
 	struct unixsock_answer a;
+	char comm[17];
 	(send ? unixsock_sendto : unixsock_connect)(&o->unix, o->fd, req, o->root, &a);
+	if (a.rule != NULL)
+		observer_comm(req, comm);
 	if (a.what == UNIXSOCK_GONE) {
 		o->stats.gone++;
 		return;
@@ -376,7 +387,7 @@ static void observer_connect(struct observer *o, const struct seccomp_notif *req
 	else if (a.rule != NULL) {
 		struct denial d = {0};
 		if (denial_set(&d, "connect", "observer", a.path, a.rule) == 0)
-			observer_emit(o, req, &d);
+			observer_emit(o, req, comm, &d);
 		denial_clear(&d);
 	}
 }
@@ -386,6 +397,7 @@ static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 	const struct sysdesc *s = observer_lookup(o, &req->data);
 	struct check c = {{NULL, NULL}, {NULL, NULL}, {OP_READ, OP_READ}, false};
 	struct decision dec = {0};
+	char comm[17];
 	int denied = -1;
 	if (o->root < 0) {
 		char link[64];
@@ -404,6 +416,8 @@ static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 	/* A denial names a process and a path read through /proc: the id
 	 * still being valid means the process is still the one waiting, so
 	 * the pid was not reused meanwhile. */
+	if (denied >= 0)
+		observer_comm(req, comm);
 	if (denied >= 0 && seccomp_notify_id_valid(o->fd, req->id) != 0) {
 		o->stats.gone++;
 		goto out;
@@ -420,7 +434,7 @@ static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 	if (seccomp_notify_respond(o->fd, o->resp) != 0)
 		o->stats.gone++;
 	else if (denied >= 0)
-		observer_report(o, req, c.path[denied], c.op[denied], &dec);
+		observer_report(o, req, comm, c.path[denied], c.op[denied], &dec);
 out:
 	for (int i = 0; i < 2; i++) {
 		free(c.raw[i]);
