@@ -1,6 +1,7 @@
 /* observer: the filter (child side) and the answering loop (host side).
  * See observer.h for why answering "continue" never widens anything. */
 #include "backends/observer.h"
+#include "backends/observer-core.h"
 #include "backends/sandbox.h"
 
 #include <errno.h>
@@ -15,7 +16,6 @@
 
 #include "backends/events.h"
 #include "backends/launch.h"
-#include "backends/loop.h"
 #include "backends/procpath.h"
 #include "backends/unixsock.h"
 #include "policy/config.h"
@@ -143,11 +143,9 @@ int observer_install(const struct policy *p)
 	return fd;
 }
 
-struct observer {
-	struct loop *loop;
+struct observer_core {
 	const struct policy *policy;
 	int fd;
-	struct watch *watch;
 	observer_cb cb;
 	void *arg;
 	struct seccomp_notif *req;
@@ -160,11 +158,10 @@ struct observer {
 	 * allow more than Landlock. */
 	int root;
 	struct unixsock unix;
-	bool done;
 	struct observer_stats stats;
 };
 
-static const struct sysdesc *observer_lookup(const struct observer *o, const struct seccomp_data *d)
+static const struct sysdesc *observer_lookup(const struct observer_core *o, const struct seccomp_data *d)
 {
 	if (d->arch == seccomp_arch_native()) {
 		for (size_t i = 0; i < NSYSCALLS; i++)
@@ -183,7 +180,7 @@ static const struct sysdesc *observer_lookup(const struct observer *o, const str
 }
 
 /* The operation an open asks for; -1 when it needs no check. */
-static int open_op(const struct observer *o, const struct seccomp_notif *req, const struct sysdesc *s,
+static int open_op(const struct observer_core *o, const struct seccomp_notif *req, const struct sysdesc *s,
 		   uint64_t *flags)
 {
 	*flags = req->data.args[(int)s->flags];
@@ -238,7 +235,7 @@ struct check {
 	bool follow;   /* the first path's final symlink is followed */
 };
 
-static void plan_checks(struct observer *o, const struct seccomp_notif *req, const struct sysdesc *s,
+static void plan_checks(struct observer_core *o, const struct seccomp_notif *req, const struct sysdesc *s,
 			struct check *c)
 {
 	static const enum fs_op kind_op[] = {
@@ -268,7 +265,7 @@ static void plan_checks(struct observer *o, const struct seccomp_notif *req, con
 
 /* The paths as the kernel will resolve them, and only those calls that
  * would otherwise have run. */
-static void refine_checks(const struct observer *o, const struct sysdesc *s, struct check *c)
+static void refine_checks(const struct observer_core *o, const struct sysdesc *s, struct check *c)
 {
 	bool exists;
 	for (int i = 0; i < 2; i++) {
@@ -299,7 +296,7 @@ static void observer_comm(const struct seccomp_notif *req, char comm[static 17])
 }
 
 /* Names the process and hands the denial on. */
-static void observer_emit(struct observer *o, const struct seccomp_notif *req, const char *comm, struct denial *d)
+static void observer_emit(struct observer_core *o, const struct seccomp_notif *req, const char *comm, struct denial *d)
 {
 	snprintf(d->comm, sizeof d->comm, "%s", comm);
 	d->pid = (pid_t)req->pid;
@@ -307,7 +304,7 @@ static void observer_emit(struct observer *o, const struct seccomp_notif *req, c
 		o->cb(d, o->arg);
 }
 
-static void observer_report(struct observer *o, const struct seccomp_notif *req, const char *comm, const char *path,
+static void observer_report(struct observer_core *o, const struct seccomp_notif *req, const char *comm, const char *path,
 			    enum fs_op op, const struct decision *dec)
 {
 	struct denial d = {0};
@@ -337,7 +334,7 @@ static bool runtime_path(const struct policy *p, const char *path, enum fs_op op
 
 /* Decides one notification: the first denied path, or none. The policy
  * speaks of host paths: /tmp inside is the session temp dir outside. */
-static int observer_decide(struct observer *o, struct check *c, struct decision *dec)
+static int observer_decide(struct observer_core *o, struct check *c, struct decision *dec)
 {
 	for (int i = 0; i < 2; i++) {
 		if (c->path[i] == NULL || runtime_path(o->policy, c->path[i], c->op[i]))
@@ -360,7 +357,7 @@ static int observer_decide(struct observer *o, struct check *c, struct decision 
 /* connect() and sendto(): answered with the result of the host's own
  * call on AF_UNIX sockets (unixsock.h), handed back to the kernel
  * otherwise. No root: nothing can be resolved, so AF_UNIX paths fail. */
-static void observer_connect(struct observer *o, const struct seccomp_notif *req, bool send)
+static void observer_connect(struct observer_core *o, const struct seccomp_notif *req, bool send)
 {
 	struct unixsock_answer a;
 	char comm[17];
@@ -382,17 +379,17 @@ static void observer_connect(struct observer *o, const struct seccomp_notif *req
 	}
 	o->stats.denied += a.rule != NULL;
 	o->stats.unix_taken = o->unix.taken;
-	if (seccomp_notify_respond(o->fd, o->resp) != 0)
-		o->stats.gone++;
-	else if (a.rule != NULL) {
+	if (a.rule != NULL) { /* told before the answer: see observer_answer */
 		struct denial d = {0};
 		if (denial_set(&d, "connect", "observer", a.path, a.rule) == 0)
 			observer_emit(o, req, comm, &d);
 		denial_clear(&d);
 	}
+	if (seccomp_notify_respond(o->fd, o->resp) != 0)
+		o->stats.gone++;
 }
 
-static void observer_answer(struct observer *o, const struct seccomp_notif *req)
+static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
 	struct check c = {{NULL, NULL}, {NULL, NULL}, {OP_READ, OP_READ}, false};
@@ -431,10 +428,12 @@ static void observer_answer(struct observer *o, const struct seccomp_notif *req)
 		o->resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 		o->stats.continued++;
 	}
+	/* The denial is told before the answer, so that whoever sees the
+	 * command end has already been sent every denial it met. */
+	if (denied >= 0)
+		observer_report(o, req, comm, c.path[denied], c.op[denied], &dec);
 	if (seccomp_notify_respond(o->fd, o->resp) != 0)
 		o->stats.gone++;
-	else if (denied >= 0)
-		observer_report(o, req, comm, c.path[denied], c.op[denied], &dec);
 out:
 	for (int i = 0; i < 2; i++) {
 		free(c.raw[i]);
@@ -442,64 +441,44 @@ out:
 	}
 }
 
-static void observer_ready(struct watch *w, int events, void *arg)
+int observer_core_step(struct observer_core *o)
 {
-	struct observer *o = arg;
-	if (events & LOOP_IN) {
-		memset(o->req, 0, sizeof *o->req);
-		/* Readable means a notification is pending; if its process died
-		 * meanwhile, receive fails with ENOENT rather than blocking. */
-		if (seccomp_notify_receive(o->fd, o->req) == 0) {
-			o->stats.seen++;
-			observer_answer(o, o->req);
-		}
-		return;
-	}
-	if (events & LOOP_ERR) {
-		/* Hang-up: no process is left under the filter. */
-		o->done = true;
-		watch_del(w);
-		o->watch = NULL;
-	}
+	memset(o->req, 0, sizeof *o->req);
+	if (seccomp_notify_receive(o->fd, o->req) != 0)
+		return -1;
+	o->stats.seen++;
+	observer_answer(o, o->req);
+	return 0;
 }
 
-struct observer *observer_new(struct loop *loop, const struct policy *p, int notify_fd, observer_cb cb, void *arg)
+struct observer_core *observer_core_new(const struct policy *p, int notify_fd, observer_cb cb, void *arg)
 {
-	struct observer *o = calloc(1, sizeof *o);
+	struct observer_core *o = calloc(1, sizeof *o);
 	if (o == NULL)
 		return NULL;
-	*o = (struct observer){.loop = loop, .policy = p, .fd = notify_fd, .cb = cb, .arg = arg, .root = -1};
+	*o = (struct observer_core){.policy = p, .fd = notify_fd, .cb = cb, .arg = arg, .root = -1};
 	unixsock_init(&o->unix);
 	for (size_t i = 0; i < NSYSCALLS; i++)
 		o->nr[i] = seccomp_syscall_resolve_name(syscalls[i].name);
-	if (seccomp_notify_alloc(&o->req, &o->resp) != 0 ||
-	    (o->watch = watch_add(loop, notify_fd, LOOP_IN, observer_ready, o)) == NULL) {
-		observer_free(o);
+	if (seccomp_notify_alloc(&o->req, &o->resp) != 0) {
+		observer_core_free(o);
 		return NULL;
 	}
 	return o;
 }
 
-const struct observer_stats *observer_stats(const struct observer *o)
+struct observer_stats *observer_core_stats(struct observer_core *o)
 {
 	return &o->stats;
 }
 
-bool observer_done(const struct observer *o)
-{
-	return o->done;
-}
-
-void observer_free(struct observer *o)
+/* Leaves the listener fd to its owner. */
+void observer_core_free(struct observer_core *o)
 {
 	if (o == NULL)
 		return;
-	if (o->watch != NULL)
-		watch_del(o->watch);
 	if (o->req != NULL)
 		seccomp_notify_free(o->req, o->resp);
-	if (o->fd >= 0)
-		close(o->fd);
 	if (o->root >= 0)
 		close(o->root);
 	unixsock_free(&o->unix);

@@ -35,8 +35,8 @@
  * Fail closed: when the host (the listener fd) is gone, the kernel fails
  * every notified call with ENOSYS instead of running it.
  *
- * Cost: one round trip to the host per notified call (two context
- * switches and about five syscalls on the host); tests/bench/observer.sh
+ * Cost: one round trip to the observer process per notified call (two
+ * context switches and about five syscalls); tests/bench/observer.sh
  * measures it. */
 #ifndef OBSERVER_H
 #define OBSERVER_H
@@ -63,12 +63,24 @@ struct observer_stats {
 	uint64_t gone;      /* the call went away before the answer */
 	uint64_t unreadable;/* paths this host may not read (ptrace restrictions) */
 	uint64_t unix_taken;/* AF_UNIX pathname connects the host made (unixsock.h) */
+	uint64_t cpu_us;    /* the observer process's CPU time */
+	bool sync_wake;     /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP is on */
 };
 
 struct observer;
-/* Watches notify_fd on the loop and owns it (observer_free closes it,
- * which fails any call still waiting: fail closed). NULL on failure. */
+/* Starts the observer process (observer-proc.c) on notify_fd, which it
+ * takes (closed here in any case; observer_free kills the process, which
+ * fails any call still waiting: fail closed), and watches its messages on
+ * the loop: cb runs in this process. The policy is read as it is now.
+ * NULL on failure. */
 struct observer *observer_new(struct loop *, const struct policy *, int notify_fd, observer_cb, void *arg);
+/* Hands on every denial already sent, without waiting: a denial is sent
+ * before its call is answered, so after the command's end this has them all. */
+void observer_drain(struct observer *);
+/* Waits (at most timeout_ms) until the last process under the filter is
+ * gone and the observer process has sent its counters. */
+void observer_finish(struct observer *, int timeout_ms);
+/* The counters: complete after observer_finish() or observer_done(). */
 const struct observer_stats *observer_stats(const struct observer *);
 /* True once no process uses the filter any more (all exited). */
 bool observer_done(const struct observer *);

@@ -34,25 +34,33 @@ static const struct rule *rules_under(const struct rules *r, const char *path)
 	return NULL;
 }
 
+/* The directory a pattern's literal part names: "/ws/.cursor" for
+ * "/ws/.cursor/STAR.json". Whatever the pattern matches is under it. */
+static size_t literal_dir(const char *pattern)
+{
+	size_t lit = strcspn(pattern, "*?[");
+	if (pattern[lit] == '\0')
+		return lit;
+	while (lit > 0 && pattern[lit - 1] != '/')
+		lit--;
+	return lit > 1 ? lit - 1 : lit;
+}
+
 /* A glob naming path or one of its parent directories (a denied or
- * protected directory covers what is inside it). */
+ * protected directory covers what is inside it). The observer asks this
+ * for every call it sees: a path outside a glob's literal directory is
+ * passed over without running the matcher. */
 static const struct rule *rules_glob(const struct rules *r, const char *path)
 {
-	char buf[4096];
-	size_t n = strlen(path);
-	if (n >= sizeof buf)
-		n = sizeof buf - 1;
-	memcpy(buf, path, n);
-	buf[n] = 0;
-	for (;;) {
-		for (size_t i = 0; i < r->n; i++)
-			if (glob_match_text(r->v[i].text, buf, false))
-				return &r->v[i];
-		char *slash = strrchr(buf, '/');
-		if (!slash || slash == buf)
-			return NULL;
-		*slash = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const char *g = r->v[i].text;
+		size_t lit = literal_dir(g);
+		if (lit > 1 && (strncmp(path, g, lit) != 0 || (path[lit] != '\0' && path[lit] != '/')))
+			continue;
+		if (glob_match_parents(g, path))
+			return &r->v[i];
 	}
+	return NULL;
 }
 
 static bool write_like(enum fs_op op)

@@ -268,8 +268,9 @@ static uint64_t closure(uint64_t m, const char *const *seg, const char *const *e
 
 /* A set-of-states automaton over path segments: state i means "pattern
  * segments before i are matched". Linear in the path, whatever the number
- * of `**`, so a deep path cannot stall the observer. */
-static bool path_match(const char *p, const char *s, bool nocase)
+ * of `**`, so a deep path cannot stall the observer. With `parents`, a
+ * match of any leading run of whole segments counts too. */
+static bool path_match(const char *p, const char *s, bool nocase, bool parents)
 {
 	const char *seg[GLOB_MAX_SEGS], *end[GLOB_MAX_SEGS];
 	int n = split_segments(p, seg, end);
@@ -288,7 +289,7 @@ static bool path_match(const char *p, const char *s, bool nocase)
 				next |= (uint64_t)1 << (i + 1);
 		}
 		cur = closure(next, seg, end, n);
-		if (!cur || !*se)
+		if (!cur || !*se || (parents && (cur >> n & 1)))
 			break;
 		s = se + 1;
 	}
@@ -297,10 +298,15 @@ static bool path_match(const char *p, const char *s, bool nocase)
 
 bool glob_match(const struct glob *g, const char *path)
 {
-	return path_match(g->pattern, path, g->nocase);
+	return path_match(g->pattern, path, g->nocase, false);
 }
 
 bool glob_match_text(const char *pattern, const char *path, bool nocase)
 {
-	return path_match(pattern, path, nocase);
+	return path_match(pattern, path, nocase, false);
+}
+
+bool glob_match_parents(const char *pattern, const char *path)
+{
+	return path_match(pattern, path, false, true);
 }

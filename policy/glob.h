@@ -33,5 +33,8 @@ void glob_free(struct glob *);
 bool glob_is_pattern(const char *text);
 /* One-shot compile+match, for callers holding patterns already validated. */
 bool glob_match_text(const char *pattern, const char *path, bool nocase);
+/* Whether the pattern matches path or one of its parent directories, in
+ * one pass over path (case-sensitive). */
+bool glob_match_parents(const char *pattern, const char *path);
 
 #endif

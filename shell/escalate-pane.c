@@ -377,6 +377,7 @@ void escalate_pane_exited(struct pane *p)
 	struct esc_pane *e = p->esc;
 	if (e == NULL)
 		return;
+	observer_drain(e->obs); /* the run's last denials decide its prompt */
 	if (e->rerun) {
 		e->rerun = false;
 		char line[160];

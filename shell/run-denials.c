@@ -84,11 +84,12 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 		cJSON_AddNumberToObject(o, "notified", (double)st->seen);
 		cJSON_AddNumberToObject(o, "denied", (double)st->denied);
 		cJSON_AddNumberToObject(o, "unreadable", (double)st->unreadable);
-		/* The host's own CPU time: in `run`, mostly the observer's. */
+		cJSON_AddBoolToObject(o, "sync_wake", st->sync_wake);
+		/* The host's CPU time: the observer process's and this one's. */
 		struct rusage ru;
 		if (getrusage(RUSAGE_SELF, &ru) == 0)
 			cJSON_AddNumberToObject(o, "host_cpu_us",
-						(double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
+						(double)st->cpu_us + (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
 							(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec));
 		cJSON_AddItemToObject(r, "observer", o);
 	}
@@ -123,6 +124,9 @@ static void print_hint(const struct denial *d)
 
 int run_denials_finish(struct run_denials *rd, char *const *argv, int status, const char *report)
 {
+	/* The sandbox's init is on its way out: its last denials and the
+	 * observer's counters follow within moments. */
+	observer_finish(rd->obs, 2000);
 	if (rd->obs != NULL && observer_stats(rd->obs)->unreadable > 0)
 		fprintf(stderr, "sandmux: the observer could not read %llu paths (ptrace restricted: "
 				"/proc/sys/kernel/yama/ptrace_scope); Landlock still decided them\n",

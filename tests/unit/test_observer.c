@@ -126,6 +126,7 @@ static int run_child(const struct policy *p, const char *ws, const char *out, bo
 	while (waitpid(pid, &st, WNOHANG) == 0)
 		loop_once(loop, 20);
 	ssize_t n = read(sv[0], res, NOPS * sizeof(int));
+	observer_finish(o, 5000);
 	observer_free(o);
 	loop_free(loop);
 	close(sv[0]);
