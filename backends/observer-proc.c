@@ -142,14 +142,13 @@ static void proc_close_fds(int a, int b)
 
 static void proc_main(pid_t host, const struct policy *p, int notify_fd, int sock)
 {
-	sigset_t none;
+	/* The host's handlers are not this process's: every signal blocked,
+	 * it ends by SIGKILL (from observer_free or the parent-death signal). */
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != host)
 		_exit(1);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
 	proc_close_fds(notify_fd, sock);
 	struct proc *pr = malloc(sizeof *pr);
 	struct observer_core *o = pr != NULL ? observer_core_new(p, notify_fd, proc_send_denial, pr) : NULL;
@@ -163,9 +162,15 @@ static void proc_main(pid_t host, const struct policy *p, int notify_fd, int soc
 	 * a receiver (a poll() first would cost one more syscall a call). It
 	 * returns at once, failing, when no process is left under the filter;
 	 * a failure with processes left is one that died meanwhile. */
+	bool told = false;
 	for (;;) {
-		if (observer_core_step(o) == 0)
+		if (observer_core_step(o) == 0) {
+			/* the host's end-of-run hint needs to know at once */
+			if (st->unreadable > 0 && !told)
+				proc_send_stats(sock, st);
+			told = st->unreadable > 0;
 			continue;
+		}
 		struct pollfd pf = {notify_fd, POLLIN, 0};
 		if (poll(&pf, 1, 0) < 0 && errno != EINTR)
 			break;

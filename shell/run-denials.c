@@ -124,9 +124,12 @@ static void print_hint(const struct denial *d)
 
 int run_denials_finish(struct run_denials *rd, char *const *argv, int status, const char *report)
 {
-	/* The sandbox's init is on its way out: its last denials and the
-	 * observer's counters follow within moments. */
-	observer_finish(rd->obs, 2000);
+	/* Every denial was sent before its call went on, so the command's
+	 * end finds them all here. The full counters come once the sandbox's
+	 * init is gone too: waited for only when they are printed. */
+	observer_drain(rd->obs);
+	if (rd->obs != NULL && (report != NULL || observer_stats(rd->obs)->unreadable > 0))
+		observer_finish(rd->obs, 2000);
 	if (rd->obs != NULL && observer_stats(rd->obs)->unreadable > 0)
 		fprintf(stderr, "sandmux: the observer could not read %llu paths (ptrace restricted: "
 				"/proc/sys/kernel/yama/ptrace_scope); Landlock still decided them\n",
