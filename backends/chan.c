@@ -91,7 +91,9 @@ int chan_recv(int fd, struct chan_msg *m)
 		return (int)n;
 	buf[n] = '\0';
 	m->type = buf[0];
-	if (m->type == 'F' && (size_t)n >= sizeof(struct fds_payload)) {
+	if (m->type == 'L' && (size_t)n >= 1 + sizeof(int)) {
+		memcpy(&m->listener, buf + 1, sizeof m->listener);
+	} else if (m->type == 'F' && (size_t)n >= sizeof(struct fds_payload)) {
 		struct fds_payload pl;
 		memcpy(&pl, buf, sizeof pl);
 		chan_take_fds(&mh, &pl, m);
@@ -101,4 +103,26 @@ int chan_recv(int fd, struct chan_msg *m)
 		m->text[len] = '\0';
 	}
 	return 1;
+}
+
+int chan_send_listener(int fd, int listener)
+{
+	char buf[1 + sizeof listener] = {'L'};
+	memcpy(buf + 1, &listener, sizeof listener);
+	return send(fd, buf, sizeof buf, MSG_NOSIGNAL) < 0 ? -1 : 0;
+}
+
+int chan_reply(int fd, char answer)
+{
+	return send(fd, &answer, 1, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+int chan_wait_reply(int fd)
+{
+	char c;
+	ssize_t n;
+	do
+		n = recv(fd, &c, 1, 0);
+	while (n < 0 && errno == EINTR);
+	return n == 1 ? (unsigned char)c : -1;
 }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "backends/chan.h"
+#include "backends/procpath.h"
 #include "backends/sandbox.h"
 #include "policy/policy.h"
 
@@ -203,32 +204,37 @@ static int launch_inner_pty(struct sbx *s)
 	return 0;
 }
 
+/* The observer's listener, last: from here on every sendmsg() waits for
+ * the observer, so the fd goes by number and the parent takes it. */
+static int launch_pass_listener(struct sbx *s)
+{
+	if (observer_install == NULL)
+		return sbx_failx(s, "observer", "not built into this sandmux");
+	int notify = observer_install(s->l->policy);
+	if (notify < 0)
+		return sbx_fail(s, "observer", "install the seccomp listener");
+	int answer = chan_send_listener(s->chan, notify) < 0 ? -1 : chan_wait_reply(s->chan);
+	close(notify);
+	if (answer != 'A')
+		return sbx_failx(s, "observer", "the host could not take the listener (see its message)");
+	return 0;
+}
+
 /* The fds the parent asked for, made in here and handed over. */
 static int launch_pass_fds(struct sbx *s)
 {
 	const struct launch *l = s->l;
-	int notify = -1, proxy = -1, port = 0;
-	if (!l->want_notify && !l->want_proxy_listener && s->pty_master < 0)
-		return 0;
+	int proxy = -1, port = 0;
 	if (l->want_proxy_listener && launch_proxy_listener(s, &proxy, &port) < 0)
 		return -1;
-	if (l->want_notify) {
-		if (observer_install == NULL)
-			return sbx_failx(s, "observer", "not built into this sandmux");
-		notify = observer_install(l->policy);
-		if (notify < 0)
-			return sbx_fail(s, "observer", "install the seccomp listener");
-	}
-	if (chan_send_fds(s->chan, notify, proxy, s->pty_master, port) < 0)
+	if ((proxy >= 0 || s->pty_master >= 0) && chan_send_fds(s->chan, -1, proxy, s->pty_master, port) < 0)
 		return sbx_fail(s, "launch", "pass fds to the parent");
 	if (s->pty_master >= 0)
 		close(s->pty_master);
 	s->pty_master = -1;
-	if (notify >= 0)
-		close(notify);
 	if (proxy >= 0)
 		close(proxy);
-	return 0;
+	return l->want_notify ? launch_pass_listener(s) : 0;
 }
 
 /* Every layer, in an order where each step still has what it needs:
@@ -278,9 +284,24 @@ static void launch_child(struct sbx *s)
 	_exit(init_run(s, launch_exec));
 }
 
+/* The child's observer listener, taken from it (pidfd_getfd: the same
+ * ptrace rules as the observer's reading of paths). */
+static int launch_take_listener(struct launch *l, int chan, int num)
+{
+	int fd = procpath_take_fd(l->pid, num);
+	if (fd < 0) {
+		snprintf(l->err, sizeof l->err, "observer: take the listener from the sandbox: pidfd_getfd: %s%s",
+			 strerror(errno), errno == EPERM ? " (ptrace restricted: kernel.yama.ptrace_scope?)" : "");
+		chan_reply(chan, 'X');
+		return -1;
+	}
+	l->notify_fd = fd;
+	return chan_reply(chan, 'A');
+}
+
 /* Reads the child's messages until end of file (the command's execve
- * closed the last copy) or, with an observer, until its fds arrived: the
- * observer may hold the command at execve until someone answers. */
+ * closed the last copy) or, with an observer, until its listener was
+ * taken: the observer may hold the command at execve until someone answers. */
 static int launch_collect(struct launch *l, int chan)
 {
 	int rc = 0;
@@ -295,15 +316,17 @@ static int launch_collect(struct launch *l, int chan)
 			break;
 		}
 		if (m.type == 'E') {
-			snprintf(l->err, sizeof l->err, "%s", m.text);
+			if (rc == 0) /* after a refused listener, ours says more */
+				snprintf(l->err, sizeof l->err, "%s", m.text);
 			rc = -1;
 		} else if (m.type == 'F') {
-			l->notify_fd = m.notify_fd;
 			l->proxy_fd = m.proxy_fd;
 			l->pty_fd = m.pty_fd;
 			l->proxy_port = m.port;
-			if (l->want_notify)
+		} else if (m.type == 'L') {
+			if (launch_take_listener(l, chan, m.listener) == 0)
 				break;
+			rc = -1;
 		}
 	}
 	return rc;

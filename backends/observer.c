@@ -34,6 +34,8 @@ enum kind {
 	K_EXEC,
 	K_CONNECT, /* backends/unixsock.c takes it over on AF_UNIX sockets */
 	K_SENDTO,  /* likewise, when it names a destination */
+	K_SENDMSG, /* likewise on AF_UNIX datagram sockets */
+	K_SENDMMSG,
 };
 
 struct sysdesc {
@@ -74,6 +76,8 @@ static const struct sysdesc syscalls[] = {
 	{"execveat", K_EXEC, 0, 1, -1, -1, 4},
 	{"connect", K_CONNECT, -1, -1, -1, -1, -1},
 	{"sendto", K_SENDTO, -1, -1, -1, -1, -1},
+	{"sendmsg", K_SENDMSG, -1, -1, -1, -1, -1},
+	{"sendmmsg", K_SENDMMSG, -1, -1, -1, -1, -1},
 };
 #define NSYSCALLS (sizeof syscalls / sizeof syscalls[0])
 
@@ -357,11 +361,14 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
 /* connect() and sendto(): answered with the result of the host's own
  * call on AF_UNIX sockets (unixsock.h), handed back to the kernel
  * otherwise. No root: nothing can be resolved, so AF_UNIX paths fail. */
-static void observer_connect(struct observer_core *o, const struct seccomp_notif *req, bool send)
+static void observer_connect(struct observer_core *o, const struct seccomp_notif *req, enum kind kind)
 {
 	struct unixsock_answer a;
 	char comm[17];
-	(send ? unixsock_sendto : unixsock_connect)(&o->unix, o->fd, req, o->root, &a);
+	if (kind == K_SENDMSG || kind == K_SENDMMSG)
+		unixsock_sendmsg(&o->unix, o->fd, req, o->root, kind == K_SENDMMSG, &a);
+	else
+		(kind == K_SENDTO ? unixsock_sendto : unixsock_connect)(&o->unix, o->fd, req, o->root, &a);
 	if (a.rule != NULL)
 		observer_comm(req, comm);
 	if (a.what == UNIXSOCK_GONE) {
@@ -401,8 +408,8 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 		snprintf(link, sizeof link, "/proc/%d/root", (int)req->pid);
 		o->root = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
-	if (s != NULL && (s->kind == K_CONNECT || s->kind == K_SENDTO))
-		return observer_connect(o, req, s->kind == K_SENDTO);
+	if (s != NULL && s->kind >= K_CONNECT)
+		return observer_connect(o, req, s->kind);
 	if (s != NULL && o->root >= 0) {
 		plan_checks(o, req, s, &c);
 		if (observer_decide(o, &c, &dec) >= 0) {

@@ -5,10 +5,12 @@
  * nothing here decides anything. */
 #include "backends/procpath.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -16,6 +18,42 @@
 #include <unistd.h>
 
 #include "policy/config.h"
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+/* The thread group of a thread id (pidfd_open of a thread needs
+ * PIDFD_THREAD, Linux 6.9); 0 when unknown. */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+	FILE *f = fopen(path, "re");
+	pid_t tgid = 0;
+	while (f != NULL && tgid == 0 && fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "Tgid:", 5) == 0)
+			tgid = (pid_t)atoi(line + 5);
+	if (f != NULL)
+		fclose(f);
+	return tgid;
+}
+
+int procpath_take_fd(pid_t tid, int fd)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	if (pidfd < 0 && errno == EINVAL) {
+		pid_t tgid = tgid_of(tid);
+		pidfd = tgid > 0 ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
+	}
+	if (pidfd < 0)
+		return -1;
+	int s = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	int e = errno;
+	close(pidfd);
+	errno = e;
+	return s;
+}
 
 ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool stop_at_nul)
 {
@@ -33,6 +71,13 @@ ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool
 		got += (size_t)n;
 	}
 	return (ssize_t)got;
+}
+
+ssize_t procpath_write_mem(pid_t pid, uint64_t addr, const void *buf, size_t size)
+{
+	struct iovec local = {(void *)buf, size};
+	struct iovec remote = {(void *)(uintptr_t)addr, size};
+	return process_vm_writev(pid, &local, 1, &remote, 1, 0);
 }
 
 /* readlink of /proc/PID/WHAT into buf; only absolute results count

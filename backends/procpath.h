@@ -16,6 +16,13 @@
  * ptrace restrictions forbid it). */
 ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool stop_at_nul);
 
+/* Writes size bytes at addr in pid's memory: bytes written, or -1. */
+ssize_t procpath_write_mem(pid_t pid, uint64_t addr, const void *buf, size_t size);
+
+/* Thread tid's fd, duplicated into this process (the same open file),
+ * with pidfd_getfd: ptrace rules apply. fd, or -1 with errno. */
+int procpath_take_fd(pid_t tid, int fd);
+
 /* The path string at addr made absolute against dirfd (AT_FDCWD: the
  * cwd) as pid sees them; not resolved or normalised. 0, or -1 when it
  * cannot be told (bad pointer, dirfd not a directory). */

@@ -16,20 +16,18 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "backends/procpath.h"
 #include "backends/unixdiag.h"
+#include "backends/unixmsg.h"
 
 #define RULE_HOST "host unix socket: only the sandbox's own sockets are reachable"
 #define RULE_SHARED "abstract unix socket: the sandbox shares the host's network"
 #define RULE_NOGETFD "unix socket: pidfd_getfd unavailable, pathname sockets refused"
-
-#ifndef PIDFD_THREAD
-#define PIDFD_THREAD O_EXCL
-#endif
 
 void unixsock_init(struct unixsock *u)
 {
@@ -43,45 +41,13 @@ void unixsock_free(struct unixsock *u)
 	u->diag = -1;
 }
 
-/* The thread group of a thread id (pidfd_open of a thread needs
- * PIDFD_THREAD, Linux 6.9); 0 when unknown. */
-static pid_t tgid_of(pid_t tid)
-{
-	char path[64], line[128];
-	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
-	FILE *f = fopen(path, "re");
-	pid_t tgid = 0;
-	while (f != NULL && tgid == 0 && fgets(line, sizeof line, f) != NULL)
-		if (strncmp(line, "Tgid:", 5) == 0)
-			tgid = (pid_t)atoi(line + 5);
-	if (f != NULL)
-		fclose(f);
-	return tgid;
-}
-
-/* The caller's fd, duplicated into the host (same open file). */
-static int take_fd(pid_t tid, int fd)
-{
-	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-	if (pidfd < 0 && errno == EINVAL) {
-		pid_t tgid = tgid_of(tid);
-		pidfd = tgid > 0 ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
-	}
-	if (pidfd < 0)
-		return -1;
-	int s = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-	int e = errno;
-	close(pidfd);
-	errno = e;
-	return s;
-}
-
 /* The call taken over: connect(fd, addr, len) or sendto(fd, buf, n,
  * flags, addr, len) on the caller's socket, duplicated into the host. */
 struct call {
 	const struct seccomp_notif *req;
 	int notify_fd, root, sock;
-	bool send;
+	enum { CALL_CONNECT, CALL_SENDTO, CALL_SENDMSG, CALL_SENDMMSG } kind;
+	const struct msgcopy *msg; /* sendmsg/sendmmsg: the message being sent */
 };
 
 /* The address as given, read once. -errno when the kernel would refuse
@@ -89,12 +55,17 @@ struct call {
 static int read_addr(const struct call *c, struct sockaddr_storage *ss, socklen_t *len)
 {
 	const __u64 *args = c->req->data.args;
-	int n = (int)args[c->send ? 5 : 2];
+	if (c->msg != NULL) {
+		*ss = c->msg->name;
+		*len = c->msg->namelen;
+		return 0;
+	}
+	int n = (int)args[c->kind == CALL_SENDTO ? 5 : 2];
 	memset(ss, 0, sizeof *ss);
 	*len = 0;
 	if (n < 0 || (size_t)n > sizeof *ss)
 		return -EINVAL;
-	if (n > 0 && procpath_read_mem((pid_t)c->req->pid, args[c->send ? 4 : 1], ss, (size_t)n, false) != n)
+	if (n > 0 && procpath_read_mem((pid_t)c->req->pid, args[c->kind == CALL_SENDTO ? 4 : 1], ss, (size_t)n, false) != n)
 		return -EFAULT;
 	*len = (socklen_t)n;
 	return 0;
@@ -143,7 +114,9 @@ static int64_t send_now(const struct call *c, const struct sockaddr *a, socklen_
 
 static void call_do(const struct call *c, const struct sockaddr *a, socklen_t len, struct unixsock_answer *out)
 {
-	int64_t r = c->send ? send_now(c, a, len) : connect_now(c->sock, a, len);
+	int64_t r = c->msg != NULL ? unixmsg_send(c->sock, c->msg, a, len)
+		    : c->kind == CALL_SENDTO ? send_now(c, a, len)
+				   : connect_now(c->sock, a, len);
 	if (r < 0)
 		out->error = (int)r;
 	else
@@ -259,11 +232,68 @@ static void unix_call(struct unixsock *u, const struct call *c, struct unixsock_
 	call_do(c, (const struct sockaddr *)&ss, len, out);
 }
 
+/* One message at addr (a struct msghdr in the caller), copied, decided
+ * and sent like sendto's datagram. */
+static void msg_one(struct unixsock *u, struct call *c, uint64_t addr, int flags, struct unixsock_answer *out)
+{
+	struct msgcopy m;
+	int rc = unixmsg_read((pid_t)c->req->pid, addr, flags, &m);
+	if (rc < 0) {
+		out->error = rc;
+		return;
+	}
+	c->msg = &m;
+	unix_call(u, c, out);
+	c->msg = NULL;
+	unixmsg_free(&m);
+}
+
+/* sendmmsg: message by message, each one's length written back; stops at
+ * the first that fails, which fails the call only when it is the first. */
+static void mmsg_call(struct unixsock *u, struct call *c, struct unixsock_answer *out)
+{
+	const __u64 *args = c->req->data.args;
+	unsigned vlen = args[2] > UIO_MAXIOV ? UIO_MAXIOV : (unsigned)args[2], sent = 0;
+	for (; sent < vlen; sent++) {
+		uint64_t at = args[1] + sent * sizeof(struct mmsghdr);
+		msg_one(u, c, at, (int)args[3], out);
+		if (out->error != 0)
+			break;
+		unsigned len = (unsigned)out->val;
+		procpath_write_mem((pid_t)c->req->pid, at + offsetof(struct mmsghdr, msg_len), &len, sizeof len);
+	}
+	if (sent > 0) {
+		out->error = 0;
+		out->val = sent;
+	}
+}
+
+/* sendmsg() and sendmmsg() on an AF_UNIX datagram socket: the message
+ * may name any destination, so the host sends it. Stream and seqpacket
+ * sockets refuse a destination by themselves: those calls go on. The
+ * message layout read is the native one; a compat caller is refused. */
+static void msgs_call(struct unixsock *u, struct call *c, struct unixsock_answer *out)
+{
+	int type = 0;
+	socklen_t tl = sizeof type;
+	if (getsockopt(c->sock, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type != SOCK_DGRAM) {
+		out->what = UNIXSOCK_CONTINUE;
+		return;
+	}
+	if (c->req->data.arch != seccomp_arch_native()) {
+		out->error = -EOPNOTSUPP;
+		return;
+	}
+	if (c->kind == CALL_SENDMMSG)
+		return mmsg_call(u, c, out);
+	msg_one(u, c, c->req->data.args[1], (int)c->req->data.args[2], out);
+}
+
 static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_answer *out)
 {
 	memset(out, 0, sizeof *out);
 	out->what = UNIXSOCK_RESULT;
-	c->sock = take_fd((pid_t)c->req->pid, (int)c->req->data.args[0]);
+	c->sock = procpath_take_fd((pid_t)c->req->pid, (int)c->req->data.args[0]);
 	if (c->sock < 0 && (errno == ENOSYS || errno == EPERM)) {
 		call_blind(c, out);
 		return;
@@ -282,6 +312,8 @@ static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_an
 			out->error = -errno; /* ENOTSOCK */
 		else if (domain != AF_UNIX)
 			out->what = UNIXSOCK_CONTINUE;
+		else if (c->kind == CALL_SENDMSG || c->kind == CALL_SENDMMSG)
+			msgs_call(u, c, out);
 		else
 			unix_call(u, c, out);
 	}
@@ -292,14 +324,22 @@ static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_an
 void unixsock_connect(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root,
 		      struct unixsock_answer *out)
 {
-	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .send = false};
+	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .kind = CALL_CONNECT};
 	unixsock_take(u, &c, out);
 }
 
 void unixsock_sendto(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root,
 		     struct unixsock_answer *out)
 {
-	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .send = true};
+	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .kind = CALL_SENDTO};
+	unixsock_take(u, &c, out);
+}
+
+void unixsock_sendmsg(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root, bool many,
+		      struct unixsock_answer *out)
+{
+	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1,
+			 .kind = many ? CALL_SENDMMSG : CALL_SENDMSG};
 	unixsock_take(u, &c, out);
 }
 

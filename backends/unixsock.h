@@ -52,21 +52,18 @@
  * - a blocking connect to a listener whose backlog is full, or a blocking
  *   sendto to a full receiver, fails with EAGAIN rather than wait (the
  *   host's event loop must never block); sendto never raises SIGPIPE;
- * - sendmsg()/sendmmsg() with a destination (msg_name) are not taken over:
- *   seccomp cannot see inside the msghdr, so every sendmsg would have to
- *   be notified, and the launcher itself hands the listener fd to the
- *   host with a sendmsg made under the filter (the host cannot answer
- *   before it has the fd: a deadlock). Taking them over needs the
- *   launcher to pass the fd's number instead and the host to fetch it with
- *   pidfd_getfd. Until then a sandboxed process can send a datagram to a
- *   host AF_UNIX datagram socket it can name (journald's, /dev/log,
- *   $NOTIFY_SOCKET) with sendmsg; stream sockets (the bus, agents, docker,
- *   X11, tmux, sandmux's own) need connect(), which is taken over.
+ * - sendmsg()/sendmmsg() are notified whatever the socket (seccomp cannot
+ *   see inside a msghdr): on AF_UNIX datagram sockets the host sends each
+ *   message; ancillary data other than SCM_RIGHTS (SCM_CREDENTIALS would
+ *   carry the host's identity) is refused with EOPNOTSUPP, and so is a
+ *   32-bit caller's message. The launcher hands the observer's listener
+ *   over by number (a sendmsg of its own would wait for the observer).
  *
  * Cost: about ten syscalls on the host per AF_UNIX connect, one sock_diag
  * dump of the sandbox's own sockets among them (tests/bench/unixsock.sh);
- * a connect on another family pays the notification round trip, a
- * pidfd_getfd and a getsockopt. */
+ * a connect on another family, and every sendmsg that is not a unix
+ * datagram, pays the notification round trip, a pidfd_getfd and a
+ * getsockopt. */
 #ifndef UNIXSOCK_H
 #define UNIXSOCK_H
 
@@ -109,6 +106,12 @@ void unixsock_connect(struct unixsock *, int notify_fd, const struct seccomp_not
  * it has one): the datagram is copied and sent by the host. */
 void unixsock_sendto(struct unixsock *, int notify_fd, const struct seccomp_notif *req, int root,
 		     struct unixsock_answer *out);
+
+/* sendmsg() (many: sendmmsg()): on an AF_UNIX datagram socket each
+ * message is copied (with the fds it passes, taken from the caller) and
+ * sent by the host, its destination decided as for sendto(). */
+void unixsock_sendmsg(struct unixsock *, int notify_fd, const struct seccomp_notif *req, int root, bool many,
+		      struct unixsock_answer *out);
 
 /* For `sandmux doctor`: 0 when the takeover works fully on this kernel;
  * otherwise -1 and, in msg, what is missing and what it means:

@@ -99,6 +99,55 @@ same "the host's datagram server logs it" "$(cat "$out_dir/dg.log")" "datagram"
 refuse "sendto a host datagram socket" sbx -- python3 -c "$send" "$out_dir/ro/log.sock"
 refuse "connect to a host datagram socket (then send)" sbx -- python3 -c "
 import socket; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.connect('$out_dir/ro/log.sock'); s.send(b'x')"
+# sendmsg names its destination inside a struct seccomp cannot read: the
+# observer sends every unix datagram itself.
+sendmsg='import array, os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+r, w = os.pipe()
+try:
+    s.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [w]).tobytes())] if len(sys.argv) > 2 else [], 0, sys.argv[1])
+except OSError as e:
+    print("refused", e.errno)
+    sys.exit(1)'
+sbx_out out -- python3 -c "$sendmsg" "$out_dir/ro/log.sock"
+contains "sendmsg to a host datagram socket: EACCES" "$out" "refused 13"
+refuse "sendmsg with an fd to a host datagram socket" sbx -- python3 -c "$sendmsg" "$out_dir/ro/log.sock" fd
+cat >"$ws/.t/mmsg.c" <<'C'
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+/* sendmmsg of two datagrams to argv[1]: prints what it returned. */
+int main(int argc, char **argv)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	snprintf(a.sun_path, sizeof a.sun_path, "%s", argv[argc - 1]);
+	int s = socket(AF_UNIX, SOCK_DGRAM, 0);
+	if (argc > 2 && bind(s, (struct sockaddr *)&a, sizeof a) < 0)
+		return 2;
+	struct iovec iov[2] = {{"one", 3}, {"three", 5}};
+	struct mmsghdr m[2];
+	memset(m, 0, sizeof m);
+	for (int i = 0; i < 2; i++) {
+		m[i].msg_hdr.msg_name = &a;
+		m[i].msg_hdr.msg_namelen = sizeof a;
+		m[i].msg_hdr.msg_iov = &iov[i];
+		m[i].msg_hdr.msg_iovlen = 1;
+	}
+	int n = sendmmsg(s, m, 2, 0);
+	char buf[8] = "";
+	if (argc > 2 && n > 0)
+		buf[recv(s, buf, sizeof buf - 1, 0)] = 0;
+	printf("%d %u %u %s\n", n, m[0].msg_len, m[1].msg_len, buf);
+	return n < 0;
+}
+C
+cc -o "$ws/.t/mmsg" "$ws/.t/mmsg.c"
+refuse "sendmmsg to a host datagram socket" sbx -- "$ws/.t/mmsg" "$out_dir/ro/log.sock"
+sbx_out out -- "$ws/.t/mmsg" own "$ws/mmsg.sock"
+same "sendmmsg to the sandbox's own socket: both sent, lengths written back" "$out" "2 3 5 one"
+rm -f "$ws/mmsg.sock"
 sleep 0.3
 same "the host's datagram server got nothing" "$(cat "$out_dir/dg.log")" ""
 
@@ -138,6 +187,17 @@ import socket
 a, b = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM), socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 a.bind("/tmp/dgram.sock"); n = b.sendto(b"to", "/tmp/dgram.sock"); print(n, a.recv(4).decode())'
 same "sendto a datagram socket of the sandbox's own" "$out" "2 to"
+sbx_out out -- python3 -c '
+import array, os, socket
+a, b = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM), socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+a.bind("/tmp/dgram2.sock")
+r, w = os.pipe()
+n = b.sendmsg([b"f", b"d"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [w]).tobytes())], 0, "/tmp/dgram2.sock")
+msg, anc, _, _ = a.recvmsg(8, socket.CMSG_SPACE(4))
+fd = array.array("i", anc[0][2])[0]
+os.write(fd, b"through"); os.close(fd); os.close(w)
+print(n, msg.decode(), os.read(r, 16).decode())'
+same "sendmsg with an fd to a datagram socket of the sandbox's own" "$out" "2 fd through"
 sbx_out out -- python3 -c '
 import socket
 s = socket.socket(socket.AF_UNIX)

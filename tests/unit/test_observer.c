@@ -14,6 +14,7 @@
 #include "backends/events.h"
 #include "backends/loop.h"
 #include "backends/observer.h"
+#include "backends/procpath.h"
 #include "tests/unit/unit.h"
 
 static const struct origin hard = {.layer = LAYER_HARDCODED};
@@ -28,30 +29,6 @@ static void policy_make(struct policy *p, const char *ws, char *hooks)
 	rules_add(&p->write, ws, hard);
 	snprintf(hooks, 4096, "%s/.git/hooks/**", ws);
 	rules_add(&p->protect, hooks, hard);
-}
-
-static void send_fd(int sock, int fd)
-{
-	char c = 'F', buf[CMSG_SPACE(sizeof(int))];
-	struct iovec io = {&c, 1};
-	struct msghdr m = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = buf, .msg_controllen = sizeof buf};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof fd);
-	sendmsg(sock, &m, 0);
-}
-
-static int recv_fd(int sock)
-{
-	char c, buf[CMSG_SPACE(sizeof(int))];
-	struct iovec io = {&c, 1};
-	struct msghdr m = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = buf, .msg_controllen = sizeof buf};
-	int fd = -1;
-	if (recvmsg(sock, &m, 0) == 1 && CMSG_FIRSTHDR(&m) != NULL)
-		memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof fd);
-	return fd;
 }
 
 enum { NOPS = 8 };
@@ -87,10 +64,10 @@ static void child(int sock, const struct policy *p, const char *ws, const char *
 	int fd = observer_install(p);
 	if (fd < 0)
 		_exit(4);
-	send_fd(sock, fd);
-	close(fd);
-	if (read(sock, &go, 1) != 1)
+	/* by number, as the launcher does: a sendmsg would wait for the observer */
+	if (write(sock, &fd, sizeof fd) != sizeof fd || read(sock, &go, 1) != 1)
 		_exit(5);
+	close(fd);
 	child_ops(sock, ws, out);
 	_exit(0);
 }
@@ -115,7 +92,8 @@ static int run_child(const struct policy *p, const char *ws, const char *out, bo
 		child(sv[1], p, ws, out);
 	}
 	close(sv[1]);
-	int fd = recv_fd(sv[0]), st = -1;
+	int num = -1, st = -1;
+	int fd = read(sv[0], &num, sizeof num) == sizeof num ? procpath_take_fd(pid, num) : -1;
 	struct loop *loop = loop_new();
 	struct observer *o = NULL;
 	if (close_early)
