@@ -304,7 +304,7 @@ static int events_loop(int sock, struct buf *in, bool *accepted)
 				continue;
 			return -1;
 		}
-		if (pf[1].revents & (POLLERR | POLLHUP))
+		if (pf[1].revents & (POLLERR | POLLHUP | POLLNVAL))
 			return 0;
 		char buf[65536];
 		ssize_t n = pf[0].revents != 0 ? read(sock, buf, sizeof buf) : 0;
