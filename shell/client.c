@@ -5,6 +5,7 @@
 #include "shell/client.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,4 +265,78 @@ int client_command(int sock, int argc, char **argv)
 	}
 	fputs(reply, status == 0 ? stdout : stderr);
 	return status;
+}
+
+/* One message of the subscription: an event is printed as a line in one
+ * write (a reader of a pipe never sees half of one). 1: go on, 0: done,
+ * -1: failed. */
+static int events_message(const struct msg_hdr *h, const char *p, bool *accepted)
+{
+	if (h->type == MSG_REPLY && !*accepted) {
+		*accepted = true;
+		return 1;
+	}
+	if (h->type == MSG_EXIT) {
+		int32_t st = -1;
+		if (h->len >= sizeof st)
+			memcpy(&st, p, sizeof st);
+		return st == 0 ? 0 : -1;
+	}
+	if (h->type != MSG_EVENT || !*accepted)
+		return -1;
+	struct buf line = { 0 };
+	buf_add(&line, p, h->len);
+	buf_add(&line, "\n", 1);
+	int r = write_all(STDOUT_FILENO, line.p, line.len);
+	buf_free(&line);
+	return r < 0 ? 0 : 1; /* the reader went away: a normal end */
+}
+
+/* Reads the socket until the subscription ends. stdout is watched too,
+ * so that a reader that closes the pipe ends this at once, not at the
+ * next event. */
+static int events_loop(int sock, struct buf *in, bool *accepted)
+{
+	struct pollfd pf[2] = { { .fd = sock, .events = POLLIN }, { .fd = STDOUT_FILENO } };
+	for (;;) {
+		if (poll(pf, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (pf[1].revents & (POLLERR | POLLHUP | POLLNVAL))
+			return 0;
+		char buf[65536];
+		ssize_t n = pf[0].revents != 0 ? read(sock, buf, sizeof buf) : 0;
+		if (pf[0].revents == 0 || (n < 0 && errno == EINTR))
+			continue;
+		if (n <= 0)
+			return *accepted ? 0 : -1;
+		buf_add(in, buf, (size_t)n);
+		struct msg_hdr h;
+		const char *p;
+		int r, go = 1;
+		while (go == 1 && (r = proto_get(in, &h, &p)) == 1) {
+			go = events_message(&h, p, accepted);
+			buf_drop(in, sizeof h + h.len);
+		}
+		if (go != 1 || r < 0)
+			return go == 0 ? 0 : -1;
+	}
+}
+
+int client_events(int sock, int pane)
+{
+	signal(SIGPIPE, SIG_IGN); /* a gone reader is EPIPE, handled */
+	int32_t filter = pane;
+	struct buf out = { 0 }, in = { 0 };
+	proto_put(&out, MSG_SUBSCRIBE, &filter, sizeof filter);
+	bool accepted = false;
+	int r = write_all(sock, out.p, out.len) < 0 ? -1 : events_loop(sock, &in, &accepted);
+	close(sock);
+	buf_free(&out);
+	buf_free(&in);
+	if (r < 0)
+		fprintf(stderr, "sandmux: %s\n", accepted ? "lost the server" : "the server refused the subscription");
+	return r < 0 ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 /* cmd-session: the session verbs. `sandmux` alone starts (or attaches) the
- * session of the current directory; attach, new, ls and kill-session talk
+ * session of the current directory; attach, new, ls, events and kill-session talk
  * to a running server over its socket. Starting a server: the listening
  * socket is bound here first (so two starters cannot race), then the
  * server is forked into the background with its own session id. */
@@ -19,6 +19,7 @@
 #include "shell/client.h"
 #include "shell/cmd.h"
 #include "shell/mux.h"
+#include "shell/proto.h"
 
 struct target {
 	char dir[PATH_MAX];
@@ -170,6 +171,13 @@ static int connect_target(const struct target *t)
 	return fd;
 }
 
+/* The session -t NAME picked (target_pick), connected; -1 after saying why. */
+static int connect_picked(const char *name)
+{
+	struct target t;
+	return target_pick(&t, name) < 0 ? -1 : connect_target(&t);
+}
+
 /* The session of this workspace: NAME, or NAME-2, NAME-3... when another
  * directory of the same name has NAME. Returns a connected socket, -1
  * with t naming a free slot, or -2 after printing an error. */
@@ -247,10 +255,7 @@ static int verb_attach(int argc, char **argv)
 			return 2;
 		}
 	}
-	struct target t;
-	if (target_pick(&t, name) < 0)
-		return 1;
-	int fd = connect_target(&t);
+	int fd = connect_picked(name);
 	return fd < 0 ? 1 : client_attach(fd, profile);
 }
 
@@ -263,23 +268,71 @@ static int verb_remote(int argc, char **argv, const char *verb)
 		name = argv[i + 1];
 		i += 2;
 	}
-	struct target t;
-	if (target_pick(&t, name) < 0)
-		return 1;
-	int fd = connect_target(&t);
+	int fd = connect_picked(name);
 	if (fd < 0)
 		return 1;
 	argv[i - 1] = (char *)verb;
 	return client_command(fd, argc - i + 1, argv + i - 1);
 }
 
-static int verb_ls(void)
+/* sandmux events [-t NAME] [--pane N] */
+static int verb_events(int argc, char **argv)
 {
+	const char *name = NULL;
+	long pane = 0;
+	for (int i = 1; i < argc; i++) {
+		char *end = NULL;
+		if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
+			name = argv[++i];
+		else if (strcmp(argv[i], "--pane") == 0 && i + 1 < argc &&
+			 ((pane = strtol(argv[++i], &end, 10)) > 0 && pane < INT_MAX && *end == 0))
+			continue;
+		else {
+			fprintf(stderr, "usage: sandmux events [-t NAME] [--pane N]\n");
+			return 2;
+		}
+	}
+	int fd = connect_picked(name);
+	return fd < 0 ? 1 : client_events(fd, (int)pane);
+}
+
+/* ls --json: one array of the sessions' objects (control.c), [] when
+ * none runs, so that a script needs no special case. */
+static int ls_json(char names[][64], int n)
+{
+	char *reply = malloc(MSG_MAX);
+	if (reply == NULL)
+		return 1;
+	printf("[");
+	for (int i = 0, first = 1; i < n; i++) {
+		struct target t;
+		target_init(&t, names[i]);
+		int fd = client_connect(t.path);
+		char *info[] = { "info", "--json" };
+		if (fd >= 0 && client_request(fd, 2, info, reply, MSG_MAX) == 0) {
+			printf("%s%s", first ? "" : ",", reply);
+			first = 0;
+		}
+	}
+	printf("]\n");
+	free(reply);
+	return 0;
+}
+
+static int verb_ls(int argc, char **argv)
+{
+	bool json = argc == 2 && strcmp(argv[1], "--json") == 0;
+	if (argc > 1 && !json) {
+		fprintf(stderr, "usage: sandmux ls [--json]\n");
+		return 2;
+	}
 	struct target t;
 	if (target_init(&t, "x") < 0)
 		return 1;
 	char names[256][64];
 	int n = list_sessions(t.dir, names, 256);
+	if (json)
+		return ls_json(names, n);
 	if (n == 0) {
 		fprintf(stderr, "sandmux: no sessions running\n");
 		return 1;
@@ -305,6 +358,8 @@ int cmd_session(int argc, char **argv)
 	if (strcmp(argv[0], "tiled") == 0) /* needs its line in main.c's verbs */
 		return verb_remote(argc, argv, "tiled");
 	if (strcmp(argv[0], "ls") == 0)
-		return verb_ls();
+		return verb_ls(argc, argv);
+	if (strcmp(argv[0], "events") == 0)
+		return verb_events(argc, argv);
 	return verb_default(argc, argv);
 }

@@ -1,5 +1,6 @@
 /* command: verbs a client runs in the server without attaching: `new`
- * (a pane running CMD, from a script), `info` (one line for `sandmux ls`),
+ * (a pane running CMD, from a script), `info` (one line for `sandmux ls`;
+ * `info --json`: the session in JSON for `ls --json`, control.c),
  * `kill-session`, and the layout verbs. Each answers with a status and
  * text for the client to print. */
 #include "shell/mux.h"
@@ -82,6 +83,8 @@ int command_run(struct server *s, int argc, const char **argv, const char *cwd, 
 {
 	if (strcmp(argv[0], "new") == 0)
 		return cmd_new(s, argc, argv, cwd, out);
+	if (strcmp(argv[0], "info") == 0 && argc == 2 && strcmp(argv[1], "--json") == 0)
+		return control_ls(s, out);
 	if (strcmp(argv[0], "info") == 0)
 		return cmd_info(s, out);
 	if (strcmp(argv[0], "workspace") == 0)

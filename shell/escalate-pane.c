@@ -292,6 +292,7 @@ static void on_denial(struct denial *d, void *arg)
 	d->pane = p->id;
 	if (es != NULL)
 		events_emit(&es->ev, d);
+	control_publish(p->srv, d);
 	pane_add_denial(p->srv, p->id);
 	p->esc->denials_run++;
 	if (esc_offer(p->esc, d, -1) == 1) {

@@ -16,7 +16,8 @@ static const struct verb {
 	{ "doctor", cmd_doctor, "doctor" },
 	{ "attach", cmd_session, "attach [-t NAME]" },
 	{ "new", cmd_session, "new [-n NAME] [--sandbox P] [--cwd DIR] -- CMD [ARG...]" },
-	{ "ls", cmd_session, "ls" },
+	{ "ls", cmd_session, "ls [--json]" },
+	{ "events", cmd_session, "events [-t NAME] [--pane N]" },
 	{ "kill-session", cmd_session, "kill-session [-t NAME]" },
 	{ "tiled", cmd_session, "tiled [-t NAME]" },
 };

@@ -12,6 +12,7 @@
  *   redraw.c        composing each client's screen with ui/
  *   bindings.c      the command table and key bindings
  *   command.c       verbs from `sandmux new`, `ls`, `kill-session`
+ *   control.c       the JSON interface: denial subscribers, `ls --json`
  *   copy.c          copy mode: scroll, search, select, copy
  *   config.c        ~/.sandmux/sandmux.json
  *   peer.c          refusing socket peers that run inside a sandbox
@@ -132,6 +133,10 @@ struct client {
 	int denials_filter; /* its pane filter, 0: all */
 	int denials_top;    /* its first line shown */
 	int answer_pane;    /* the pane whose prompt takes keys, 0: none */
+	/* a denial subscriber (shell/control.c): never attached */
+	bool subscribed;
+	int sub_pane;          /* only this pane's denials, 0: all */
+	unsigned long dropped; /* events not queued since it fell behind */
 };
 
 struct server {
@@ -263,6 +268,19 @@ int bindings_help(const struct server *, char lines[][96], int max);
 /* command.c: runs a verb a client sent (new, info, workspace,
  * kill-session, tiled); returns its exit status, text in reply. */
 int command_run(struct server *, int argc, const char **argv, const char *cwd, struct buf *reply);
+
+/* control.c: the JSON interface, read-only (it answers no prompt and
+ * widens no policy). */
+struct denial;
+/* MSG_SUBSCRIBE from a client: it gets every denial from now on. */
+void control_subscribe(struct client *, const char *payload, size_t len);
+/* One denial (every one, not coalesced) to the subscribers that want it. */
+void control_publish(struct server *, const struct denial *);
+/* The client's queue is empty: a subscriber that lost events hears how
+ * many, and gets events again. */
+void control_caught_up(struct client *);
+/* `ls --json`: the session as one JSON object. */
+int control_ls(struct server *, struct buf *out);
 
 /* copy.c */
 void copy_enter(struct pane *, int scroll);

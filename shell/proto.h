@@ -19,10 +19,12 @@ enum msg_type {
 	MSG_INPUT,     /* bytes typed */
 	MSG_RESIZE,    /* struct msg_size */
 	MSG_COMMAND,   /* "CWD\0ARG0\0ARG1\0...": a verb without a terminal */
+	MSG_SUBSCRIBE, /* int32 pane (0: all): denial events until either side goes (shell/control.c) */
 	/* server -> client */
 	MSG_OUTPUT = 64, /* bytes to write to the terminal */
 	MSG_EXIT,        /* text: why the client should exit ("detached") */
-	MSG_REPLY,       /* int32 status, then text to print */
+	MSG_REPLY,       /* int32 status, then text to print; for MSG_SUBSCRIBE: accepted */
+	MSG_EVENT,       /* one JSON object, no newline (shell/control.c) */
 };
 
 struct msg_size {

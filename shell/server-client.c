@@ -1,6 +1,7 @@
 /* server-client: one connection on the session socket. A client either
  * attaches (MSG_HELLO, then input and resizes; the server sends drawn
- * output) or runs one command (MSG_COMMAND, one MSG_REPLY, closed). A
+ * output), runs one command (MSG_COMMAND, one MSG_REPLY, closed) or
+ * subscribes to denials (MSG_SUBSCRIBE, then only listens: control.c). A
  * client that sends anything malformed is dropped with a log line; losing
  * a client never touches the session. */
 #include "shell/mux.h"
@@ -132,6 +133,7 @@ static void client_flush(struct client *c)
 		}
 		buf_drop(&c->out, (size_t)n);
 	}
+	control_caught_up(c);
 	if (c->full && c->out.len == 0 && c->attached)
 		server_redraw(c->srv, false); /* it skipped frames while behind */
 	if (c->closing && c->out.len == 0) {
@@ -274,11 +276,12 @@ static bool client_dispatch(struct client *c)
 	int r;
 	while ((r = proto_get(&c->in, &h, &p)) == 1) {
 		struct server *s = c->srv;
-		switch (h.type) {
+		switch (c->subscribed ? 0u : h.type) { /* a subscriber only listens */
 		case MSG_HELLO: client_hello(c, p, h.len); break;
 		case MSG_INPUT: client_input(c, p, h.len); break;
 		case MSG_RESIZE: client_resize(c, p, h.len); break;
 		case MSG_COMMAND: client_command(c, p, h.len); break;
+		case MSG_SUBSCRIBE: control_subscribe(c, p, h.len); break;
 		default:
 			server_log(s, "client %d: unexpected message %u; dropped", c->fd, h.type);
 			client_fail(c, "protocol error");
