@@ -69,6 +69,10 @@ struct observer;
 /* Watches notify_fd on the loop and owns it (observer_free closes it,
  * which fails any call still waiting: fail closed). NULL on failure. */
 struct observer *observer_new(struct loop *, const struct policy *, int notify_fd, observer_cb, void *arg);
+/* The weaker sandbox (weak.c): paths are the host's (no /tmp mapping),
+ * and, for a restricted network, connect() on AF_INET/AF_INET6 is taken
+ * over (inetsock.h): only the proxy at 127.0.0.1:proxy_port (0: none). */
+void observer_weak(struct observer *, int proxy_port);
 const struct observer_stats *observer_stats(const struct observer *);
 /* True once no process uses the filter any more (all exited). */
 bool observer_done(const struct observer *);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "backends/launch.h"
+#include "backends/observer.h"
 #include "backends/loop.h"
 #include "backends/proxy.h"
 #include "policy/policy.h"
@@ -292,13 +293,15 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	if (r->l.notify_fd >= 0 && run_denials_watch(&r->denials, r->loop, r->l.notify_fd) < 0) {
 		/* The command waits at execve for an answer: it cannot go on. */
 		fprintf(stderr, "sandmux run: observer: %s\n", strerror(errno));
-		kill(r->l.pid, SIGKILL);
+		launch_kill(r->l.pid, r->l.weak);
+	} else if (r->l.notify_fd >= 0 && r->l.weak) {
+		observer_weak(r->denials.obs, r->l.proxy_port);
 	}
 	r->l.notify_fd = -1;
 	if (r->l.status_fd >= 0)
 		r->statusw = watch_add(r->loop, r->l.status_fd, LOOP_IN, run_on_status, r);
 	if (run_proxy_start(r) < 0) /* no proxy: the command would wait on connects forever */
-		kill(r->l.pid, SIGKILL);
+		launch_kill(r->l.pid, r->l.weak);
 	if (r->use_tty) {
 		if (r->l.pty_fd >= 0)
 			run_tty_attach(&r->tty, r->l.pty_fd);

@@ -341,10 +341,12 @@ void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, b
 	if (e->obs == NULL) {
 		/* the command waits at its next notified call: it cannot go on */
 		close(fd);
-		kill(l->pid, SIGKILL);
+		launch_kill(l->pid, l->weak);
 		server_log(p->srv, "pane %d: observer: cannot start", p->id);
 		return;
 	}
+	if (l->weak)
+		observer_weak(e->obs, l->proxy_port);
 	e->obs_policy = *pol;
 	*pol = NULL;
 }

@@ -110,7 +110,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	escalate_spawn_begin(p, pol, &l, NULL); /* grants, re-run, shell integration, observer */
 	int r = launch_start(&l);
 	if (r == 0 && net && pane_proxy(p, &pol, &l, err, errlen) < 0) {
-		kill(l.pid, SIGKILL); /* without its proxy the pane would hang on every connect */
+		launch_kill(l.pid, l.weak); /* without its proxy the pane would hang on every connect */
 		waitpid(l.pid, NULL, 0);
 		r = -1;
 	} else if (r < 0)
