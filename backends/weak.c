@@ -58,8 +58,8 @@ const char *launch_weak_summary(const struct policy *p)
 {
 	switch (p->net.mode) {
 	case NET_PROXY:
-		return "network: Landlock TCP rule to the proxy's port + seccomp socket filter instead of a network "
-		       "namespace; protected paths by the observer only; host /proc and /tmp visible";
+		return "network: Landlock TCP rule + seccomp socket filter instead of a network namespace (TCP only to "
+		       "the proxy's port); protected paths by the observer only; host /proc and /tmp visible";
 	case NET_NONE:
 		return "network: no TCP (Landlock) + seccomp socket filter instead of a network namespace; protected "
 		       "paths by the observer only; host /proc and /tmp visible";

@@ -7,7 +7,7 @@
 # hosts: tests/net/netns.inc.
 . "$TESTS/net/netns.inc"
 net_up || { fail "test hosts in a network namespace"; exit 1; }
-. "$TESTS/sandbox/nons-net.inc"
+. "$TESTS/sandbox/nons.inc"
 
 out=$(weak unshare -U true 2>&1)
 contains "inside the test's namespace, a new user namespace is refused" "$out" "No space left on device"
