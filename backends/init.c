@@ -2,7 +2,9 @@
  * as the command. It forks the command, reaps every orphan the kernel
  * re-parents to it, forwards the termination signals a supervisor sends
  * (pid 1 ignores signals it has no handler for), and exits with the
- * command's status, which also ends every process left in the namespace. */
+ * command's status, which also ends every process left in the namespace.
+ * In the weaker sandbox (weak.c) it is a subreaper instead of pid 1, and
+ * ends the remaining processes itself. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -42,7 +44,8 @@ static void init_drop_stdio(const struct sbx *s)
 			close(s->l->stdio[i]);
 }
 
-/* Returns the command's status once it has exited. */
+/* Returns the command's status once it has exited (weaker sandbox: or
+ * 128+SIGKILL when the parent died, SIGPWR, and the tree must end). */
 static int init_wait(int sfd, pid_t cmd)
 {
 	for (;;) {
@@ -52,6 +55,8 @@ static int init_wait(int sfd, pid_t cmd)
 			continue;
 		if (n != (ssize_t)sizeof si)
 			return 1;
+		if (si.ssi_signo == SIGPWR)
+			return 128 + SIGKILL;
 		if (si.ssi_signo != SIGCHLD) {
 			kill(cmd, (int)si.ssi_signo);
 			continue;
@@ -74,6 +79,16 @@ static void init_hide(void)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
+/* The weaker sandbox has no pid namespace whose end would take every
+ * process with it: init (their subreaper) kills what is left and reaps
+ * it, before it reports the status, so no process outlives the run. */
+static void init_end_tree(void)
+{
+	weak_kill_tree(getpid());
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+}
+
 int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 {
 	sigset_t set, old;
@@ -85,6 +100,8 @@ int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 	sigaddset(&set, SIGQUIT);
 	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGUSR2);
+	if (s->weak)
+		sigaddset(&set, SIGPWR); /* the parent-death signal (launch.c) */
 	sigprocmask(SIG_BLOCK, &set, &old);
 	int sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (sfd < 0) {
@@ -104,6 +121,8 @@ int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 	init_drop_stdio(s);
 	init_hide();
 	int status = init_wait(sfd, cmd);
+	if (s->weak)
+		init_end_tree();
 	/* Tell the parent now: tearing down the namespaces as init exits
 	 * takes a while, and the status is already known. */
 	if (s->status_w >= 0) {

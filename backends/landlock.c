@@ -32,6 +32,12 @@
 #define LL_NET_CONNECT_TCP (1ULL << 1)   /* ABI 4 */
 #define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0) /* ABI 6 */
 #define LL_SCOPE_SIGNAL (1ULL << 1)        /* ABI 6 */
+#define LL_RULE_NET_PORT 2                 /* ABI 4 */
+
+struct ll_net_port_attr {
+	uint64_t allowed_access;
+	uint64_t port;
+};
 
 /* The ruleset attribute as of ABI 6; older kernels accept it as long as
  * the fields they do not know are zero. */
@@ -91,10 +97,27 @@ static struct ll_ruleset_attr landlock_attr(int abi)
 	default: /* 6 and later: everything above */
 		break;
 	}
-	/* TCP rules only stand in when there is no network namespace, a
-	 * fallback sandmux does not take (it refuses without user namespaces). */
+	/* TCP rules stand in only when there is no network namespace (the
+	 * weaker sandbox, landlock_net()). */
 	a.handled_access_net = 0;
 	return a;
+}
+
+/* The weaker sandbox with a restricted network: TCP connect handled, so
+ * only the proxy's port (if any) is allowed. Bind is not handled: a dev
+ * server listens on the host's interfaces. launch_weak_refusal() has
+ * made sure the ABI knows TCP rules. */
+static bool landlock_net(const struct sbx *s)
+{
+	return s->weak && s->p->net.mode != NET_HOST;
+}
+
+static int landlock_port(struct sbx *s, struct ll *ll, int port)
+{
+	struct ll_net_port_attr np = { .allowed_access = LL_NET_CONNECT_TCP, .port = (uint64_t)port };
+	if (syscall(SYS_landlock_add_rule, ll->fd, LL_RULE_NET_PORT, &np, 0) < 0)
+		return sbx_fail(s, "landlock", "allow TCP connect to the proxy's port");
+	return 0;
 }
 
 static int landlock_rule(struct sbx *s, struct ll *ll, const char *path, uint64_t access)
@@ -141,8 +164,13 @@ static int landlock_add_all(struct sbx *s, struct ll *ll)
 	}
 	if (landlock_rules(s, ll, &p->write, LL_READ | LL_WRITE) < 0)
 		return -1;
-	if (landlock_rule(s, ll, "/tmp", LL_READ | (p->tmp_writable ? LL_WRITE : 0)) < 0 ||
-	    landlock_rule(s, ll, "/var/tmp", LL_READ | (p->tmp_writable ? LL_WRITE : 0)) < 0)
+	/* The weaker sandbox's /tmp is the host's: the session temp dir is
+	 * granted where it lies instead. */
+	uint64_t tmp = LL_READ | (p->tmp_writable ? LL_WRITE : 0);
+	if (s->weak ? p->tmpdir != NULL && landlock_rule(s, ll, p->tmpdir, tmp) < 0
+		    : landlock_rule(s, ll, "/tmp", tmp) < 0 || landlock_rule(s, ll, "/var/tmp", tmp) < 0)
+		return -1;
+	if (landlock_net(s) && s->proxy_port > 0 && landlock_port(s, ll, s->proxy_port) < 0)
 		return -1;
 	if (p->shared_cache && landlock_rule(s, ll, LAUNCH_CACHE_DIR, LL_READ | LL_WRITE) < 0)
 		return -1;
@@ -158,6 +186,11 @@ int landlock_apply(struct sbx *s)
 	if (abi < 1)
 		return sbx_failx(s, "landlock", "not available on this kernel (see sandmux doctor)");
 	struct ll_ruleset_attr a = landlock_attr(abi);
+	if (landlock_net(s)) {
+		if (abi < 4)
+			return sbx_failx(s, "landlock", "no TCP rules before ABI 4: the network cannot be restricted");
+		a.handled_access_net = LL_NET_CONNECT_TCP;
+	}
 	struct ll ll = { .handled = a.handled_access_fs };
 	ll.fd = (int)syscall(SYS_landlock_create_ruleset, &a, sizeof a, 0);
 	if (ll.fd < 0)
@@ -167,4 +200,19 @@ int landlock_apply(struct sbx *s)
 		rc = sbx_fail(s, "landlock", "restrict_self");
 	close(ll.fd);
 	return rc;
+}
+
+int landlock_scope_self(void)
+{
+	if (landlock_abi() < 6)
+		return 0; /* nothing to scope with: init stays reachable (README) */
+	struct ll_ruleset_attr a = { .scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL };
+	int fd = (int)syscall(SYS_landlock_create_ruleset, &a, sizeof a, 0);
+	if (fd < 0)
+		return -1;
+	long rc = syscall(SYS_landlock_restrict_self, fd, 0);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc < 0 ? -1 : 0;
 }

@@ -125,6 +125,12 @@ static void launch_exec(struct sbx *s)
 		chan_send_err(s->chan, "chdir", strerror(errno));
 		_exit(127);
 	}
+	/* The weaker sandbox's command: a nested domain, so that it cannot
+	 * signal its init (which would leave its orphans to the host). */
+	if (s->weak && landlock_scope_self() < 0) {
+		chan_send_err(s->chan, "landlock: scope the command's signals", strerror(errno));
+		_exit(127);
+	}
 	environ = s->envp; /* execvp looks up argv[0] in the command's own PATH */
 	launch_exec_found(l->argv);
 	execvp(l->argv[0], l->argv);
@@ -194,9 +200,12 @@ static int launch_proxy_listener(struct sbx *s, int *fd, int *port)
  * ttyname() finds it inside; the master goes to the parent. */
 static int launch_inner_pty(struct sbx *s)
 {
-	s->pty_master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	/* The weaker sandbox has the host's devpts, whose ptmx node is
+	 * usually mode 000: /dev/ptmx there. */
+	const char *ptmx = s->weak ? "/dev/ptmx" : "/dev/pts/ptmx";
+	s->pty_master = open(ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (s->pty_master < 0 || unlockpt(s->pty_master) < 0)
-		return sbx_fail(s, "pty", "open /dev/pts/ptmx inside");
+		return sbx_fail(s, "pty", s->weak ? "open /dev/ptmx" : "open /dev/pts/ptmx inside");
 	/* TIOCGPTPEER opens the slave of this very master, with no path. */
 	s->tty = ioctl(s->pty_master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (s->tty < 0)
@@ -225,7 +234,8 @@ static int launch_pass_fds(struct sbx *s)
 {
 	const struct launch *l = s->l;
 	int proxy = -1, port = 0;
-	if (l->want_proxy_listener && launch_proxy_listener(s, &proxy, &port) < 0)
+	bool listener = l->want_proxy_listener && !s->weak; /* weak: the parent made it */
+	if (listener && launch_proxy_listener(s, &proxy, &port) < 0)
 		return -1;
 	if ((proxy >= 0 || s->pty_master >= 0) && chan_send_fds(s->chan, -1, proxy, s->pty_master, port) < 0)
 		return sbx_fail(s, "launch", "pass fds to the parent");
@@ -237,23 +247,41 @@ static int launch_pass_fds(struct sbx *s)
 	return l->want_notify ? launch_pass_listener(s) : 0;
 }
 
-/* Every layer, in an order where each step still has what it needs:
- * mounts need capabilities (in the new user namespace), Landlock and
- * seccomp need no_new_privs, the deny list forbids mount() afterwards. */
-static int launch_layers(struct sbx *s)
+/* The child's life tied to the parent's (sig at its death), and no fd
+ * kept by accident. */
+static int launch_bind_parent(struct sbx *s, int sig)
 {
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+	if (prctl(PR_SET_PDEATHSIG, sig) < 0)
 		return sbx_fail(s, "process", "parent-death signal");
 	/* The parent may have died before the line above: then nobody holds
 	 * the other end of the channel any more. */
 	struct pollfd pf = { s->chan, POLLOUT, 0 };
 	if (poll(&pf, 1, 0) < 0 || (pf.revents & (POLLHUP | POLLERR)))
 		return sbx_failx(s, "process", "the parent is gone");
-	if (launch_close_fds(s) < 0 || ns_map_ids(s) < 0)
+	return launch_close_fds(s);
+}
+
+/* The weaker sandbox (weak.c) has no pid namespace and no mounts: init
+ * becomes a subreaper instead, so whatever the command leaves behind is
+ * re-parented to it and ended with it; the parent's death reaches init
+ * as SIGPWR, which ends the whole tree (SIGKILL would end init alone). */
+static int launch_subreaper(struct sbx *s)
+{
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		return sbx_fail(s, "process", "become the subreaper of the command's processes");
+	return 0;
+}
+
+/* Every layer, in an order where each step still has what it needs:
+ * mounts need capabilities (in the new user namespace), Landlock and
+ * seccomp need no_new_privs, the deny list forbids mount() afterwards. */
+static int launch_layers(struct sbx *s)
+{
+	if (launch_bind_parent(s, s->weak ? SIGPWR : SIGKILL) < 0 || (!s->weak && ns_map_ids(s) < 0))
 		return -1;
 	if (setsid() < 0)
 		return sbx_fail(s, "session", "setsid");
-	if (ns_mount_all(s) < 0)
+	if (s->weak ? launch_subreaper(s) < 0 : ns_mount_all(s) < 0)
 		return -1;
 	if (s->l->want_pty && launch_inner_pty(s) < 0)
 		return -1;
@@ -320,9 +348,11 @@ static int launch_collect(struct launch *l, int chan)
 				snprintf(l->err, sizeof l->err, "%s", m.text);
 			rc = -1;
 		} else if (m.type == 'F') {
-			l->proxy_fd = m.proxy_fd;
 			l->pty_fd = m.pty_fd;
-			l->proxy_port = m.port;
+			if (!l->weak) { /* weak: the parent's own listener */
+				l->proxy_fd = m.proxy_fd;
+				l->proxy_port = m.port;
+			}
 		} else if (m.type == 'L') {
 			if (launch_take_listener(l, chan, m.listener) == 0)
 				break;
@@ -344,7 +374,7 @@ void launch_cleanup(struct launch *l)
 
 static void launch_undo(struct launch *l)
 {
-	kill(l->pid, SIGKILL);
+	launch_kill(l->pid, l->weak);
 	waitpid(l->pid, NULL, 0);
 	l->pid = -1;
 	launch_cleanup(l);
@@ -359,6 +389,55 @@ static void launch_undo(struct launch *l)
 	l->notify_fd = l->proxy_fd = l->pty_fd = l->status_fd = -1;
 }
 
+/* Whether a failed clone means "no user namespaces here" (the kernel
+ * or a sysctl forbids them, or the namespace limit is reached), rather
+ * than a sandmux sandbox refusing a nested one. */
+static bool launch_no_userns(int e)
+{
+	return (e == EPERM || e == ENOSPC || e == EINVAL || e == EUSERS) && getenv("SANDMUX_SANDBOX") == NULL;
+}
+
+/* The weaker sandbox (weak.c): a plain fork, after the checks that it
+ * may run this policy; the proxy's listener is made here, on the host's
+ * loopback at a free port, and the environment rebuilt to name it. */
+static pid_t launch_weak(struct launch *l, struct sbx *s, char ***env)
+{
+	const char *why = launch_weak_refusal(l->policy, landlock_abi(), l->want_notify);
+	if (why != NULL) {
+		snprintf(l->err, sizeof l->err, "%s", why);
+		return -1;
+	}
+	l->weak = s->weak = true;
+	s->netns = false;
+	if (l->want_proxy_listener) {
+		if (weak_proxy_listener(l) < 0)
+			return -1;
+		s->proxy_port = l->proxy_port;
+	}
+	env_free(*env);
+	*env = s->envp = launch_env(l); /* TMPDIR and the proxy's port differ */
+	if (*env == NULL) {
+		snprintf(l->err, sizeof l->err, "environment: out of memory");
+		return -1;
+	}
+	return (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, NULL);
+}
+
+static void launch_fail(struct launch *l, int sv[2], char **env, int status[2])
+{
+	close(sv[0]);
+	close(sv[1]);
+	env_free(env);
+	launch_cleanup(l);
+	if (status[0] >= 0) {
+		close(status[0]);
+		close(status[1]);
+	}
+	if (l->proxy_fd >= 0)
+		close(l->proxy_fd);
+	l->proxy_fd = -1;
+}
+
 int launch_start(struct launch *l)
 {
 	const struct policy *p = l->policy;
@@ -367,6 +446,7 @@ int launch_start(struct launch *l)
 	int sv[2];
 	unsigned long flags = SIGCHLD;
 	l->err[0] = '\0';
+	l->weak = false;
 	if (p == NULL || l->argv == NULL || l->argv[0] == NULL) {
 		snprintf(l->err, sizeof l->err, "launch: no policy or no command");
 		return -1;
@@ -398,20 +478,15 @@ int launch_start(struct launch *l)
 	/* A raw clone behaves like fork but can enter the new namespaces at
 	 * once, so the child is pid 1 of its pid namespace. */
 	pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+	if (pid < 0 && p->sandboxed && launch_no_userns(errno))
+		pid = launch_weak(l, &s, &env);
 	if (pid < 0) {
 		bool nested = errno == EPERM && getenv("SANDMUX_SANDBOX") != NULL;
-		snprintf(l->err, sizeof l->err, "namespaces: clone (user, mount, pid%s): %s%s",
-			 s.netns ? ", net" : "", strerror(errno),
-			 nested ? " (inside a sandmux sandbox, which allows no new user namespace)"
-			 : errno == EPERM || errno == ENOSPC ? " (user namespaces unavailable? see sandmux doctor)" : "");
-		close(sv[0]);
-		close(sv[1]);
-		env_free(env);
-		launch_cleanup(l);
-		if (status[0] >= 0) {
-			close(status[0]);
-			close(status[1]);
-		}
+		if (l->err[0] == '\0')
+			snprintf(l->err, sizeof l->err, "namespaces: clone (user, mount, pid%s): %s%s",
+				 s.netns ? ", net" : "", strerror(errno),
+				 nested ? " (inside a sandmux sandbox, which allows no new user namespace)" : "");
+		launch_fail(l, sv, env, status);
 		return -1;
 	}
 	if (pid == 0) {

@@ -29,9 +29,10 @@ struct launch {
 				 * out of sight) and hand back the master in pty_fd */
 	int stdio[3];           /* used when tty < 0; -1 means inherit */
 	bool want_notify;       /* hand back a seccomp user-notification fd (observer) */
-	bool want_proxy_listener; /* create a TCP listener inside the netns, hand it back */
+	bool want_proxy_listener; /* create a TCP listener inside the netns, hand it back;
+				 * the proxy variables pointing at it are set too */
 	int proxy_listen_port;  /* its port on the sandbox's 127.0.0.1; 0: any free port */
-	char *const *extra_env; /* NULL-terminated "NAME=VALUE" set after the env policy (the proxy's), or NULL */
+	char *const *extra_env; /* NULL-terminated "NAME=VALUE" set after the env policy, or NULL */
 	bool want_status;       /* hand back status_fd (sandboxed commands only) */
 
 	/* outputs */
@@ -45,12 +46,28 @@ struct launch {
 				 * before init and the namespaces are torn down; end of
 				 * file if init died without one. Waiting for `pid`
 				 * stays the caller's job. */
+	bool weak;              /* no user namespaces here: the weaker sandbox ran
+				 * (weak.c); proxy_fd/proxy_port are then a listener
+				 * on the host's 127.0.0.1, made by launch_start() */
 	char *made[8];          /* protected directories launch_start() made empty
 				 * in the workspace (so they can be covered) */
 	char err[512];          /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */
 };
 
 void launch_init(struct launch *);
+/* Without user namespaces (clone fails with EPERM, ENOSPC or EINVAL
+ * outside a sandmux sandbox), launch_start() runs the weaker sandbox of
+ * weak.c: no namespaces, Landlock's TCP rule and seccomp's socket filter
+ * for the network, the observer required. NULL when policy p can run
+ * that way with this Landlock ABI and an observer (want_notify), or one
+ * line naming the missing layer and why the pane does not start. */
+const char *launch_weak_refusal(const struct policy *p, int landlock_abi, bool observer);
+/* One line: what stands in for what in the weaker sandbox under p. */
+const char *launch_weak_summary(const struct policy *p);
+/* Ends a sandbox whose init is pid: its descendants first (in the weaker
+ * sandbox init is no pid 1, and SIGKILL to it alone would leave them
+ * running), then init. The caller still waits for pid. */
+void launch_kill(pid_t pid, bool weak);
 /* 0: the command is running (exec succeeded). -1: nothing runs; err says
  * which layer failed and why. */
 int launch_start(struct launch *);

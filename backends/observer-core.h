@@ -12,6 +12,8 @@ struct observer_core *observer_core_new(const struct policy *, int notify_fd, ob
  * receive failed: its process died, or no process is left under the filter. */
 int observer_core_step(struct observer_core *);
 struct observer_stats *observer_core_stats(struct observer_core *);
+/* The weaker sandbox: see observer_new()'s weak_port. */
+void observer_core_weak(struct observer_core *, int proxy_port);
 /* Leaves notify_fd open. */
 void observer_core_free(struct observer_core *);
 

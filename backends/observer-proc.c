@@ -140,7 +140,7 @@ static void proc_close_fds(int a, int b)
 	syscall(SYS_close_range, hi + 1, ~0U, 0);
 }
 
-static void proc_main(pid_t host, const struct policy *p, int notify_fd, int sock)
+static void proc_main(pid_t host, const struct policy *p, int notify_fd, int weak_port, int sock)
 {
 	/* The host's handlers are not this process's: every signal blocked,
 	 * it ends by SIGKILL (from observer_free or the parent-death signal). */
@@ -155,6 +155,8 @@ static void proc_main(pid_t host, const struct policy *p, int notify_fd, int soc
 	if (o == NULL)
 		_exit(1);
 	pr->sock = sock;
+	if (weak_port >= 0)
+		observer_core_weak(o, weak_port);
 	struct observer_stats *st = observer_core_stats(o);
 	/* Without it (before Linux 6.6) every call still works, slower. */
 	st->sync_wake = ioctl(notify_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 0) == 0;
@@ -276,7 +278,8 @@ void observer_finish(struct observer *o, int timeout_ms)
 	}
 }
 
-struct observer *observer_new(struct loop *loop, const struct policy *p, int notify_fd, observer_cb cb, void *arg)
+struct observer *observer_new(struct loop *loop, const struct policy *p, int notify_fd, int weak_port, observer_cb cb,
+			      void *arg)
 {
 	int sv[2];
 	struct observer *o = calloc(1, sizeof *o);
@@ -289,7 +292,7 @@ struct observer *observer_new(struct loop *loop, const struct policy *p, int not
 	pid_t host = getpid();
 	o->pid = fork();
 	if (o->pid == 0)
-		proc_main(host, p, notify_fd, sv[1]);
+		proc_main(host, p, notify_fd, weak_port, sv[1]);
 	close(sv[1]);
 	close(notify_fd); /* the observer process holds the only copy */
 	if (o->pid < 0 || (o->watch = watch_add(loop, o->sock, LOOP_IN, host_ready, o)) == NULL) {

@@ -162,6 +162,7 @@ struct observer_core {
 	 * allow more than Landlock. */
 	int root;
 	struct unixsock unix;
+	bool weak; /* observer_core_weak() */
 	struct observer_stats stats;
 };
 
@@ -308,6 +309,12 @@ static void observer_emit(struct observer_core *o, const struct seccomp_notif *r
 		o->cb(d, o->arg);
 }
 
+/* The policy speaks of host paths; the weaker sandbox's are the host's. */
+static const char *host_path(const struct observer_core *o, const char *path, char *buf, size_t size)
+{
+	return o->weak ? path : launch_host_path(o->policy, path, buf, size);
+}
+
 static void observer_report(struct observer_core *o, const struct seccomp_notif *req, const char *comm, const char *path,
 			    enum fs_op op, const struct decision *dec)
 {
@@ -316,7 +323,7 @@ static void observer_report(struct observer_core *o, const struct seccomp_notif 
 		d.rule_file = dec->origin.file ? strdup(dec->origin.file) : NULL;
 		d.rule_line = dec->origin.line;
 		char buf[PATH_MAX];
-		suggest_path(o->policy, launch_host_path(o->policy, path, buf, sizeof buf), op, &d.suggest);
+		suggest_path(o->policy, host_path(o, path, buf, sizeof buf), op, &d.suggest);
 		observer_emit(o, req, comm, &d);
 	}
 	denial_clear(&d);
@@ -344,7 +351,7 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
 		if (c->path[i] == NULL || runtime_path(o->policy, c->path[i], c->op[i]))
 			continue;
 		char buf[PATH_MAX];
-		const char *host = launch_host_path(o->policy, c->path[i], buf, sizeof buf);
+		const char *host = host_path(o, c->path[i], buf, sizeof buf);
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
 		if (!dec->allow)
 			return i;
@@ -472,6 +479,13 @@ struct observer_core *observer_core_new(const struct policy *p, int notify_fd, o
 		return NULL;
 	}
 	return o;
+}
+
+void observer_core_weak(struct observer_core *o, int proxy_port)
+{
+	o->weak = true;
+	o->unix.inet.on = o->policy->net.mode != NET_HOST;
+	o->unix.inet.port = o->policy->net.mode == NET_PROXY ? proxy_port : 0;
 }
 
 struct observer_stats *observer_core_stats(struct observer_core *o)

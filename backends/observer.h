@@ -73,7 +73,12 @@ struct observer;
  * fails any call still waiting: fail closed), and watches its messages on
  * the loop: cb runs in this process. The policy is read as it is now.
  * NULL on failure. */
-struct observer *observer_new(struct loop *, const struct policy *, int notify_fd, observer_cb, void *arg);
+/* weak_port: -1, or the weaker sandbox's (no namespaces): paths are the
+ * host's (no /tmp mapping) and, for a restricted network, connect() on
+ * AF_INET/AF_INET6 is taken over (inetsock.h): only the proxy at
+ * 127.0.0.1:weak_port (0: none). */
+struct observer *observer_new(struct loop *, const struct policy *, int notify_fd, int weak_port, observer_cb,
+			      void *arg);
 /* Hands on every denial already sent, without waiting: a denial is sent
  * before its call is answered, so after the command's end this has them all. */
 void observer_drain(struct observer *);

@@ -19,6 +19,8 @@ struct sbx {
 	gid_t gid;
 	char **envp;    /* the command's environment, built before clone */
 	bool netns;     /* a fresh network namespace was asked for */
+	bool weak;      /* no namespaces at all (weak.c) */
+	int proxy_port; /* weak: the proxy's port on the host's 127.0.0.1, 0: none */
 	int chan;       /* SOCK_SEQPACKET to the parent: errors and passed fds */
 	int tty;        /* the command's terminal: l->tty, or the inner PTY's slave */
 	int pty_master; /* want_pty: the inner PTY's master, until passed */
@@ -67,6 +69,17 @@ int ns_cache(struct sbx *);
 /* landlock.c */
 int landlock_abi(void);
 int landlock_apply(struct sbx *);
+/* weak: a nested domain that only scopes signals and abstract sockets,
+ * so the command cannot signal its init (ABI 6; a no-op before). */
+int landlock_scope_self(void);
+
+/* weak.c: the weaker sandbox's process tree and proxy listener. */
+/* Kills every descendant of root (not root), round after round until a
+ * walk of /proc finds none alive (a process may fork meanwhile). */
+void weak_kill_tree(pid_t root);
+/* The proxy's listener on the host's 127.0.0.1, at a free port (many
+ * panes share the host's loopback): -1 with l->err set on failure. */
+int weak_proxy_listener(struct launch *l);
 
 /* seccomp.c */
 int seccomp_apply(struct sbx *);

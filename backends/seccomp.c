@@ -1,6 +1,8 @@
 /* seccomp: the deny list of DESIGN.md, loaded with libseccomp. Everything
  * not named here is allowed: Landlock and the namespaces are the boundary,
- * this removes the kernel surface and the calls that would undo them. */
+ * this removes the kernel surface and the calls that would undo them. The
+ * weaker sandbox (weak.c) adds the socket filter that stands in for the
+ * network namespace. */
 #include <errno.h>
 #include <linux/sched.h>
 #include <netinet/in.h>
@@ -124,14 +126,76 @@ static int seccomp_sockets(scmp_filter_ctx ctx)
 	return 0;
 }
 
-static int seccomp_build(scmp_filter_ctx ctx, const struct policy *p)
+/* The weaker sandbox with a restricted network (no network namespace):
+ * an allow list for socket() instead. AF_UNIX; AF_NETLINK with
+ * NETLINK_ROUTE (the existing rule above); AF_INET and AF_INET6 as TCP
+ * only. A comparison per refused value, since libseccomp takes one
+ * comparison per argument in a rule. An argument with its upper 32 bits
+ * set compares above every allowed value, so it is refused too. */
+static int seccomp_weak_family(scmp_filter_ctx ctx)
 {
+	for (int fam = 0; fam <= AF_NETLINK; fam++) {
+		if (fam == AF_UNIX || fam == AF_INET || fam == AF_INET6 || fam == AF_NETLINK)
+			continue;
+		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+				     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam)) < 0)
+			return -1;
+	}
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+			     SCMP_A0(SCMP_CMP_GT, AF_NETLINK)) < 0)
+		return -1;
+	/* socketpair makes AF_UNIX pairs only, whatever it is asked. */
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_LT, AF_UNIX)) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_GT, AF_UNIX)) < 0)
+		return -1;
+	return 0;
+}
+
+/* AF_INET/AF_INET6: (type & 0xf) == SOCK_STREAM, protocol 0 or TCP. */
+static int seccomp_weak_tcp(scmp_filter_ctx ctx, int fam)
+{
+	struct scmp_arg_cmp f = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam);
+	for (int type = 0; type <= 0xf; type++)
+		if (type != SOCK_STREAM && DENY_SOCKET(ctx, f, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)type)) < 0)
+			return -1;
+	for (int proto = 1; proto < IPPROTO_TCP; proto++)
+		if (DENY_SOCKET(ctx, f, SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)proto)) < 0)
+			return -1;
+	return DENY_SOCKET(ctx, f, SCMP_A2(SCMP_CMP_GT, IPPROTO_TCP));
+}
+
+/* MSG_FASTOPEN connects without connect(), where the observer would not
+ * see the destination. */
+static int seccomp_weak_fastopen(scmp_filter_ctx ctx)
+{
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendto), 1,
+			     SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN)) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendmsg), 1,
+			     SCMP_A2(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN)) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendmmsg), 1,
+			     SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN)) < 0)
+		return -1;
+	return 0;
+}
+
+static int seccomp_weak(scmp_filter_ctx ctx)
+{
+	if (seccomp_weak_family(ctx) < 0 || seccomp_weak_tcp(ctx, AF_INET) < 0 || seccomp_weak_tcp(ctx, AF_INET6) < 0)
+		return -1;
+	return seccomp_weak_fastopen(ctx);
+}
+
+static int seccomp_build(scmp_filter_ctx ctx, struct sbx *s)
+{
+	const struct policy *p = s->p;
 	if (seccomp_deny_names(ctx, seccomp_denied, sizeof seccomp_denied / sizeof seccomp_denied[0]) < 0)
 		return -1;
 	if (!p->allow_ptrace &&
 	    seccomp_deny_names(ctx, seccomp_ptrace, sizeof seccomp_ptrace / sizeof seccomp_ptrace[0]) < 0)
 		return -1;
 	if (seccomp_ioctls(ctx) < 0 || seccomp_namespaces(ctx) < 0 || seccomp_sockets(ctx) < 0)
+		return -1;
+	if (s->weak && p->net.mode != NET_HOST && seccomp_weak(ctx) < 0)
 		return -1;
 	return 0;
 }
@@ -144,7 +208,7 @@ int seccomp_apply(struct sbx *s)
 	/* Other ABIs (i386, x32 on x86-64) would dodge every rule: kill. */
 	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
 	if (rc == 0)
-		rc = seccomp_build(ctx, s->p);
+		rc = seccomp_build(ctx, s);
 	if (rc == 0) {
 		rc = seccomp_load(ctx);
 		errno = rc < 0 ? -rc : 0;

@@ -28,6 +28,7 @@
 #define RULE_HOST "host unix socket: only the sandbox's own sockets are reachable"
 #define RULE_SHARED "abstract unix socket: the sandbox shares the host's network"
 #define RULE_NOGETFD "unix socket: pidfd_getfd unavailable, pathname sockets refused"
+#define RULE_NOGETFD_INET "weaker sandbox: pidfd_getfd unavailable, no connect can be vetted"
 
 void unixsock_init(struct unixsock *u)
 {
@@ -137,7 +138,7 @@ static bool diag_ready(struct unixsock *u, int notify_fd, const struct seccomp_n
 		u->nodiag = u->diag < 0 ? (errno ? errno : EPERM) : 0;
 		if (seccomp_notify_id_valid(notify_fd, req->id) != 0) {
 			unixsock_free(u); /* maybe another process's: ask again next time */
-			*u = (struct unixsock){.diag = -1, .taken = u->taken};
+			*u = (struct unixsock){.diag = -1, .taken = u->taken, .inet = u->inet};
 			return false;
 		}
 	}
@@ -200,11 +201,17 @@ static void path_call(struct unixsock *u, const struct call *c, const struct soc
 }
 
 /* Without pidfd_getfd: decided on the address as read, refusing paths. */
-static void call_blind(const struct call *c, struct unixsock_answer *out)
+static void call_blind(const struct unixsock *u, const struct call *c, struct unixsock_answer *out)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	if (read_addr(c, &ss, &len) == 0 && is_pathname(&ss, len)) {
+	/* The weaker sandbox has no network namespace behind Landlock's port
+	 * rule: an address read racily decides nothing there. */
+	if (u->inet.on && c->kind == CALL_CONNECT) {
+		snprintf(out->path, sizeof out->path, "connect");
+		deny(out, RULE_NOGETFD_INET, EACCES);
+	} else if (c->kind != CALL_SENDMSG && c->kind != CALL_SENDMMSG && read_addr(c, &ss, &len) == 0 &&
+		   is_pathname(&ss, len)) {
 		snprintf(out->path, sizeof out->path, "%.*s", (int)(len - offsetof(struct sockaddr_un, sun_path)),
 			 ((const struct sockaddr_un *)(const void *)&ss)->sun_path);
 		deny(out, RULE_NOGETFD, EACCES);
@@ -289,13 +296,23 @@ static void msgs_call(struct unixsock *u, struct call *c, struct unixsock_answer
 	msg_one(u, c, c->req->data.args[1], (int)c->req->data.args[2], out);
 }
 
+/* The weaker sandbox's AF_INET/AF_INET6 calls (inetsock.h), on the
+ * address read once. */
+static void inet_call(struct unixsock *u, const struct call *c, struct unixsock_answer *out)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	if ((out->error = read_addr(c, &ss, &len)) == 0)
+		inetsock_call(&u->inet, c->sock, &ss, len, c->kind == CALL_SENDTO, out);
+}
+
 static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_answer *out)
 {
 	memset(out, 0, sizeof *out);
 	out->what = UNIXSOCK_RESULT;
 	c->sock = procpath_take_fd((pid_t)c->req->pid, (int)c->req->data.args[0]);
 	if (c->sock < 0 && (errno == ENOSYS || errno == EPERM)) {
-		call_blind(c, out);
+		call_blind(u, c, out);
 		return;
 	}
 	int e = errno;
@@ -310,6 +327,9 @@ static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_an
 		socklen_t dl = sizeof domain;
 		if (getsockopt(c->sock, SOL_SOCKET, SO_DOMAIN, &domain, &dl) < 0)
 			out->error = -errno; /* ENOTSOCK */
+		else if ((domain == AF_INET || domain == AF_INET6) && u->inet.on &&
+			 (c->kind == CALL_CONNECT || c->kind == CALL_SENDTO))
+			inet_call(u, c, out);
 		else if (domain != AF_UNIX)
 			out->what = UNIXSOCK_CONTINUE;
 		else if (c->kind == CALL_SENDMSG || c->kind == CALL_SENDMMSG)

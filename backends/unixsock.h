@@ -28,7 +28,8 @@
  * the sandbox once bound still leads to an inode no sandbox socket holds.
  * No policy entry can open a host socket: there is nothing to suggest.
  *
- * Sockets of another family go on unobserved (CONTINUE is safe there: a
+ * In the weaker sandbox, AF_INET and AF_INET6 sockets are taken over as
+ * well (inetsock.h). Sockets of another family go on unobserved (CONTINUE is safe there: a
  * socket's family never changes, and an AF_INET socket given an AF_UNIX
  * address fails by itself). Abstract and unnamed addresses on AF_UNIX
  * sockets are connected by the host too (the address was read once; a
@@ -72,6 +73,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backends/inetsock.h"
+
 struct seccomp_notif;
 
 struct unixsock {
@@ -79,6 +82,7 @@ struct unixsock {
 	int nodiag; /* 0, or why there is none */
 	bool shared;/* the sandbox is on the host's network: diag is the host's */
 	uint64_t taken; /* connects the host made for the sandbox */
+	struct inetsock inet; /* the weaker sandbox: AF_INET/AF_INET6 taken over too */
 };
 
 void unixsock_init(struct unixsock *);

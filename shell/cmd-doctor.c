@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "backends/launch.h"
+#include "backends/loop.h"
+#include "backends/observer.h"
 #include "backends/unixsock.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
@@ -61,10 +63,52 @@ static void doctor_kernel(const struct features *f)
 	       yn(f->netns), f->userns ? "" : " (unprivileged user namespaces disabled: sysctl kernel.unprivileged_userns_clone or apparmor_restrict_unprivileged_userns)");
 }
 
+/* Without user namespaces: what the weaker sandbox (backends/weak.c) puts
+ * in place of each namespace, and what is weaker for it. */
+static void doctor_weak(const struct features *f)
+{
+	if (f->userns)
+		return;
+	printf("\nweaker sandbox: no user namespaces here, so panes run without namespaces; in their place:\n"
+	       "  network: Landlock TCP rule + seccomp socket filter instead of a network namespace\n"
+	       "           (TCP connect only to the proxy's port, and the observer allows only 127.0.0.1 there;\n"
+	       "           sockets: AF_UNIX, NETLINK_ROUTE, TCP; MSG_FASTOPEN refused; listening binds the host's interfaces)\n"
+	       "  /proc:   the host's (no pid namespace): host processes and their command lines are visible\n"
+	       "  /tmp:    the host's, readable; TMPDIR is the session temp dir on the host (writable)\n"
+	       "  files:   protected paths and deny globs by the observer only (racy), no read-only bind-overs\n"
+	       "  processes: init is a subreaper and ends every process left when the command ends%s\n"
+	       "  required: Landlock%s, the denial observer (seccomp user notification: %s)\n",
+	       f->landlock_abi >= 6 ? "" : "\n           (Landlock ABI < 6: no signal scoping, the command can signal your other processes)",
+	       f->landlock_abi >= 4 ? "" : " ABI 4 for any profile that restricts the network (have: NO)",
+	       yn(f->seccomp_notify));
+}
+
+/* The weaker sandbox's trial waits at its first notified call for an
+ * answer: a small observer loop until it exits. */
+static void doctor_observe(struct launch *l, const struct policy *p, int *st)
+{
+	struct loop *loop = loop_new();
+	struct observer *o = NULL;
+	if (loop != NULL)
+		o = observer_new(loop, p, l->notify_fd, l->weak ? l->proxy_port : -1, NULL, NULL);
+	else
+		close(l->notify_fd);
+	if (o == NULL)
+		launch_kill(l->pid, l->weak);
+	l->notify_fd = -1;
+	pid_t r;
+	while ((r = waitpid(l->pid, st, WNOHANG)) == 0 && o != NULL)
+		loop_once(loop, 50);
+	if (r == 0)
+		waitpid(l->pid, st, 0);
+	observer_free(o);
+	loop_free(loop);
+}
+
 /* A real launch of `true` under the profile, so a layer that probes fine
  * but cannot be applied here (a /proc that cannot be mounted in this
  * container, say) shows up. 0, or -1 with the launcher's reason. */
-static int doctor_try(const struct policy *p, char *err, size_t errlen)
+static int doctor_try(const struct policy *p, bool weak, char *err, size_t errlen)
 {
 	struct launch l;
 	int st = 0, null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -79,8 +123,13 @@ static int doctor_try(const struct policy *p, char *err, size_t errlen)
 	l.envp = (char *[]){ "PATH=/usr/bin:/bin", NULL };
 	for (int i = 0; i < 3; i++)
 		l.stdio[i] = null;
+	l.want_notify = weak; /* required there */
 	int rc = launch_start(&l);
-	if (rc == 0 && (waitpid(l.pid, &st, 0) != l.pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
+	if (rc == 0 && l.notify_fd >= 0)
+		doctor_observe(&l, &q, &st);
+	else if (rc == 0 && waitpid(l.pid, &st, 0) != l.pid)
+		st = -1;
+	if (rc == 0 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
 		snprintf(l.err, sizeof l.err, "the trial command did not succeed (status %d)", st);
 		rc = -1;
 	}
@@ -100,16 +149,22 @@ static bool doctor_profile(const struct features *f, const struct policy *p)
 		return true;
 	}
 	bool net = p->net.mode != NET_HOST;
-	const char *missing = !f->userns ? "user namespaces" : !f->mountns ? "mount namespaces" : !f->pidns ? "pid namespaces"
+	const char *missing = !f->userns ? NULL : !f->mountns ? "mount namespaces" : !f->pidns ? "pid namespaces"
 			      : net && !f->netns ? "network namespaces" : f->landlock_abi == 0 ? "Landlock" : !f->seccomp ? "seccomp" : NULL;
+	const char *weak = f->userns ? NULL : launch_weak_refusal(p, f->landlock_abi, f->seccomp_notify);
 	char err[512];
-	if (missing != NULL) {
-		printf("REFUSED here: needs %s\n", missing);
+	if (missing != NULL || weak != NULL) {
+		printf("REFUSED here: %s%s\n", missing ? "needs " : "", missing ? missing : weak);
 		return false;
 	}
-	if (doctor_try(p, err, sizeof err) < 0) {
+	if (doctor_try(p, !f->userns, err, sizeof err) < 0) {
 		printf("REFUSED here: a trial launch failed: %s\n", err);
 		return false;
+	}
+	if (!f->userns) {
+		printf("WEAKER (no user namespaces): landlock ABI %d, seccomp deny list, denial observer; %s\n",
+		       f->landlock_abi, launch_weak_summary(p));
+		return true;
 	}
 	printf("landlock ABI %d (%s, writes: %s), seccomp deny list%s, user+mount+pid ns, %s%s\n", f->landlock_abi,
 	       p->read_all ? "reads everywhere" : "reads workspace + system", p->write.n ? "listed roots" : "temp dir only",
@@ -177,6 +232,7 @@ int cmd_doctor(int argc, char **argv)
 		snprintf(ws, sizeof ws, "/");
 	features_probe(&f);
 	doctor_kernel(&f);
+	doctor_weak(&f);
 	bool ok = doctor_policies(&f, home, ws);
 	if (doctor_sources(home, ws) < 0)
 		ok = false;

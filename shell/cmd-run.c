@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "backends/launch.h"
+#include "backends/observer.h"
 #include "backends/loop.h"
 #include "backends/proxy.h"
 #include "policy/policy.h"
@@ -51,7 +52,6 @@ struct run {
 	char tmpdir[PATH_MAX];
 	struct run_denials denials; /* the observer and its events */
 	struct proxy *proxy;        /* NET_PROXY: the filtering proxy */
-	char *proxy_env[PROXY_ENV_N + 1];
 };
 
 static int run_usage(void)
@@ -216,18 +216,15 @@ static void run_on_net_denial(const struct net_denial *nd, void *arg)
 }
 
 /* NET_PROXY: the child makes the listener on its own loopback at a fixed
- * port (its netns is new and empty, so the port is free), which lets the
- * proxy variables be set before it starts. */
-static int run_proxy_ask(struct run *r)
+ * port (its netns is new and empty, so the port is free), and the
+ * launcher sets the proxy variables (in the weaker sandbox: a free port
+ * of the host's loopback). */
+static void run_proxy_ask(struct run *r)
 {
 	if (!r->p->sandboxed || r->p->net.mode != NET_PROXY)
-		return 0;
-	if (proxy_env(PROXY_SANDBOX_PORT, r->proxy_env) < 0)
-		return -1;
+		return;
 	r->l.want_proxy_listener = true;
 	r->l.proxy_listen_port = PROXY_SANDBOX_PORT;
-	r->l.extra_env = r->proxy_env;
-	return 0;
 }
 
 static int run_proxy_start(struct run *r)
@@ -281,10 +278,7 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	 * --report at the end); Landlock is the boundary either way. */
 	r->l.want_notify = r->p->sandboxed && !o->no_observer;
 	r->l.want_status = true;
-	if (run_proxy_ask(r) < 0) {
-		fprintf(stderr, "sandmux run: proxy: out of memory\n");
-		return 1;
-	}
+	run_proxy_ask(r);
 	int rc = launch_start(&r->l);
 	for (int fd = 1; fd < 3; fd++)
 		if (r->l.stdio[fd] > 2)
@@ -293,16 +287,20 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		fprintf(stderr, "sandmux run: %s\n", r->l.err);
 		return 1;
 	}
-	if (r->l.notify_fd >= 0 && run_denials_watch(&r->denials, r->loop, r->l.notify_fd) < 0) {
+	if (r->l.weak)
+		fprintf(stderr, "sandmux: weaker sandbox: no user namespaces (%s; see sandmux doctor)\n",
+			launch_weak_summary(r->p));
+	if (r->l.notify_fd >= 0 &&
+	    run_denials_watch(&r->denials, r->loop, r->l.notify_fd, r->l.weak ? r->l.proxy_port : -1) < 0) {
 		/* The command waits at execve for an answer: it cannot go on. */
 		fprintf(stderr, "sandmux run: observer: %s\n", strerror(errno));
-		kill(r->l.pid, SIGKILL);
+		launch_kill(r->l.pid, r->l.weak);
 	}
 	r->l.notify_fd = -1;
 	if (r->l.status_fd >= 0)
 		r->statusw = watch_add(r->loop, r->l.status_fd, LOOP_IN, run_on_status, r);
 	if (run_proxy_start(r) < 0) /* no proxy: the command would wait on connects forever */
-		kill(r->l.pid, SIGKILL);
+		launch_kill(r->l.pid, r->l.weak);
 	if (r->use_tty) {
 		if (r->l.pty_fd >= 0)
 			run_tty_attach(&r->tty, r->l.pty_fd);
@@ -382,7 +380,6 @@ out:
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	proxy_free(r.proxy);
-	proxy_env_free(r.proxy_env);
 	run_denials_free(&r.denials);
 	loop_free(r.loop);
 	run_remove_tmpdir(&r);

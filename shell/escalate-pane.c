@@ -338,11 +338,10 @@ void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, b
 		return;
 	}
 	const struct policy *op = *pol != NULL ? *pol : p->net_policy;
-	e->obs = observer_new(p->srv->loop, op, fd, on_denial, p);
+	e->obs = observer_new(p->srv->loop, op, fd, l->weak ? l->proxy_port : -1, on_denial, p);
 	if (e->obs == NULL) {
 		/* the command waits at its next notified call: it cannot go on */
-		close(fd);
-		kill(l->pid, SIGKILL);
+		launch_kill(l->pid, l->weak);
 		server_log(p->srv, "pane %d: observer: cannot start", p->id);
 		return;
 	}

@@ -75,6 +75,7 @@ struct pane {
 	int fd; /* PTY master, -1 once the program is gone and drained */
 	pid_t pid;
 	bool sandboxed; /* pid is the sandbox's init (exit 128+N: signal N) */
+	bool weak;      /* the weaker sandbox (no user namespaces): "weak" in the title */
 	bool keep_on_exit; /* a command from `sandmux new`: stays after exit 0 */
 	int pidfd;
 	struct watch *fdw, *pidw;

@@ -59,8 +59,9 @@ static void on_net_denial(const struct net_denial *d, void *arg)
 
 /* NET_PROXY: the pane's own proxy in the server's loop, deciding by the
  * pane's policy (kept as long as the proxy). The listener is made inside
- * the sandbox at a fixed port of its empty netns, so the proxy variables
- * can be set before it starts. 0, or -1 with err set. */
+ * the sandbox at a fixed port of its empty netns (in the weaker sandbox,
+ * by the launcher on the host's loopback), and the launcher sets the
+ * proxy variables. 0, or -1 with err set. */
 static int pane_proxy(struct pane *p, struct policy **pol, struct launch *l, char *err, size_t errlen)
 {
 	const char *why = NULL;
@@ -92,13 +93,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 		return -1;
 	snprintf(p->profile, sizeof p->profile, "%s", pol->profile);
 	bool sandboxed = pol->sandboxed, net = sandboxed && pol->net.mode == NET_PROXY;
-	char *penv[PROXY_ENV_N + 1] = { 0 };
 	pane_net_free(p); /* a restarted pane gets a fresh proxy */
-	if (net && proxy_env(PROXY_SANDBOX_PORT, penv) < 0) {
-		snprintf(err, errlen, "proxy: out of memory");
-		policy_free(pol);
-		return -1;
-	}
 	if (s->tmpdir != NULL) {
 		free(pol->tmpdir);
 		pol->tmpdir = strdup(s->tmpdir);
@@ -112,12 +107,10 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	l.tty = slave;
 	l.want_proxy_listener = net;
 	l.proxy_listen_port = PROXY_SANDBOX_PORT;
-	l.extra_env = net ? penv : NULL;
-	escalate_spawn_begin(p, pol, &l, l.extra_env); /* grants, re-run, shell integration, observer */
+	escalate_spawn_begin(p, pol, &l, NULL); /* grants, re-run, shell integration, observer */
 	int r = launch_start(&l);
-	proxy_env_free(penv);
 	if (r == 0 && net && pane_proxy(p, &pol, &l, err, errlen) < 0) {
-		kill(l.pid, SIGKILL); /* without its proxy the pane would hang on every connect */
+		launch_kill(l.pid, l.weak); /* without its proxy the pane would hang on every connect */
 		waitpid(l.pid, NULL, 0);
 		r = -1;
 	} else if (r < 0)
@@ -125,6 +118,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	if (r == 0) {
 		p->pid = l.pid;
 		p->sandboxed = sandboxed;
+		p->weak = l.weak;
 	}
 	escalate_spawn_end(p, &l, &pol, r == 0);
 	policy_free(pol);

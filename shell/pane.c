@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/launch.h"
 #include "backends/loop.h"
 #include "pty/pty.h"
 #include "pty/vt.h"
@@ -229,9 +230,10 @@ void pane_kill(struct pane *p)
 	if (p->pid <= 0)
 		return;
 	/* the sandbox's init is pid 1 of its namespace: killing it ends
-	 * every process in the sandbox */
+	 * every process in the sandbox (the weaker sandbox's processes are
+	 * ended one by one first) */
 	kill(-p->pid, SIGHUP);
-	kill(p->pid, SIGKILL);
+	launch_kill(p->pid, p->weak);
 	kill(-p->pid, SIGKILL);
 	waitpid(p->pid, NULL, 0);
 	p->pid = -1;
@@ -294,8 +296,9 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 	case PANE_FAILED: snprintf(state, sizeof state, "failed to start"); break;
 	}
 	const char *t = vt_title(p->vt);
-	snprintf(buf, cap, " %d: %s%s · %s · %s · denials %d%s%s%s ", p->id, p->name, p->copy != NULL ? " [copy mode]" : "",
-		 state, p->profile, p->denials, escalate_title_mark(p), t[0] ? " · " : "", t);
+	/* "weak": the weaker sandbox (no user namespaces; sandmux doctor) */
+	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s ", p->id, p->name, p->copy != NULL ? " [copy mode]" : "",
+		 state, p->profile, p->weak ? " (weak)" : "", p->denials, escalate_title_mark(p), t[0] ? " · " : "", t);
 
 }
 

@@ -30,14 +30,10 @@ static void run_denials_on(struct denial *d, void *arg)
 	events_emit(&rd->ev, d);
 }
 
-int run_denials_watch(struct run_denials *rd, struct loop *loop, int notify_fd)
+int run_denials_watch(struct run_denials *rd, struct loop *loop, int notify_fd, int weak_port)
 {
-	rd->obs = observer_new(loop, rd->policy, notify_fd, run_denials_on, rd);
-	if (rd->obs == NULL) {
-		close(notify_fd);
-		return -1;
-	}
-	return 0;
+	rd->obs = observer_new(loop, rd->policy, notify_fd, weak_port, run_denials_on, rd);
+	return rd->obs != NULL ? 0 : -1;
 }
 
 /* Every suggestion, merged: {"additionalReadwritePaths": ["/etc", ...], ...}. */

@@ -21,7 +21,7 @@ struct run_denials {
 /* Logs to $HOME/.sandmux/state/denials.jsonl (no log without a home). */
 int run_denials_init(struct run_denials *, const struct policy *, const char *home);
 /* Hands the launcher's listener fd to an observer on the loop; owns it. */
-int run_denials_watch(struct run_denials *, struct loop *, int notify_fd);
+int run_denials_watch(struct run_denials *, struct loop *, int notify_fd, int weak_port);
 /* report NULL: hint lines; otherwise the report to that file ("-": stderr).
  * Returns -1 when the report cannot be written (said on stderr). */
 int run_denials_finish(struct run_denials *, char *const *argv, int status, const char *report);

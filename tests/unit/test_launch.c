@@ -137,6 +137,35 @@ static void test_paths(struct unit *u)
 		free(vars[i]);
 }
 
+/* Whether the weaker sandbox (no user namespaces) may run a policy: a
+ * restricted network needs Landlock's TCP rules (ABI 4), every profile
+ * needs Landlock and the observer. Fail closed, one line naming why. */
+static void test_weak_refusal(struct unit *u)
+{
+	struct policy p = { 0 };
+	p.sandboxed = true;
+	const enum net_mode modes[] = { NET_NONE, NET_PROXY };
+	for (size_t i = 0; i < 2; i++) {
+		p.net.mode = modes[i];
+		CHECK(u, launch_weak_refusal(&p, 7, true) == NULL);
+		CHECK(u, launch_weak_refusal(&p, 4, true) == NULL);
+		const char *why = launch_weak_refusal(&p, 3, true);
+		CHECK(u, why != NULL && strstr(why, "Landlock ABI < 4 has no TCP rules") != NULL);
+		CHECK(u, launch_weak_refusal(&p, 1, true) != NULL);
+	}
+	p.net.mode = NET_HOST; /* devbox: nothing to restrict */
+	CHECK(u, launch_weak_refusal(&p, 3, true) == NULL);
+	CHECK(u, launch_weak_refusal(&p, 1, true) == NULL);
+	const char *why = launch_weak_refusal(&p, 0, true);
+	CHECK(u, why != NULL && strstr(why, "Landlock is not available") != NULL);
+	why = launch_weak_refusal(&p, 7, false);
+	CHECK(u, why != NULL && strstr(why, "the observer is required") != NULL);
+	p.shared_cache = true;
+	CHECK(u, launch_weak_refusal(&p, 7, true) != NULL);
+	p.sandboxed = false; /* off: no sandbox to weaken */
+	CHECK(u, launch_weak_refusal(&p, 0, false) == NULL);
+}
+
 /* A real launch: needs user namespaces, like every sandbox test. */
 static int run(struct policy *p, char *const *argv, char *err, size_t errlen)
 {
@@ -200,6 +229,7 @@ int main(void)
 	test_chan(&u);
 	test_walk(&u);
 	test_paths(&u);
+	test_weak_refusal(&u);
 	test_start(&u);
 	return unit_done(&u, "test_launch");
 }

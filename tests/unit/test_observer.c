@@ -99,7 +99,7 @@ static int run_child(const struct policy *p, const char *ws, const char *out, bo
 	if (close_early)
 		close(fd);
 	else
-		o = observer_new(loop, p, fd, on_denial, ev);
+		o = observer_new(loop, p, fd, -1, on_denial, ev);
 	write(sv[0], "g", 1);
 	while (waitpid(pid, &st, WNOHANG) == 0)
 		loop_once(loop, 20);

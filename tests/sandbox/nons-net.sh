@@ -1,0 +1,85 @@
+#!/bin/sh
+# The weaker sandbox (no user namespaces) and the network: the proxy is on
+# the host's loopback at a free port, Landlock allows TCP connect to that
+# port only, the observer allows it only to 127.0.0.1/::1 and seccomp
+# refuses every socket but AF_UNIX, NETLINK_ROUTE and TCP. Each check
+# verified from outside where it can be (the test servers' logs). Test
+# hosts: tests/net/netns.inc.
+. "$TESTS/net/netns.inc"
+net_up || { fail "test hosts in a network namespace"; exit 1; }
+. "$TESTS/sandbox/nons.inc"
+
+out=$(weak unshare -U true 2>&1)
+contains "inside the test's namespace, a new user namespace is refused" "$out" "No space left on device"
+
+out=$(wrun -- curl -sS --max-time 5 http://good.test/ 2>&1)
+contains "weaker sandbox: says so on stderr" "$out" "sandmux: weaker sandbox: no user namespaces ("
+contains "weaker sandbox: an allowed host through the proxy (plain HTTP)" "$out" "hello from 198.51.100.10:80"
+check "weaker sandbox: an allowed host through CONNECT" wrun -- curl -sS --max-time 5 -p http://good.test/
+check "weaker sandbox: an allowed host through SOCKS5" wrun -- sh -c 'curl -sS --max-time 5 -x "$ALL_PROXY" http://good.test/'
+out=$(wrun -- curl -sS --max-time 5 -f http://denied.test/ 2>&1)
+contains "weaker sandbox: a denied host is a proxy denial" "$out" "denied connect denied.test:80 (networkPolicy: not in allow list)"
+
+# A server on a test host that logs every connection it accepts.
+log="$ws/.t/direct.log"
+srv python3 -c '
+import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("198.51.100.11", int(sys.argv[2]))); s.listen(8); s.settimeout(60)
+open(sys.argv[1] + ".up", "w").write("up")
+while True:
+    try: c, a = s.accept()
+    except OSError: break
+    open(sys.argv[1], "a").write("hit\n"); c.close()
+' "$log" 9099 & T_PIDS="$T_PIDS $!"
+i=0; while [ ! -e "$log.up" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+refuse "weaker sandbox: a direct TCP connect ignoring the proxy fails" wrun -- python3 -c '
+import socket; socket.create_connection(("198.51.100.11", 9099), timeout=3)'
+refuse "weaker sandbox: direct curl ignoring the proxy fails" wrun -- curl -sS --max-time 3 --noproxy '*' http://198.51.100.11:9099/
+
+# The proxy's port at a test host: Landlock's port rule would allow it,
+# the observer does not. The server listens on that very port.
+out=$(wrun -- sh -c 'echo "${HTTP_PROXY##*:}"' 2>/dev/null)
+case "$out" in ''|*[!0-9]*) fail "weaker sandbox: the proxy port is named in HTTP_PROXY ($out)" ;; *) ok "weaker sandbox: the proxy port is named in HTTP_PROXY" ;; esac
+out=$(wrun -- python3 -c '
+import os, socket, subprocess, sys
+port = int(os.environ["HTTP_PROXY"].rsplit(":", 1)[1])
+try:
+    socket.create_connection(("198.51.100.11", port), timeout=3); print("connected", port)
+except OSError as e:
+    print("refused", port, e.errno)
+' 2>&1)
+contains "weaker sandbox: <test host>:<proxy port> is refused" "$out" "refused"
+contains "weaker sandbox: ... with EACCES" "$out" " 13"
+contains "weaker sandbox: ... and is a denial" "$out" "denied connect"
+sleep 0.2
+refuse "nothing reached the test host's server directly" test -e "$log"
+
+for s in 'socket.AF_INET, socket.SOCK_DGRAM' 'socket.AF_INET6, socket.SOCK_DGRAM' \
+	'socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP' 'socket.AF_PACKET, socket.SOCK_RAW' \
+	'socket.AF_NETLINK, socket.SOCK_RAW, 9' 'socket.AF_INET, socket.SOCK_STREAM, 132' \
+	'socket.AF_INET, socket.SOCK_SEQPACKET'; do
+	refuse "weaker sandbox: socket($s) fails" wrun -- python3 -c "import socket; socket.socket($s)"
+done
+check "weaker sandbox: a NETLINK_ROUTE socket works (ip, getaddrinfo)" wrun -- python3 -c "
+import socket; socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)"
+refuse "weaker sandbox: socketpair(AF_INET) fails" wrun -- python3 -c "
+import socket; socket.socketpair(socket.AF_INET)"
+check "weaker sandbox: AF_UNIX sockets work" wrun -- python3 -c "
+import socket; a, b = socket.socketpair(); a.send(b'x'); assert b.recv(1) == b'x'"
+refuse "weaker sandbox: sendto with MSG_FASTOPEN fails" wrun -- python3 -c '
+import socket; s = socket.socket(); s.sendto(b"GET / HTTP/1.0\r\n\r\n", 0x20000000, ("198.51.100.11", 9099))'
+sleep 0.2
+refuse "nothing reached the test host's server (fast open either)" test -e "$log"
+
+# strict: no TCP at all, not even to the host's own loopback.
+out=$(cd "$ws" && weak "$SANDMUX" run --sandbox strict -- python3 -c '
+import socket
+for a in [("198.51.100.11", 9099), ("127.0.0.1", 5353)]:
+    try: socket.create_connection(a, timeout=3); print("connected", a)
+    except OSError as e: print("refused", e.errno)' 2>&1)
+contains "weaker sandbox, strict: says so" "$out" "weaker sandbox: no user namespaces (network: no TCP"
+case "$out" in *connected*) fail "weaker sandbox, strict: no TCP connect at all"; echo "$out" | sed 's/^/#   /' ;;
+	*) ok "weaker sandbox, strict: no TCP connect at all" ;; esac
+refuse "nothing reached the test host's server (strict)" test -e "$log"
+exit $T_FAILED
