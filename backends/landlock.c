@@ -152,6 +152,24 @@ static int landlock_rules(struct sbx *s, struct ll *ll, const struct rules *r, u
 	return 0;
 }
 
+/* The device files a process needs. The weaker sandbox's /dev/pts and
+ * /dev/shm are the host's, shared with every other program of the same
+ * user (their terminals, their shared memory): there the command's own
+ * terminal is granted, as a file, and nothing else of either. */
+static int landlock_devs(struct sbx *s, struct ll *ll)
+{
+	const uint64_t dev = LL_READ | LL_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV;
+	for (size_t i = 0; launch_devs[i] != NULL; i++) {
+		if (s->weak && (strcmp(launch_devs[i], "/dev/pts") == 0 || strcmp(launch_devs[i], "/dev/shm") == 0))
+			continue;
+		if (landlock_rule(s, ll, launch_devs[i], dev) < 0)
+			return -1;
+	}
+	char own[64];
+	snprintf(own, sizeof own, "/proc/self/fd/%d", s->tty);
+	return s->weak && s->tty >= 0 ? landlock_rule(s, ll, own, dev) : 0;
+}
+
 static int landlock_add_all(struct sbx *s, struct ll *ll)
 {
 	const struct policy *p = s->p;
@@ -174,10 +192,7 @@ static int landlock_add_all(struct sbx *s, struct ll *ll)
 		return -1;
 	if (p->shared_cache && landlock_rule(s, ll, LAUNCH_CACHE_DIR, LL_READ | LL_WRITE) < 0)
 		return -1;
-	for (size_t i = 0; launch_devs[i] != NULL; i++)
-		if (landlock_rule(s, ll, launch_devs[i], LL_READ | LL_WRITE | LANDLOCK_ACCESS_FS_IOCTL_DEV) < 0)
-			return -1;
-	return 0;
+	return landlock_devs(s, ll);
 }
 
 int landlock_apply(struct sbx *s)

@@ -20,6 +20,21 @@ check "weaker sandbox: .git/config is unchanged" cmp "$ws/.git/config" "$ws/.t/c
 refuse "weaker sandbox: .git/hooks cannot be created into" wrun -- sh -c 'mkdir -p .git/hooks && echo x > .git/hooks/pre-commit'
 refuse "weaker sandbox: no hook was written" test -e "$ws/.git/hooks/pre-commit"
 
+# Another terminal of the same user (a pty opened out here, held open):
+# /dev/pts is the host's in the weaker sandbox, and only the command's
+# own terminal is granted. The master reads nothing afterwards.
+python3 -c '
+import os, pty, sys, time
+m, s = pty.openpty()
+open(sys.argv[1], "w").write(os.ttyname(s))
+time.sleep(30)' "$ws/.t/pts" &
+ptyholder=$!
+i=0; while [ ! -s "$ws/.t/pts" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+other=$(cat "$ws/.t/pts")
+refuse "weaker sandbox: another terminal of the same user cannot be written" wrun -- sh -c "echo injected > $other"
+refuse "weaker sandbox: /dev/shm (the host's) cannot be written" wrun -- sh -c 'echo x > /dev/shm/sandmux-weak-$$'
+kill "$ptyholder" 2>/dev/null
+
 # An escapee: its own session, its parent gone at once.
 rm -f "$ws/esc.pid"
 check "weaker sandbox: a command leaving a setsid process behind ends" wrun -- sh -c '
