@@ -53,7 +53,8 @@ $TM send-keys -t second C-b z
 
 m_sandmux new -n sleeper -- sleep 4242 >/dev/null
 m_wait second sleeper
-cpid=$(pgrep -f "$SANDMUX attach" | head -1)
+# the client of window "second" (main:again's must live on: it is told below)
+cpid=$(pgrep -P "$($TM display-message -p -t second '#{pane_pid}')" -f "$SANDMUX attach")
 kill -9 "$cpid"
 sleep 0.3
 out=$(m_sandmux ls)
@@ -62,7 +63,7 @@ pid=$(sed -n 's/.*started: .* pid \([0-9]*\).*/\1/p' "$XDG_RUNTIME_DIR"/sandmux/
 pgrep -f 'sleep 4242' >/dev/null && ok "the pane's program runs" || fail "the pane's program runs"
 out=$(m_sandmux kill-session)
 contains "kill-session ends the session" "$out" "killed session ws"
-m_expect "an attached client is told" "exited" main:again
+m_expect "an attached client is told" "exited]" main:again
 _i=0; while [ $_i -lt 30 ] && { pgrep -f 'sleep 4242' >/dev/null || kill -0 "$pid" 2>/dev/null; }; do sleep 0.1; _i=$((_i + 1)); done
 if pgrep -f 'sleep 4242' >/dev/null; then fail "no process outlives the session"; else ok "no process outlives the session"; fi
 [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && ok "the server is gone" || fail "the server is gone"
