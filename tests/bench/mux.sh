@@ -30,6 +30,19 @@ size=$(wc -c <big.txt)
 
 wait_file() { _i=0; while [ ! -s "$1" ] && [ $_i -lt 6000 ]; do sleep 0.05; _i=$((_i + 1)); done; }
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+# The server's observer processes (children in its own pid namespace; a
+# sandbox's init is pid 1 of another): how many, their summed PSS (pages
+# shared with the server count by share) and their private memory (what
+# they really add).
+observers_pss() {
+	n=0; kb=0; priv=0
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		[ "$(awk '/^NSpid/ {print NF}' /proc/"$c"/status 2>/dev/null)" = 2 ] || continue
+		n=$((n + 1)); kb=$((kb + $(awk '/^Pss:/ {print $2}' /proc/"$c"/smaps_rollup)))
+		priv=$((priv + $(awk '/^Private_(Clean|Dirty):/ {s += $2} END {print s}' /proc/"$c"/smaps_rollup)))
+	done
+	echo "$n, PSS $kb kB, private $priv kB"
+}
 # The command a pane runs: time cat, write the milliseconds to a file.
 timed_cat() { echo "s=\$(date +%s%N); cat big.txt; e=\$(date +%s%N); echo \$(( (e - s) / 1000000 )) >$1"; }
 
@@ -58,8 +71,8 @@ sleep 0.5
 # memory: N idle panes, then N panes with 2,000 lines of history
 mem() { # mem N HISTORY(0|1)
 	cmd="sleep 3600"; [ "$2" = 1 ] && cmd="seq -f 'history line %g of some length to keep' 2000; sleep 3600"
-	printf '#!/bin/sh\n%s\n' "$cmd" >"$root/pane.sh"; chmod +x "$root/pane.sh"
-	$OUT new -d -s m -x 200 -y 52 "SHELL=$root/pane.sh $SANDMUX; sleep 3600"
+	printf '#!/bin/sh\n%s\n' "$cmd" >"$root/ws/.pane.sh"; chmod +x "$root/ws/.pane.sh"
+	$OUT new -d -s m -x 200 -y 52 "SHELL=$root/ws/.pane.sh $SANDMUX; sleep 3600"
 	sleep 1
 	spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$XDG_RUNTIME_DIR"/sandmux/ws.log | tail -1)
 	$REF new -d -s r -x 200 -y 50 "sh -c \"$cmd\""
@@ -72,7 +85,8 @@ mem() { # mem N HISTORY(0|1)
 	done
 	sleep 2
 	tpid=$($REF display -p -t r '#{pid}')
-	echo "$1 panes$([ "$2" = 1 ] && echo ', 2000 lines of history each'): sandmux server $(rss_kb "$spid") kB, tmux server $(rss_kb "$tpid") kB"
+	echo "$1 panes$([ "$2" = 1 ] && echo ', 2000 lines of history each'): sandmux server $(rss_kb "$spid") kB, tmux server $(rss_kb "$tpid") kB;" \
+		"observer processes $(observers_pss "$spid")"
 	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
 	$REF kill-server; $OUT kill-session -t m
 	sleep 0.5
