@@ -32,6 +32,7 @@ static void run_denials_on(struct denial *d, void *arg)
 
 int run_denials_watch(struct run_denials *rd, struct loop *loop, int notify_fd, int weak_port)
 {
+	rd->weak = weak_port >= 0;
 	rd->obs = observer_new(loop, rd->policy, notify_fd, weak_port, run_denials_on, rd);
 	return rd->obs != NULL ? 0 : -1;
 }
@@ -65,6 +66,7 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 	cJSON_AddNumberToObject(r, "status", status);
 	cJSON_AddStringToObject(r, "profile", rd->policy->profile ? rd->policy->profile : "");
 	cJSON_AddStringToObject(r, "workspace", rd->policy->workspace ? rd->policy->workspace : "");
+	cJSON_AddBoolToObject(r, "weaker_sandbox", rd->weak);
 	for (size_t i = 0; i < rd->ev.list.n; i++) {
 		char *s = denial_to_json(&rd->ev.list.v[i], true);
 		cJSON *d = s ? cJSON_Parse(s) : NULL;

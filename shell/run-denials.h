@@ -6,6 +6,8 @@
 #ifndef RUN_DENIALS_H
 #define RUN_DENIALS_H
 
+#include <stdbool.h>
+
 #include "backends/events.h"
 
 struct loop;
@@ -16,6 +18,7 @@ struct run_denials {
 	struct events ev;
 	struct observer *obs;
 	const struct policy *policy;
+	bool weak; /* the weaker sandbox (no user namespaces) ran the command */
 };
 
 /* Logs to $HOME/.sandmux/state/denials.jsonl (no log without a home). */

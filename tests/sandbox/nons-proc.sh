@@ -14,6 +14,10 @@ contains "weaker sandbox: TMPDIR is the session temp dir on the host" "$out" "tm
 contains "weaker sandbox: the session temp dir is writable" "$out" "tmp-ok"
 contains "weaker sandbox: the host's /tmp is not" "$out" "host-tmp-refused"
 
+wrun --report "$ws/.t/report.json" -- true 2>/dev/null
+check "weaker sandbox: run --report says so" python3 -c '
+import json, sys; sys.exit(json.load(open(sys.argv[1]))["weaker_sandbox"] is not True)' "$ws/.t/report.json"
+
 out=$(wrun -- sh -c 'echo "[core] hooksPath = /x" >> .git/config' 2>&1)
 contains "weaker sandbox: a protected path write is refused (observer)" "$out" "denied write $ws/.git/config"
 check "weaker sandbox: .git/config is unchanged" cmp "$ws/.git/config" "$ws/.t/config.before"

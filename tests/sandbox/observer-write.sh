@@ -17,6 +17,7 @@ refuse "observer: the file is not created" test -e "$probe/new"
 r=$(flat "$rep")
 contains "report: the command" "$r" '"command":["sh", "-c", "echo x > '"'$probe/new'"'"]'
 contains "report: the status" "$r" '"status":2'
+contains "report: the full sandbox, not the weaker one" "$r" '"weaker_sandbox":false'
 contains "report: the denial and its rule" "$r" \
 	"\"op\":\"create\",\"target\":\"$probe/new\",\"rule\":\"not under a writable path\",\"layer\":\"observer\""
 contains "report: the smallest broadening" "$r" "\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]}"
