@@ -28,9 +28,12 @@ static int read_data(pid_t pid, const struct msghdr *mh, struct msgcopy *m)
 	struct iovec *iov = calloc(mh->msg_iovlen ? mh->msg_iovlen : 1, sizeof *iov);
 	int rc = iov ? read_exact(pid, (uintptr_t)mh->msg_iov, iov, mh->msg_iovlen * sizeof *iov) : -ENOBUFS;
 	size_t total = 0;
-	for (size_t i = 0; rc == 0 && i < mh->msg_iovlen; i++)
-		if ((total += iov[i].iov_len) > SEND_MAX)
+	for (size_t i = 0; rc == 0 && i < mh->msg_iovlen; i++) {
+		if (iov[i].iov_len > SEND_MAX - total) /* checked before adding: no wrap */
 			rc = -EMSGSIZE;
+		else
+			total += iov[i].iov_len;
+	}
 	if (rc == 0 && (m->data = malloc(total ? total : 1)) == NULL)
 		rc = -ENOBUFS;
 	for (size_t i = 0; rc == 0 && i < mh->msg_iovlen; i++) {
@@ -55,6 +58,9 @@ static int read_fds(pid_t pid, const struct msghdr *mh, struct msgcopy *m)
 	int rc = read_exact(pid, (uintptr_t)mh->msg_control, u.buf, mh->msg_controllen);
 	struct msghdr local = {.msg_control = u.buf, .msg_controllen = mh->msg_controllen};
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&local); rc == 0 && c != NULL; c = CMSG_NXTHDR(&local, c)) {
+		/* the kernel's own check (__cmsg_ok): a length that fits */
+		if (c->cmsg_len < CMSG_LEN(0) || c->cmsg_len > mh->msg_controllen - (size_t)((char *)c - u.buf))
+			return -EINVAL;
 		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
 			return -EOPNOTSUPP;
 		size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);

@@ -144,6 +144,38 @@ int main(int argc, char **argv)
 }
 C
 cc -o "$ws/.t/mmsg" "$ws/.t/mmsg.c"
+# iovec lengths that wrap a size_t sum, then a cmsg_len beyond the
+# buffer: both refused, and the observer is still there afterwards.
+cat >"$ws/.t/msgbad.c" <<'C'
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+int main(void)
+{
+	int sv[2];
+	static char a[8192], ctl[64];
+	socketpair(AF_UNIX, SOCK_DGRAM, 0, sv);
+	struct iovec iov[2] = {{a, 4096}, {a + 4096, SIZE_MAX - 4095}};
+	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 2};
+	int r1 = (int)sendmsg(sv[0], &mh, 0);
+	struct cmsghdr *c = (struct cmsghdr *)(void *)ctl;
+	c->cmsg_len = 4000;
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	iov[1].iov_len = 1;
+	mh.msg_control = ctl;
+	mh.msg_controllen = sizeof ctl;
+	int r2 = (int)sendmsg(sv[0], &mh, 0);
+	printf("%d %d\n", r1, r2);
+	return 0;
+}
+C
+cc -o "$ws/.t/msgbad" "$ws/.t/msgbad.c"
+sbx_out out -- sh -c "'$ws/.t/msgbad' && echo alive > '$ws/alive'"
+same "sendmsg with wrapping iovecs or a bad cmsg_len: refused" "$out" "-1 -1"
+same "the observer still answers after them" "$(cat "$ws/alive" 2>/dev/null)" "alive"
 refuse "sendmmsg to a host datagram socket" sbx -- "$ws/.t/mmsg" "$out_dir/ro/log.sock"
 sbx_out out -- "$ws/.t/mmsg" own "$ws/mmsg.sock"
 same "sendmmsg to the sandbox's own socket: both sent, lengths written back" "$out" "2 3 5 one"
