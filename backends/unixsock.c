@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
@@ -16,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -27,7 +29,7 @@
 
 #define RULE_HOST "host unix socket: only the sandbox's own sockets are reachable"
 #define RULE_SHARED "abstract unix socket: the sandbox shares the host's network"
-#define RULE_NOGETFD "unix socket: pidfd_getfd unavailable, pathname sockets refused"
+#define RULE_NOGETFD "socket: the observer cannot take the caller's socket (pidfd_getfd), so it refuses"
 #define RULE_NOGETFD_INET "weaker sandbox: pidfd_getfd unavailable, no connect can be vetted"
 
 void unixsock_init(struct unixsock *u)
@@ -88,6 +90,39 @@ static int64_t connect_now(int sock, const struct sockaddr *a, socklen_t len)
 	int rc = connect(sock, a, len) == 0 ? 0 : -errno;
 	if (fl >= 0 && !(fl & O_NONBLOCK))
 		fcntl(sock, F_SETFL, fl);
+	return rc;
+}
+
+/* A blocking caller's connect, made on the non-blocking same open file
+ * and waited for here (the observer is a process of its own: only this
+ * sandbox's other notified calls wait meanwhile). Gives up when the
+ * caller went away (a signal, its death). SO_SNDTIMEO is honoured as the
+ * kernel does: EINPROGRESS when it runs out. */
+static int64_t connect_wait(const struct call *c, const struct sockaddr *a, socklen_t len)
+{
+	int fl = fcntl(c->sock, F_GETFL);
+	if (fl < 0 || (fl & O_NONBLOCK))
+		return connect(c->sock, a, len) == 0 ? 0 : -errno;
+	fcntl(c->sock, F_SETFL, fl | O_NONBLOCK);
+	int64_t rc = connect(c->sock, a, len) == 0 ? 0 : -errno;
+	struct timeval tv = {0};
+	socklen_t tl = sizeof tv;
+	getsockopt(c->sock, SOL_SOCKET, SO_SNDTIMEO, &tv, &tl);
+	int64_t left = tv.tv_sec || tv.tv_usec ? (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000 : -1;
+	while (rc == -EINPROGRESS && left != 0) {
+		struct pollfd pf = {c->sock, POLLOUT, 0};
+		int slice = left < 0 || left > 100 ? 100 : (int)left;
+		if (poll(&pf, 1, slice) > 0) {
+			int err = 0;
+			socklen_t el = sizeof err;
+			getsockopt(c->sock, SOL_SOCKET, SO_ERROR, &err, &el);
+			rc = -err;
+		} else if (seccomp_notify_id_valid(c->notify_fd, c->req->id) != 0) {
+			break;
+		}
+		left = left < 0 ? -1 : left - slice;
+	}
+	fcntl(c->sock, F_SETFL, fl);
 	return rc;
 }
 
@@ -200,23 +235,18 @@ static void path_call(struct unixsock *u, const struct call *c, const struct soc
 	close(fd);
 }
 
-/* Without pidfd_getfd: decided on the address as read, refusing paths. */
+/* Without the caller's socket (no pidfd_getfd, or a caller that made
+ * itself non-dumpable), nothing read from its memory can decide: the
+ * kernel would read it again. connect() and sendto() fail; sendmsg()
+ * goes on (unixsock.h says why that one is handed back). */
 static void call_blind(const struct unixsock *u, const struct call *c, struct unixsock_answer *out)
 {
-	struct sockaddr_storage ss;
-	socklen_t len;
-	/* The weaker sandbox has no network namespace behind Landlock's port
-	 * rule: an address read racily decides nothing there. */
-	if (u->inet.on && c->kind == CALL_CONNECT) {
-		snprintf(out->path, sizeof out->path, "connect");
-		deny(out, RULE_NOGETFD_INET, EACCES);
-	} else if (c->kind != CALL_SENDMSG && c->kind != CALL_SENDMMSG && read_addr(c, &ss, &len) == 0 &&
-		   is_pathname(&ss, len)) {
-		snprintf(out->path, sizeof out->path, "%.*s", (int)(len - offsetof(struct sockaddr_un, sun_path)),
-			 ((const struct sockaddr_un *)(const void *)&ss)->sun_path);
-		deny(out, RULE_NOGETFD, EACCES);
-	} else
+	if (c->kind == CALL_SENDMSG || c->kind == CALL_SENDMMSG) {
 		out->what = UNIXSOCK_CONTINUE;
+		return;
+	}
+	snprintf(out->path, sizeof out->path, "%s", c->kind == CALL_CONNECT ? "connect" : "sendto");
+	deny(out, u->inet.on ? RULE_NOGETFD_INET : RULE_NOGETFD, EACCES);
 }
 
 static void unix_call(struct unixsock *u, const struct call *c, struct unixsock_answer *out)
@@ -306,6 +336,24 @@ static void inet_call(struct unixsock *u, const struct call *c, struct unixsock_
 		inetsock_call(&u->inet, c->sock, &ss, len, c->kind == CALL_SENDTO, out);
 }
 
+/* connect() and sendto() on a socket of another family: made here on the
+ * socket taken and the address read once, never handed back to the
+ * kernel, which would look the fd number up again (another thread may
+ * have put a unix socket there by then) and read the address again. */
+static void other_call(const struct call *c, struct unixsock_answer *out)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	if ((out->error = read_addr(c, &ss, &len)) < 0)
+		return;
+	int64_t r = c->kind == CALL_SENDTO ? send_now(c, (const struct sockaddr *)&ss, len)
+					   : connect_wait(c, (const struct sockaddr *)&ss, len);
+	if (r < 0)
+		out->error = (int)r;
+	else
+		out->val = r;
+}
+
 static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_answer *out)
 {
 	memset(out, 0, sizeof *out);
@@ -330,8 +378,10 @@ static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_an
 		else if ((domain == AF_INET || domain == AF_INET6) && u->inet.on &&
 			 (c->kind == CALL_CONNECT || c->kind == CALL_SENDTO))
 			inet_call(u, c, out);
+		else if (domain != AF_UNIX && (c->kind == CALL_SENDMSG || c->kind == CALL_SENDMMSG))
+			out->what = UNIXSOCK_CONTINUE; /* see unixsock.h: the one call handed back */
 		else if (domain != AF_UNIX)
-			out->what = UNIXSOCK_CONTINUE;
+			other_call(c, out);
 		else if (c->kind == CALL_SENDMSG || c->kind == CALL_SENDMMSG)
 			msgs_call(u, c, out);
 		else

@@ -29,9 +29,12 @@
  * No policy entry can open a host socket: there is nothing to suggest.
  *
  * In the weaker sandbox, AF_INET and AF_INET6 sockets are taken over as
- * well (inetsock.h). Sockets of another family go on unobserved (CONTINUE is safe there: a
- * socket's family never changes, and an AF_INET socket given an AF_UNIX
- * address fails by itself). Abstract and unnamed addresses on AF_UNIX
+ * well (inetsock.h). connect() and sendto() on sockets of another family
+ * are made by the host as well, on the socket it took and the address it
+ * read: handing them back to the kernel (CONTINUE) would let it look the
+ * fd number up again, and a thread can dup2() a unix socket onto that
+ * number in between (found in review: it reached a host socket in ~1000
+ * tries). Abstract and unnamed addresses on AF_UNIX
  * sockets are connected by the host too (the address was read once; a
  * racing thread could otherwise turn it into a path after the read): the
  * lookup happens in the socket's own namespace, the sandbox's, which
@@ -44,10 +47,13 @@
  *   (a walk of /proc; only the launcher could hand it a host socket, and
  *   it passes none); abstract sockets are refused (the host connecting
  *   would bypass Landlock's scoping, which only binds the sandbox);
- * - without pidfd_getfd (Linux < 5.6, or ptrace restricted): pathname
- *   addresses are refused as read; a racing thread can turn an address
- *   read as abstract or AF_INET into a path (then only the netns and
- *   Landlock's scoping stand);
+ * - without the caller's socket (no pidfd_getfd, or a caller that made
+ *   itself non-dumpable where the host has no capability over it, as in
+ *   the weaker sandbox): connect() and sendto() fail with EACCES;
+ * - a blocking connect() on another family is waited for by the observer
+ *   (poll, SO_SNDTIMEO honoured), during which the sandbox's other
+ *   notified calls wait too: instant on the sandbox's own loopback, up to
+ *   the kernel's SYN timeout for an unanswered host in devbox;
  * - the listener sees the host (the observer) as its peer in SO_PEERCRED,
  *   since the host made the connection;
  * - a blocking connect to a listener whose backlog is full, or a blocking
@@ -59,6 +65,13 @@
  *   carry the host's identity) is refused with EOPNOTSUPP, and so is a
  *   32-bit caller's message. The launcher hands the observer's listener
  *   over by number (a sendmsg of its own would wait for the observer).
+ *   On every other socket sendmsg is handed back to the kernel (doing
+ *   every TCP send in the host would cost too much), so a thread that
+ *   dup2()s a unix datagram socket onto the number in that window can
+ *   send one to a host datagram socket it can name: in the full sandbox
+ *   none of the usual ones is visible (/dev, /run, /tmp and the runtime
+ *   dirs are its own or masked); the weaker sandbox refuses unix
+ *   datagram sockets altogether.
  *
  * Cost: about ten syscalls on the host per AF_UNIX connect, one sock_diag
  * dump of the sandbox's own sockets among them (tests/bench/unixsock.sh);

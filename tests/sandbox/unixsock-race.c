@@ -4,11 +4,19 @@
  *   swap: one thread renames a symlink to HOST, then one to OWN, onto
  *         NAME in a loop; the main thread connects to NAME;
  *   flip: one thread rewrites the address in memory between OWN and HOST;
- *         the main thread connects with it.
+ *         the main thread connects with it;
+ *   fdflip: one thread dup2()s an AF_INET and an AF_UNIX socket in turn
+ *         onto one fd number while the main thread connects that number
+ *         to HOST (the kernel must not look the number up again after
+ *         the observer checked the socket).
  * Prints "own=N other=M": connections that reached the sandbox's own
- * listener and that succeeded without reaching it. The test checks from
- * outside that the host's server never saw a connection. */
+ * listener and that succeeded without reaching it (fdflip: "refused=N
+ * unsupported=M other=K", the answers for a unix and an inet socket and
+ * the successes). The test checks from outside that the host's server
+ * never saw a connection. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -47,6 +55,42 @@ static void *flip(void *arg)
 	return NULL;
 }
 
+enum { FLIP_FD = 100 };
+static int flip_fds[2];
+
+static void *fdflip(void *arg)
+{
+	struct race *r = arg;
+	while (!atomic_load(&r->stop)) {
+		dup2(flip_fds[0], FLIP_FD);
+		dup2(flip_fds[1], FLIP_FD);
+	}
+	return NULL;
+}
+
+static int fdflip_main(struct race *r, int n)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	snprintf(a.sun_path, sizeof a.sun_path, "%s", r->host);
+	flip_fds[0] = socket(AF_INET, SOCK_STREAM, 0);
+	flip_fds[1] = socket(AF_UNIX, SOCK_STREAM, 0);
+	pthread_t t;
+	pthread_create(&t, NULL, fdflip, r);
+	int refused = 0, unsupported = 0, other = 0;
+	for (int i = 0; i < n; i++) {
+		if (connect(FLIP_FD, (struct sockaddr *)&a, sizeof a) == 0)
+			other++;
+		else if (errno == EAFNOSUPPORT)
+			unsupported++;
+		else if (errno == EACCES)
+			refused++;
+	}
+	atomic_store(&r->stop, 1);
+	pthread_join(t, NULL);
+	printf("refused=%d unsupported=%d other=%d\n", refused, unsupported, other);
+	return 0;
+}
+
 static void *serve(void *arg)
 {
 	struct race *r = arg;
@@ -81,6 +125,8 @@ int main(int argc, char **argv)
 	r.host = argv[3];
 	r.name = argv[4];
 	int n = atoi(argv[5]);
+	if (strcmp(argv[1], "fdflip") == 0)
+		return fdflip_main(&r, n);
 	int flipping = strcmp(argv[1], "flip") == 0;
 	r.listener = listen_at(r.own);
 	r.addr.sun_family = AF_UNIX;

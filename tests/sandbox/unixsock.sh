@@ -264,5 +264,9 @@ sbx_out out -- "$race" flip "$ws/f-own.sock" "$out_dir/ro/agent.sock" - 2000
 echo "# flip race: $out"
 case "$out" in *"own=0 "*) fail "flip race: never reached its own socket (vacuous)";; esac
 contains "flip race: nothing else connected" "$out" "other=0"
+sbx_out out -- "$race" fdflip - "$out_dir/ro/agent.sock" - 3000
+echo "# fd flip race: $out"
+case "$out" in *"refused=0 "*|*"unsupported=0 "*) fail "fd flip race: both kinds of socket were met (vacuous)";; esac
+contains "fd flip race: no connect succeeded" "$out" "other=0"
 same "races: the host servers never saw a connection" "$(cat "$out_dir/ro.log" "$out_dir/ws.log")" ""
 exit $T_FAILED
