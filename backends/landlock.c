@@ -104,9 +104,9 @@ static struct ll_ruleset_attr landlock_attr(int abi)
 }
 
 /* The weaker sandbox with a restricted network: TCP connect handled, so
- * only the proxy's port (if any) is allowed. Bind is not handled: a dev
- * server listens on the host's interfaces. launch_weak_refusal() has
- * made sure the ABI knows TCP rules. */
+ * only the proxy's port (if any) is allowed, and bind, so no port at all
+ * (no server a remote peer could reach). launch_weak_refusal() has made
+ * sure the ABI knows TCP rules. */
 static bool landlock_net(const struct sbx *s)
 {
 	return s->weak && s->p->net.mode != NET_HOST;
@@ -204,7 +204,10 @@ int landlock_apply(struct sbx *s)
 	if (landlock_net(s)) {
 		if (abi < 4)
 			return sbx_failx(s, "landlock", "no TCP rules before ABI 4: the network cannot be restricted");
-		a.handled_access_net = LL_NET_CONNECT_TCP;
+		/* bind too, with no port allowed: a listener on the host's
+		 * interfaces would take connections in, no connect() needed
+		 * (found in review) */
+		a.handled_access_net = LL_NET_CONNECT_TCP | LL_NET_BIND_TCP;
 	}
 	struct ll ll = { .handled = a.handled_access_fs };
 	ll.fd = (int)syscall(SYS_landlock_create_ruleset, &a, sizeof a, 0);

@@ -4,6 +4,7 @@
  * weaker sandbox (weak.c) adds the socket filter that stands in for the
  * network namespace. */
 #include <errno.h>
+#include <sys/prctl.h>
 #include <linux/sched.h>
 #include <netinet/in.h>
 #include <seccomp.h>
@@ -178,6 +179,22 @@ static int seccomp_weak_fastopen(scmp_filter_ctx ctx)
 	return 0;
 }
 
+/* Every weaker sandbox: no unix datagram sockets (without a mount
+ * namespace /dev/log and journald's sockets are in reach, and a sendmsg
+ * on another socket is handed back to the kernel: unixsock.h), and no
+ * PR_SET_DUMPABLE (a non-dumpable process would be out of the observer's
+ * reach: it has no capability over a process outside a user namespace). */
+static int seccomp_weak_all(scmp_filter_ctx ctx)
+{
+	struct scmp_arg_cmp unix_fam = SCMP_A0(SCMP_CMP_EQ, AF_UNIX);
+	struct scmp_arg_cmp dgram = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM);
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2, unix_fam, dgram) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socketpair), 2, unix_fam, dgram) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_DUMPABLE)) < 0)
+		return -1;
+	return 0;
+}
+
 static int seccomp_weak(scmp_filter_ctx ctx)
 {
 	if (seccomp_weak_family(ctx) < 0 || seccomp_weak_tcp(ctx, AF_INET) < 0 || seccomp_weak_tcp(ctx, AF_INET6) < 0)
@@ -195,7 +212,7 @@ static int seccomp_build(scmp_filter_ctx ctx, struct sbx *s)
 		return -1;
 	if (seccomp_ioctls(ctx) < 0 || seccomp_namespaces(ctx) < 0 || seccomp_sockets(ctx) < 0)
 		return -1;
-	if (s->weak && p->net.mode != NET_HOST && seccomp_weak(ctx) < 0)
+	if (s->weak && (seccomp_weak_all(ctx) < 0 || (p->net.mode != NET_HOST && seccomp_weak(ctx) < 0)))
 		return -1;
 	return 0;
 }

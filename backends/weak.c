@@ -40,12 +40,15 @@ const char *launch_weak_refusal(const struct policy *p, int landlock_abi, bool o
 {
 	if (!p->sandboxed)
 		return NULL;
-	if (landlock_abi < 1)
-		return "weaker sandbox (no user namespaces): Landlock is not available, and nothing else would hold "
-		       "the file rules (see sandmux doctor)";
-	if (p->net.mode != NET_HOST && landlock_abi < 4)
-		return "weaker sandbox (no user namespaces): Landlock ABI < 4 has no TCP rules, so nothing would "
-		       "restrict this profile's network (needs Linux 6.7, or user namespaces)";
+	if (!p->allow_weaker)
+		return "no user namespaces here: sandmux refuses the weaker sandbox (no private /proc or /tmp, "
+		       "protected paths held only by the observer) unless \"allowWeakerSandbox\": true is set in "
+		       "~/.sandmux/sandbox.json (see sandmux doctor)";
+	/* Below ABI 6 the command could kill its init (no signal scoping) and
+	 * its orphans would outlive the pane, out of the tree sandmux ends. */
+	if (landlock_abi < 6)
+		return "weaker sandbox (no user namespaces): Landlock ABI < 6 cannot keep the command from "
+		       "signalling its init and your other processes (needs Linux 6.12, or user namespaces)";
 	if (!observer)
 		return "weaker sandbox (no user namespaces): the observer is required (it holds the protected paths "
 		       "and the TCP destinations); --no-observer cannot be used here";

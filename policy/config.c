@@ -258,6 +258,10 @@ static int f_cache(struct loader *ld, const struct json *j, void *a)
 {
 	return get_bool(ld, j, &((struct config *)a)->shared_cache);
 }
+static int f_weaker(struct loader *ld, const struct json *j, void *a)
+{
+	return get_bool(ld, j, &((struct config *)a)->weaker);
+}
 static int f_strict(struct loader *ld, const struct json *j, void *a)
 {
 	return get_bool(ld, j, &((struct config *)a)->net_strict);
@@ -402,7 +406,7 @@ static const struct field top_fields[] = {
 	{ "type", f_type }, { "additionalReadwritePaths", f_add_rw }, { "additionalReadonlyPaths", f_add_ro },
 	{ "disableTmpWrite", f_tmp }, { "enableSharedBuildCache", f_cache }, { "networkPolicy", f_net },
 	{ "networkPolicyStrict", f_strict }, { "profile", f_profile }, { "profiles", f_profiles },
-	{ "env", f_env }, { NULL, NULL },
+	{ "env", f_env }, { "allowWeakerSandbox", f_weaker }, { NULL, NULL },
 };
 
 static const char *config_own_file(struct config *cfg, const char *file, enum layer layer)

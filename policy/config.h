@@ -37,6 +37,7 @@ struct config {
 	struct opt_str type;               /* workspace_readwrite, workspace_readonly, insecure_none */
 	struct rules add_rw, add_ro;       /* absolute, normalised, "~/" expanded */
 	struct opt_bool disable_tmp_write, shared_cache, net_strict;
+	struct opt_bool weaker; /* allowWeakerSandbox */
 	struct opt_str net_default;        /* "allow", "deny" */
 	struct rules net_allow, net_deny;
 	bool net_allow_set;                /* the key is present (an admin list replaces) */

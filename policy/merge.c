@@ -161,6 +161,7 @@ void config_merge(struct config *into, struct config *upper, struct perr *err)
 	sticky_bool(&into->disable_tmp_write, &upper->disable_tmp_write, true);
 	sticky_bool(&into->net_strict, &upper->net_strict, true);
 	higher_bool(&into->shared_cache, &upper->shared_cache);
+	higher_bool(&into->weaker, &upper->weaker);
 	merge_net_default(&into->net_default, &upper->net_default);
 	if (upper->layer == LAYER_ADMIN && upper->net_allow_set)
 		replace_rules(&into->net_allow, &upper->net_allow);

@@ -109,6 +109,7 @@ struct policy {
 	struct rules protect_except; /* globs: writable although under `protect` */
 	bool tmp_writable;     /* !disableTmpWrite */
 	bool shared_cache;     /* enableSharedBuildCache */
+	bool allow_weaker;     /* allowWeakerSandbox: without user namespaces, the weaker sandbox */
 	bool allow_ptrace;     /* devbox only */
 
 	struct {

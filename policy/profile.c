@@ -288,6 +288,7 @@ int profile_resolve(struct policy *p, const struct config *cfg, const struct pol
 	p->sandboxed = strcmp(base, "off") != 0 && !(cfg->type.v && strcmp(cfg->type.v, "insecure_none") == 0);
 	p->tmp_writable = !(cfg->disable_tmp_write.set && cfg->disable_tmp_write.v);
 	p->shared_cache = cfg->shared_cache.set && cfg->shared_cache.v;
+	p->allow_weaker = cfg->weaker.set && cfg->weaker.v;
 	p->allow_ptrace = strcmp(base, "devbox") == 0;
 	fill_roots(p, cfg);
 	fill_own_files(p, opts);

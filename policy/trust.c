@@ -225,6 +225,10 @@ void config_drop_widening(struct config *repo, const struct config *below, char 
 		repo->shared_cache.set = false;
 		note(ignored, size, "enableSharedBuildCache");
 	}
+	if (repo->weaker.set && repo->weaker.v && !(below->weaker.set && below->weaker.v)) {
+		repo->weaker.set = false;
+		note(ignored, size, "allowWeakerSandbox");
+	}
 	if (repo->net_default.v && strcmp(repo->net_default.v, "allow") == 0)
 		drop_str(&repo->net_default, ignored, size, "networkPolicy.default");
 	if (has_new(&repo->net_allow, &below->net_allow)) {

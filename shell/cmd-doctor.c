@@ -69,18 +69,17 @@ static void doctor_weak(const struct features *f)
 {
 	if (f->userns)
 		return;
-	printf("\nweaker sandbox: no user namespaces here, so panes run without namespaces; in their place:\n"
-	       "  network: Landlock TCP rule + seccomp socket filter instead of a network namespace\n"
+	printf("\nweaker sandbox: no user namespaces here, so panes run without namespaces, and only where the\n"
+	       "  policy says \"allowWeakerSandbox\": true (otherwise they refuse to start); in their place:\n"
+	       "  network: Landlock TCP rules + seccomp socket filter instead of a network namespace\n"
 	       "           (TCP connect only to the proxy's port, and the observer allows only 127.0.0.1 there;\n"
-	       "           sockets: AF_UNIX, NETLINK_ROUTE, TCP; MSG_FASTOPEN refused; listening binds the host's interfaces)\n"
+	       "           no TCP bind; sockets: AF_UNIX stream/seqpacket, NETLINK_ROUTE, TCP; MSG_FASTOPEN refused)\n"
 	       "  /proc:   the host's (no pid namespace): host processes and their command lines are visible\n"
 	       "  /tmp:    the host's, readable; TMPDIR is the session temp dir on the host (writable)\n"
 	       "  files:   protected paths and deny globs by the observer only (racy), no read-only bind-overs\n"
-	       "  processes: init is a subreaper and ends every process left when the command ends%s\n"
-	       "  required: Landlock%s, the denial observer (seccomp user notification: %s)\n",
-	       f->landlock_abi >= 6 ? "" : "\n           (Landlock ABI < 6: no signal scoping, the command can signal your other processes)",
-	       f->landlock_abi >= 4 ? "" : " ABI 4 for any profile that restricts the network (have: NO)",
-	       yn(f->seccomp_notify));
+	       "  processes: init is a subreaper and ends every process left when the command ends\n"
+	       "  required: Landlock ABI 6 (have: %d), the denial observer (seccomp user notification: %s)\n",
+	       f->landlock_abi, yn(f->seccomp_notify));
 }
 
 /* The weaker sandbox's trial waits at its first notified call for an

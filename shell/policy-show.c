@@ -65,6 +65,7 @@ void policy_show_text(const struct policy *p, FILE *f)
 	text_rules(f, "writable exceptions", &p->protect_except);
 	fprintf(f, "temp dir: %s\n", p->tmp_writable ? "writable" : "read-only (disableTmpWrite)");
 	fprintf(f, "shared build cache: %s\n", p->shared_cache ? "on" : "off");
+	fprintf(f, "without user namespaces: %s\n", p->allow_weaker ? "the weaker sandbox (allowWeakerSandbox)" : "refuse");
 	fprintf(f, "ptrace: %s\n", p->allow_ptrace ? "allowed" : "denied");
 	fprintf(f, "network: %s\n", net_modes[p->net.mode]);
 	if (p->net.mode == NET_PROXY)
@@ -165,6 +166,7 @@ int policy_show_json(const struct policy *p, FILE *f)
 	cJSON_AddItemToObject(j, "protect_except", json_rules(&p->protect_except));
 	cJSON_AddBoolToObject(j, "tmp_writable", p->tmp_writable);
 	cJSON_AddBoolToObject(j, "shared_cache", p->shared_cache);
+	cJSON_AddBoolToObject(j, "allow_weaker", p->allow_weaker);
 	cJSON_AddBoolToObject(j, "allow_ptrace", p->allow_ptrace);
 	cJSON_AddItemToObject(j, "network", json_net(p));
 	cJSON_AddItemToObject(j, "env", json_env(p));

@@ -73,7 +73,7 @@ sleep 0.2
 refuse "nothing reached the test host's server (fast open either)" test -e "$log"
 
 # strict: no TCP at all, not even to the host's own loopback.
-out=$(cd "$ws" && weak "$SANDMUX" run --sandbox strict -- python3 -c '
+out=$(cd "$ws" && weak "$SANDMUX" run --config "$ws/.t/policy.json" --sandbox strict -- python3 -c '
 import socket
 for a in [("198.51.100.11", 9099), ("127.0.0.1", 5353)]:
     try: socket.create_connection(a, timeout=3); print("connected", a)
@@ -82,4 +82,13 @@ contains "weaker sandbox, strict: says so" "$out" "weaker sandbox: no user names
 case "$out" in *connected*) fail "weaker sandbox, strict: no TCP connect at all"; echo "$out" | sed 's/^/#   /' ;;
 	*) ok "weaker sandbox, strict: no TCP connect at all" ;; esac
 refuse "nothing reached the test host's server (strict)" test -e "$log"
+
+# No listener either: a remote peer could connect in, no connect() needed.
+out=$(wrun -- python3 -c '
+import socket
+for a in [("0.0.0.0", 0), ("127.0.0.1", 18080)]:
+    try: s = socket.socket(); s.bind(a); s.listen(1); print("listening", s.getsockname())
+    except OSError as e: print("refused", e.errno)' 2>&1)
+case "$out" in *listening*) fail "weaker sandbox: no TCP listener"; echo "$out" | sed 's/^/#   /' ;;
+	*) ok "weaker sandbox: no TCP listener" ;; esac
 exit $T_FAILED

@@ -14,6 +14,25 @@ contains "weaker sandbox: TMPDIR is the session temp dir on the host" "$out" "tm
 contains "weaker sandbox: the session temp dir is writable" "$out" "tmp-ok"
 contains "weaker sandbox: the host's /tmp is not" "$out" "host-tmp-refused"
 
+out=$(cd "$ws" && weak "$SANDMUX" run --config "$ws/.t/policy-strong.json" -- true 2>&1)
+same "without allowWeakerSandbox: refused" "$?" "1"
+contains "without allowWeakerSandbox: the line names the key" "$out" '"allowWeakerSandbox": true'
+out=$(wrun -- python3 -c '
+import ctypes, socket
+for t in (socket.SOCK_DGRAM, socket.SOCK_STREAM):
+    try:
+        socket.socket(socket.AF_UNIX, t); print("made", t)
+    except OSError as e:
+        print("refused", t, e.errno)
+try:
+    socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM); print("pair made")
+except OSError as e:
+    print("pair refused", e.errno)
+print("dumpable", ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0))' 2>&1)
+contains "weaker sandbox: no unix datagram socket" "$out" "refused 2 13"
+contains "weaker sandbox: unix stream sockets still" "$out" "made 1"
+contains "weaker sandbox: no unix datagram socketpair" "$out" "pair refused 13"
+contains "weaker sandbox: PR_SET_DUMPABLE refused" "$out" "dumpable -1"
 wrun --report "$ws/.t/report.json" -- true 2>/dev/null
 check "weaker sandbox: run --report says so" python3 -c '
 import json, sys; sys.exit(json.load(open(sys.argv[1]))["weaker_sandbox"] is not True)' "$ws/.t/report.json"
@@ -65,8 +84,12 @@ case "$pid$host" in ''|*[!0-9]*) fail "weaker sandbox: the command wrote the pid
 	refuse "weaker sandbox: sandmux killed: the escapee is gone too" kill -0 "$pid" ;; esac
 wait
 
-out=$(cd "$ws" && weak "$SANDMUX" doctor 2>&1)
+mkdir -p "$ws/.t/home/.sandmux"
+out=$(cd "$ws" && HOME="$ws/.t/home" weak "$SANDMUX" doctor 2>&1)
+contains "doctor, no allowWeakerSandbox: workspace refused, saying why" "$out" "workspace  REFUSED here: no user namespaces here"
+cp "$ws/.t/policy.json" "$ws/.t/home/.sandmux/sandbox.json"
+out=$(cd "$ws" && HOME="$ws/.t/home" weak "$SANDMUX" doctor 2>&1)
 contains "doctor: says the weaker sandbox would be used" "$out" "weaker sandbox"
-contains "doctor: what stands in for the network namespace" "$out" "network: Landlock TCP rule + seccomp socket filter instead of a network namespace"
+contains "doctor: what stands in for the network namespace" "$out" "network: Landlock TCP rules + seccomp socket filter instead of a network namespace"
 contains "doctor: workspace would start (weaker)" "$out" "workspace  WEAKER"
 exit $T_FAILED

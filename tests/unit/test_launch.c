@@ -137,27 +137,26 @@ static void test_paths(struct unit *u)
 		free(vars[i]);
 }
 
-/* Whether the weaker sandbox (no user namespaces) may run a policy: a
- * restricted network needs Landlock's TCP rules (ABI 4), every profile
- * needs Landlock and the observer. Fail closed, one line naming why. */
+/* Whether the weaker sandbox (no user namespaces) may run a policy: only
+ * when the policy allows it (allowWeakerSandbox), with Landlock's signal
+ * scoping (ABI 6, which has the TCP rules of ABI 4 too) and the observer.
+ * Fail closed, one line naming why. */
 static void test_weak_refusal(struct unit *u)
 {
 	struct policy p = { 0 };
 	p.sandboxed = true;
-	const enum net_mode modes[] = { NET_NONE, NET_PROXY };
-	for (size_t i = 0; i < 2; i++) {
+	const char *why = launch_weak_refusal(&p, 7, true);
+	CHECK(u, why != NULL && strstr(why, "allowWeakerSandbox") != NULL);
+	p.allow_weaker = true;
+	const enum net_mode modes[] = { NET_NONE, NET_PROXY, NET_HOST };
+	for (size_t i = 0; i < 3; i++) {
 		p.net.mode = modes[i];
 		CHECK(u, launch_weak_refusal(&p, 7, true) == NULL);
-		CHECK(u, launch_weak_refusal(&p, 4, true) == NULL);
-		const char *why = launch_weak_refusal(&p, 3, true);
-		CHECK(u, why != NULL && strstr(why, "Landlock ABI < 4 has no TCP rules") != NULL);
-		CHECK(u, launch_weak_refusal(&p, 1, true) != NULL);
+		CHECK(u, launch_weak_refusal(&p, 6, true) == NULL);
+		why = launch_weak_refusal(&p, 5, true);
+		CHECK(u, why != NULL && strstr(why, "Landlock ABI < 6") != NULL);
+		CHECK(u, launch_weak_refusal(&p, 0, true) != NULL);
 	}
-	p.net.mode = NET_HOST; /* devbox: nothing to restrict */
-	CHECK(u, launch_weak_refusal(&p, 3, true) == NULL);
-	CHECK(u, launch_weak_refusal(&p, 1, true) == NULL);
-	const char *why = launch_weak_refusal(&p, 0, true);
-	CHECK(u, why != NULL && strstr(why, "Landlock is not available") != NULL);
 	why = launch_weak_refusal(&p, 7, false);
 	CHECK(u, why != NULL && strstr(why, "the observer is required") != NULL);
 	p.shared_cache = true;

@@ -309,10 +309,11 @@ static void test_trust(struct unit *u)
 	put(fx.home, ".sandmux/sandbox.json", "{\"networkPolicy\": {\"allow\": [\"a.com\"]}}");
 	put(fx.ws, ".sandmux/sandbox.json",
 	    "{\"additionalReadwritePaths\": [\"/etc\"], \"networkPolicy\": {\"allow\": [\"evil.com\"], \"deny\": [\"a.com\"]},"
-	    " \"disableTmpWrite\": true}");
+	    " \"disableTmpWrite\": true, \"allowWeakerSandbox\": true}");
 	struct policy *p = load(&fx, NULL, NULL, &e);
 	if (CHECK(u, p != NULL)) {
 		/* untrusted: widening parts ignored, narrowing ones applied, one warning */
+		CHECK(u, !p->allow_weaker);
 		CHECK(u, !policy_decide_path(p, "/etc/passwd", OP_WRITE).allow);
 		CHECK(u, !policy_decide_host(p, "evil.com", NULL, 443).allow);
 		CHECK(u, !policy_decide_host(p, "a.com", NULL, 443).allow);
@@ -320,13 +321,14 @@ static void test_trust(struct unit *u)
 		CHECK_INT(u, e.nwarnings, 1);
 		if (e.nwarnings)
 			CHECK(u, strstr(e.warnings[0], "is not trusted; ignored what it widens: additionalReadwritePaths, "
-							"networkPolicy.allow") != NULL);
+							"allowWeakerSandbox, networkPolicy.allow") != NULL);
 	}
 	policy_free(p);
 	perr_free(&e);
 	CHECK_INT(u, trust_record(fx.home, repo, &e), 0);
 	p = load(&fx, NULL, NULL, &e);
 	if (CHECK(u, p != NULL)) { /* trusted: everything applies */
+		CHECK(u, p->allow_weaker);
 		CHECK(u, policy_decide_path(p, "/etc/passwd", OP_WRITE).allow);
 		CHECK(u, policy_decide_host(p, "evil.com", NULL, 443).allow);
 		CHECK_INT(u, e.nwarnings, 0);
