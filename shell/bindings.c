@@ -116,6 +116,16 @@ static void do_help(struct client *c, struct window *w)
 }
 
 static void do_denials(struct client *c, struct window *w) { (void)w; escalate_toggle_denials(c); }
+
+static void prompt_open(struct client *c, int kind)
+{
+	c->prompt_on = true;
+	c->prompt_kind = kind;
+	c->prompt[0] = 0;
+	server_redraw(c->srv, false);
+}
+static void do_command_prompt(struct client *c, struct window *w) { (void)w; prompt_open(c, PROMPT_COMMAND); }
+static void do_rename_prompt(struct client *c, struct window *w) { (void)w; prompt_open(c, PROMPT_RENAME); }
 static void do_answer(struct client *c, struct window *w) { (void)w; escalate_next_prompt(c); }
 
 static const struct mux_cmd cmds[] = {
@@ -143,6 +153,8 @@ static const struct mux_cmd cmds[] = {
 	{ "help", "?", "this list", do_help },
 	{ "denials", "D", "the denials pane: f filter by pane, arrows scroll, q close", do_denials },
 	{ "answer", "a", "next sandbox prompt: o once, s session, a/r always, d deny", do_answer },
+	{ "rename-window", ",", "rename the window (empty: named after its pane again)", do_rename_prompt },
+	{ "command-prompt", ":", "run a command by name: any above, or rename-window NAME", do_command_prompt },
 };
 
 static void split(struct client *c, struct window *w, int type)
@@ -278,14 +290,54 @@ static void mouse(struct client *c, const struct key *k)
 	}
 }
 
+static void rename_window(struct window *w, const char *name)
+{
+	snprintf(w->name, sizeof w->name, "%.*s", (int)sizeof w->name - 1, name);
+	server_redraw(w->srv, true);
+}
+
+/* A line typed at the `:` prompt: a command's name, as the help lists
+ * them, or rename-window NAME. */
+static void command_line(struct client *c, struct window *w, const char *line)
+{
+	char name[64];
+	int n = 0;
+	while (*line == ' ')
+		line++;
+	if (line[0] == 0 || w == NULL || sscanf(line, "%63s%n", name, &n) != 1)
+		return;
+	const char *arg = line + n + strspn(line + n, " ");
+	const struct mux_cmd *cmd = cmd_find(name);
+	if (strcmp(name, "rename-window") == 0 && arg[0] != 0)
+		rename_window(w, arg);
+	else if (cmd != NULL && cmd->fn != do_command_prompt)
+		cmd->fn(c, w);
+	else
+		client_message(c, "unknown command: %s (prefix ? lists them)", name);
+}
+
+static void prompt_done(struct client *c, const char *text)
+{
+	struct window *w = c->srv->cur;
+	struct pane *p = w != NULL ? w->active : NULL;
+	if (c->prompt_kind == PROMPT_SEARCH && p != NULL)
+		copy_search_done(c, p, text);
+	else if (c->prompt_kind == PROMPT_RENAME && w != NULL)
+		rename_window(w, text);
+	else if (c->prompt_kind == PROMPT_COMMAND)
+		command_line(c, w, text);
+}
+
 static void prompt_key(struct client *c, const struct key *k)
 {
-	struct pane *p = c->srv->cur != NULL ? c->srv->cur->active : NULL;
 	size_t len = strlen(c->prompt);
 	if (k->code == VT_KEY_ENTER || k->code == VT_KEY_ESCAPE || (k->code == 'c' && k->mods == VT_MOD_CTRL)) {
 		c->prompt_on = false;
-		if (k->code == VT_KEY_ENTER && p != NULL)
-			copy_search_done(c, p, c->prompt);
+		if (k->code == VT_KEY_ENTER) {
+			char text[sizeof c->prompt];
+			memcpy(text, c->prompt, sizeof text);
+			prompt_done(c, text);
+		}
 	} else if (k->code == VT_KEY_BACKSPACE) {
 		if (len > 0)
 			c->prompt[len - 1] = 0;

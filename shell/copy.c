@@ -208,6 +208,7 @@ void copy_key(struct client *cl, struct pane *p, const struct key *k)
 		return;
 	} else if (code == '/') {
 		cl->prompt_on = true;
+		cl->prompt_kind = PROMPT_SEARCH;
 		cl->prompt[0] = 0;
 	} else if (code == 'n')
 		search_up(p);

@@ -126,8 +126,9 @@ struct client {
 	struct buf keys; /* input bytes not yet a whole key */
 	struct layout *drag; /* a border being dragged with the mouse */
 	int drag_index;
-	char prompt[128]; /* copy mode search being typed; prompt_on says so */
+	char prompt[128]; /* a line being typed in the status bar; prompt_on says so */
 	bool prompt_on;
+	enum { PROMPT_SEARCH, PROMPT_COMMAND, PROMPT_RENAME } prompt_kind;
 	char message[128]; /* one line shown in the status bar until a key */
 	/* escalation (shell/escalate-view.c) */
 	bool denials_on;    /* the denials pane is up */

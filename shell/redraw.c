@@ -73,7 +73,9 @@ static void draw_status(struct client *c)
 	}
 	const char *right = c->message[0] ? c->message : c->prompt_on ? NULL : c->prefix ? "prefix" : NULL;
 	if (c->prompt_on) {
-		snprintf(line, sizeof line, "search: %s", c->prompt);
+		static const char *const label[] = {[PROMPT_SEARCH] = "search: ", [PROMPT_COMMAND] = ":",
+						    [PROMPT_RENAME] = "rename window: "};
+		snprintf(line, sizeof line, "%s%s", label[c->prompt_kind], c->prompt);
 		right = line;
 	}
 	if (right != NULL) {

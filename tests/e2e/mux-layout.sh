@@ -97,6 +97,31 @@ m_wait main '0:sh*' && ok "prefix p goes back" || fail "prefix p goes back"
 m_keys C-b n
 m_wait main '1:sh*' && ok "prefix n goes forward" || fail "prefix n goes forward"
 
+# rename the window (prefix ,) and run commands by name (prefix :)
+m_keys C-b ,
+m_wait main 'rename window: '
+$TM send-keys -t main -l 'agents'
+$TM send-keys -t main Enter
+m_wait main '1:agents*' && ok "prefix , renames the window" || { fail "prefix , renames the window"; m_screen | tail -1; }
+m_keys C-b :
+m_wait main ' :'
+$TM send-keys -t main -l 'rename-window build 2'
+$TM send-keys -t main Enter
+m_wait main '1:build 2*' && ok "prefix : rename-window NAME" || { fail "prefix : rename-window NAME"; m_screen | tail -1; }
+m_keys C-b :
+$TM send-keys -t main -l 'no-such-thing'
+$TM send-keys -t main Enter
+m_expect "prefix : names an unknown command" "unknown command: no-such-thing"
+m_keys C-b :
+$TM send-keys -t main -l 'split-h'
+$TM send-keys -t main Enter
+m_wait main ' 6: ' && ok "prefix : split-h splits the pane" || { fail "prefix : split-h splits the pane"; m_screen | head -3; }
+m_keys C-b x
+m_waitnot main ' 6: '
+m_keys C-b ,
+$TM send-keys -t main Enter
+m_wait main '1:sh*' && ok "an empty name names the window after its pane again" || fail "an empty name names the window after its pane again"
+
 m_keys C-b ?
 m_expect "prefix ? lists the bindings" "split the pane side by side"
 m_keys q
