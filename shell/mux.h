@@ -124,6 +124,7 @@ struct client {
 	bool pasting; /* inside a bracketed paste: every byte is text */
 	bool help;    /* the help screen is up */
 	struct buf keys; /* input bytes not yet a whole key */
+	uint64_t keys_timer; /* flushes them if no more come (client_keys_late) */
 	struct layout *drag; /* a border being dragged with the mouse */
 	int drag_index;
 	char prompt[128]; /* a line being typed in the status bar; prompt_on says so */

@@ -109,6 +109,8 @@ static void client_end(struct client *c, int32_t status, const char *why)
 		if (write(c->fd, c->out.p, c->out.len) < 0)
 			(void)0;
 	}
+	if (c->keys_timer != 0)
+		timer_cancel(s->loop, c->keys_timer);
 	watch_del(c->w);
 	close(c->fd);
 	buf_free(&c->in);
@@ -224,6 +226,46 @@ static void client_resize(struct client *c, const char *p, size_t len)
 
 /* Cuts typed bytes into keys; an incomplete escape sequence waits for the
  * next read. */
+/* Hands on every whole key in c->keys; with `late`, the first byte of
+ * what is left counts as a key of its own. Returns false when a key
+ * dropped the client. */
+static bool client_keys(struct client *c, bool late)
+{
+	size_t at = 0;
+	struct server *s = c->srv;
+	while (at < c->keys.len) {
+		struct key k;
+		size_t n = keys_next(c->keys.p + at, c->keys.len - at, &k);
+		if (n == 0 && late) {
+			n = keys_next(c->keys.p + at, 1, &k); /* ESC alone: Escape */
+			if (n == 0)
+				n = 1, k = (struct key){ .kind = KEY_UNKNOWN };
+			late = false;
+		}
+		if (n == 0)
+			break;
+		bindings_key(c, &k, c->keys.p + at, n);
+		at += n;
+		if (!client_alive(s, c) || c->closing)
+			return false;
+	}
+	buf_drop(&c->keys, at);
+	return true;
+}
+
+/* A key that began an escape sequence (ESC [, ESC O, a UTF-8 lead byte)
+ * and had nothing after it for a while was typed as it stands: M-[ or
+ * Escape then [, as tmux's escape-time decides. */
+#define KEYS_LATE_MS 50
+static void client_keys_late(void *arg)
+{
+	struct client *c = arg;
+	c->keys_timer = 0;
+	while (c->keys.len > 0)
+		if (!client_keys(c, true))
+			return;
+}
+
 static void client_input(struct client *c, const char *p, size_t len)
 {
 	if (!c->attached) {
@@ -231,19 +273,11 @@ static void client_input(struct client *c, const char *p, size_t len)
 		return;
 	}
 	buf_add(&c->keys, p, len);
-	size_t at = 0;
-	struct server *s = c->srv;
-	while (at < c->keys.len) {
-		struct key k;
-		size_t n = keys_next(c->keys.p + at, c->keys.len - at, &k);
-		if (n == 0)
-			break;
-		bindings_key(c, &k, c->keys.p + at, n);
-		at += n;
-		if (!client_alive(s, c) || c->closing)
-			return;
-	}
-	buf_drop(&c->keys, at);
+	if (!client_keys(c, false))
+		return;
+	if (c->keys_timer != 0)
+		timer_cancel(c->srv->loop, c->keys_timer);
+	c->keys_timer = c->keys.len > 0 ? timer_add(c->srv->loop, KEYS_LATE_MS, client_keys_late, c) : 0;
 }
 
 static void client_command(struct client *c, const char *p, size_t len)

@@ -142,4 +142,11 @@ m_keys C-b Right
 m_keys C-c
 m_type 'echo stopped-$((1+1))'
 m_expect "the flooding pane takes Ctrl-C" "stopped-2"
+
+# ESC [ with nothing after it is typed as it stands once a moment passes
+# (like tmux's escape-time), not held until the next key comes.
+m_type 'clear; stty raw -echo; head -c 2 | od -An -c; stty sane'
+sleep 0.5
+$TM send-keys -t main -l "$(printf '\033[')"
+m_expect "an unfinished escape sequence reaches the pane after a pause" '033   ['
 exit $T_FAILED
