@@ -4,9 +4,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,23 +56,7 @@ static bool addr_parse(const struct sockaddr_storage *ss, socklen_t len, int *po
  * result (the handshake on loopback takes microseconds). */
 static int connect_vetted(int sock, const struct sockaddr_storage *ss, socklen_t len)
 {
-	int fl = fcntl(sock, F_GETFL);
-	bool blocking = fl >= 0 && !(fl & O_NONBLOCK);
-	if (blocking)
-		fcntl(sock, F_SETFL, fl | O_NONBLOCK);
-	int rc = connect(sock, (const struct sockaddr *)ss, len) == 0 ? 0 : -errno;
-	if (blocking && rc == -EINPROGRESS) {
-		struct pollfd pf = { sock, POLLOUT, 0 };
-		int err = 0;
-		socklen_t el = sizeof err;
-		if (poll(&pf, 1, CONNECT_WAIT_MS) == 1 && getsockopt(sock, SOL_SOCKET, SO_ERROR, &err, &el) == 0)
-			rc = -err;
-		else
-			rc = -ETIMEDOUT;
-	}
-	if (blocking)
-		fcntl(sock, F_SETFL, fl);
-	return rc;
+	return (int)unixsock_connect_wait(sock, (const struct sockaddr *)ss, len, CONNECT_WAIT_MS, -1, 0);
 }
 
 static void refuse(struct unixsock_answer *out, const char *rule)
@@ -92,7 +74,7 @@ void inetsock_call(struct inetsock *in, int sock, const struct sockaddr_storage 
 	if (!is_tcp(sock))
 		return refuse(out, RULE_TCP);
 	if (send) {
-		out->what = UNIXSOCK_CONTINUE; /* TCP ignores the address (inetsock.h) */
+		out->what = UNIXSOCK_CONTINUE; /* allowed: TCP ignores the address (inetsock.h) */
 		return;
 	}
 	if (len >= sizeof ss->ss_family && ss->ss_family == AF_UNSPEC) {

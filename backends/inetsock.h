@@ -15,10 +15,12 @@
  * socket's disconnect) is made as asked. Everything else fails with
  * EACCES and is a denial ("connect", layer "observer").
  *
- * sendto() with an address on a TCP socket goes on (CONTINUE is safe:
- * TCP ignores the address unless MSG_FASTOPEN, which seccomp refuses in
- * the weaker sandbox); on any other inet socket (one inherited through
- * stdio, say: socket() makes only TCP here) it is refused.
+ * sendto() with an address on a TCP socket is allowed (TCP ignores the
+ * address unless MSG_FASTOPEN, which seccomp refuses in the weaker
+ * sandbox): inetsock_call answers UNIXSOCK_CONTINUE, and unixsock.c makes
+ * the send itself, as for every other family, rather than hand the fd
+ * number back to the kernel; on any other inet socket (one inherited
+ * through stdio, say: socket() makes only TCP here) it is refused.
  *
  * A blocking caller's connect is finished by the host (loopback: the
  * handshake completes at once; bounded wait), so it sees 0 as usual. */
@@ -39,7 +41,8 @@ struct inetsock {
 
 /* Decides one call on sock (the caller's AF_INET/AF_INET6 socket, taken
  * into the host); ss/len: the address as read once. Fills out (what,
- * error, rule, path). */
+ * error, rule, path); for an allowed send, what is UNIXSOCK_CONTINUE and
+ * the caller makes it. */
 void inetsock_call(struct inetsock *, int sock, const struct sockaddr_storage *ss, socklen_t len, bool send,
 		   struct unixsock_answer *out);
 

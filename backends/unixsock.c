@@ -80,49 +80,39 @@ static bool is_pathname(const struct sockaddr_storage *ss, socklen_t len)
 	return ss->ss_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path) && a->sun_path[0] != '\0';
 }
 
-/* connect() that never blocks the host: a blocking caller's socket is
- * made non-blocking for the call (it is the same open file). */
-static int64_t connect_now(int sock, const struct sockaddr *a, socklen_t len)
+/* The wait of a connect in progress, in slices, so that it ends with
+ * the caller (notify_fd >= 0: its notification no longer valid). */
+static int64_t connect_finish(int sock, int max_ms, int notify_fd, uint64_t id)
 {
-	int fl = fcntl(sock, F_GETFL);
-	if (fl >= 0 && !(fl & O_NONBLOCK))
-		fcntl(sock, F_SETFL, fl | O_NONBLOCK);
-	int rc = connect(sock, a, len) == 0 ? 0 : -errno;
-	if (fl >= 0 && !(fl & O_NONBLOCK))
-		fcntl(sock, F_SETFL, fl);
-	return rc;
-}
-
-/* A blocking caller's connect, made on the non-blocking same open file
- * and waited for here (the observer is a process of its own: only this
- * sandbox's other notified calls wait meanwhile). Gives up when the
- * caller went away (a signal, its death). SO_SNDTIMEO is honoured as the
- * kernel does: EINPROGRESS when it runs out. */
-static int64_t connect_wait(const struct call *c, const struct sockaddr *a, socklen_t len)
-{
-	int fl = fcntl(c->sock, F_GETFL);
-	if (fl < 0 || (fl & O_NONBLOCK))
-		return connect(c->sock, a, len) == 0 ? 0 : -errno;
-	fcntl(c->sock, F_SETFL, fl | O_NONBLOCK);
-	int64_t rc = connect(c->sock, a, len) == 0 ? 0 : -errno;
 	struct timeval tv = {0};
 	socklen_t tl = sizeof tv;
-	getsockopt(c->sock, SOL_SOCKET, SO_SNDTIMEO, &tv, &tl);
-	int64_t left = tv.tv_sec || tv.tv_usec ? (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000 : -1;
-	while (rc == -EINPROGRESS && left != 0) {
-		struct pollfd pf = {c->sock, POLLOUT, 0};
-		int slice = left < 0 || left > 100 ? 100 : (int)left;
-		if (poll(&pf, 1, slice) > 0) {
+	getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, &tl);
+	int64_t timeo = tv.tv_sec || tv.tv_usec ? (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000 : -1;
+	bool capped = max_ms >= 0 && (timeo < 0 || max_ms < timeo);
+	for (int64_t left = capped ? max_ms : timeo; left != 0; left = left < 0 ? -1 : left > 100 ? left - 100 : 0) {
+		struct pollfd pf = {sock, POLLOUT, 0};
+		if (poll(&pf, 1, left < 0 || left > 100 ? 100 : (int)left) > 0) {
 			int err = 0;
 			socklen_t el = sizeof err;
-			getsockopt(c->sock, SOL_SOCKET, SO_ERROR, &err, &el);
-			rc = -err;
-		} else if (seccomp_notify_id_valid(c->notify_fd, c->req->id) != 0) {
-			break;
+			return getsockopt(sock, SOL_SOCKET, SO_ERROR, &err, &el) == 0 ? -err : -errno;
 		}
-		left = left < 0 ? -1 : left - slice;
+		if (notify_fd >= 0 && seccomp_notify_id_valid(notify_fd, id) != 0)
+			return -EINPROGRESS;
 	}
-	fcntl(c->sock, F_SETFL, fl);
+	return capped ? -ETIMEDOUT : -EINPROGRESS;
+}
+
+int64_t unixsock_connect_wait(int sock, const struct sockaddr *a, socklen_t len, int max_ms, int notify_fd,
+			      uint64_t id)
+{
+	int fl = fcntl(sock, F_GETFL);
+	if (fl < 0 || (fl & O_NONBLOCK))
+		return connect(sock, a, len) == 0 ? 0 : -errno;
+	fcntl(sock, F_SETFL, fl | O_NONBLOCK);
+	int64_t rc = connect(sock, a, len) == 0 ? 0 : -errno;
+	if (rc == -EINPROGRESS) /* never on AF_UNIX: EAGAIN there */
+		rc = connect_finish(sock, max_ms, notify_fd, id);
+	fcntl(sock, F_SETFL, fl);
 	return rc;
 }
 
@@ -150,9 +140,9 @@ static int64_t send_now(const struct call *c, const struct sockaddr *a, socklen_
 
 static void call_do(const struct call *c, const struct sockaddr *a, socklen_t len, struct unixsock_answer *out)
 {
-	int64_t r = c->msg != NULL ? unixmsg_send(c->sock, c->msg, a, len)
+	int64_t r = c->msg != NULL		 ? unixmsg_send(c->sock, c->msg, a, len)
 		    : c->kind == CALL_SENDTO ? send_now(c, a, len)
-				   : connect_now(c->sock, a, len);
+					     : unixsock_connect_wait(c->sock, a, len, -1, c->notify_fd, c->req->id);
 	if (r < 0)
 		out->error = (int)r;
 	else
@@ -332,8 +322,13 @@ static void inet_call(struct unixsock *u, const struct call *c, struct unixsock_
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	if ((out->error = read_addr(c, &ss, &len)) == 0)
-		inetsock_call(&u->inet, c->sock, &ss, len, c->kind == CALL_SENDTO, out);
+	if ((out->error = read_addr(c, &ss, &len)) < 0)
+		return;
+	inetsock_call(&u->inet, c->sock, &ss, len, c->kind == CALL_SENDTO, out);
+	if (out->what == UNIXSOCK_CONTINUE) { /* a TCP send: allowed, made here like any other */
+		out->what = UNIXSOCK_RESULT;
+		call_do(c, (const struct sockaddr *)&ss, len, out);
+	}
 }
 
 /* connect() and sendto() on a socket of another family: made here on the
@@ -344,14 +339,8 @@ static void other_call(const struct call *c, struct unixsock_answer *out)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	if ((out->error = read_addr(c, &ss, &len)) < 0)
-		return;
-	int64_t r = c->kind == CALL_SENDTO ? send_now(c, (const struct sockaddr *)&ss, len)
-					   : connect_wait(c, (const struct sockaddr *)&ss, len);
-	if (r < 0)
-		out->error = (int)r;
-	else
-		out->val = r;
+	if ((out->error = read_addr(c, &ss, &len)) == 0)
+		call_do(c, (const struct sockaddr *)&ss, len, out);
 }
 
 static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_answer *out)

@@ -130,6 +130,15 @@ void unixsock_sendto(struct unixsock *, int notify_fd, const struct seccomp_noti
 void unixsock_sendmsg(struct unixsock *, int notify_fd, const struct seccomp_notif *req, int root, bool many,
 		      struct unixsock_answer *out);
 
+/* connect() on a caller's socket taken into the host (the same open
+ * file): a blocking one is made non-blocking for the call and the
+ * handshake waited for here, in slices, at most max_ms (-1: no cap;
+ * ETIMEDOUT when the cap runs out) and no longer than its SO_SNDTIMEO
+ * (EINPROGRESS then, as the kernel says) or, with notify_fd >= 0, than
+ * the caller waits (its notification id still valid). 0 or -errno. */
+int64_t unixsock_connect_wait(int sock, const struct sockaddr *a, socklen_t len, int max_ms, int notify_fd,
+			      uint64_t id);
+
 /* For `sandmux doctor`: 0 when the takeover works fully on this kernel;
  * otherwise -1 and, in msg, what is missing and what it means:
  * pidfd_getfd (Linux 5.6; without it pathname sockets are refused as
