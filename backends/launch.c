@@ -180,20 +180,29 @@ static int launch_close_fds(struct sbx *s)
 	return 0;
 }
 
-static int launch_proxy_listener(struct sbx *s, int *fd, int *port)
+int launch_loopback_listener(int port, int *bound)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-				 .sin_port = htons((uint16_t)s->l->proxy_listen_port) };
+				 .sin_port = htons((uint16_t)port) };
 	socklen_t len = sizeof a;
-	*fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (*fd < 0)
-		return sbx_fail(s, "proxy listener", "socket");
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	/* a deep backlog: a client may open hundreds of tunnels at once */
-	if (bind(*fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(*fd, 1024) < 0 ||
-	    getsockname(*fd, (struct sockaddr *)&a, &len) < 0)
-		return sbx_fail(s, "proxy listener", "bind 127.0.0.1");
-	*port = ntohs(a.sin_port);
-	return 0;
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 1024) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return -1;
+	}
+	*bound = ntohs(a.sin_port);
+	return fd;
+}
+
+static int launch_proxy_listener(struct sbx *s, int *fd, int *port)
+{
+	*fd = launch_loopback_listener(s->l->proxy_listen_port, port);
+	return *fd < 0 ? sbx_fail(s, "proxy listener", "bind 127.0.0.1") : 0;
 }
 
 /* want_pty: the command's PTY from the sandbox's own devpts (dev.c), so

@@ -73,6 +73,11 @@ int landlock_apply(struct sbx *);
  * so the command cannot signal its init (ABI 6; a no-op before). */
 int landlock_scope_self(void);
 
+/* launch.c: a TCP listener on 127.0.0.1 at port (0: a free one), its
+ * port in *bound; the fd, or -1 with errno. The proxy's, in the
+ * sandbox's network namespace or (weak.c) on the host's loopback. */
+int launch_loopback_listener(int port, int *bound);
+
 /* weak.c: the weaker sandbox's process tree and proxy listener. */
 /* Kills every descendant of root (not root), round after round until a
  * walk of /proc finds none alive (a process may fork meanwhile). */

@@ -20,10 +20,8 @@
  *
  * This file: the decision whether a policy may run so, the proxy's
  * listener on the host's loopback, and ending the tree. */
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,20 +72,10 @@ const char *launch_weak_summary(const struct policy *p)
 
 int weak_proxy_listener(struct launch *l)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof a;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	/* a deep backlog: a client may open hundreds of tunnels at once */
-	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 1024) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
+	l->proxy_fd = launch_loopback_listener(0, &l->proxy_port);
+	if (l->proxy_fd < 0)
 		snprintf(l->err, sizeof l->err, "proxy listener: 127.0.0.1 on the host: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	l->proxy_fd = fd;
-	l->proxy_port = ntohs(a.sin_port);
-	return 0;
+	return l->proxy_fd < 0 ? -1 : 0;
 }
 
 struct proc {
