@@ -30,8 +30,8 @@ static bool caps_none(void)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct d[2];
-	return syscall(SYS_capget, &h, d) == 0 && d[0].permitted == 0 && d[1].permitted == 0 &&
-	       d[0].inheritable == 0 && d[1].inheritable == 0;
+	return syscall(SYS_capget, &h, d) == 0 && d[0].permitted == 0 && d[1].permitted == 0 && d[0].inheritable == 0 &&
+	       d[1].inheritable == 0;
 }
 
 int caps_drop(struct sbx *s)
@@ -49,8 +49,10 @@ int caps_drop(struct sbx *s)
 			return sbx_fail(s, "capabilities", "drop the bounding set");
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
 		return sbx_fail(s, "capabilities", "clear the ambient set");
-	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
-					  SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED, 0, 0, 0) < 0)
+	if (prctl(PR_SET_SECUREBITS,
+		  SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
+			  SECBIT_KEEP_CAPS_LOCKED,
+		  0, 0, 0) < 0)
 		return sbx_fail(s, "capabilities", "lock the securebits");
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct d[2] = { { 0, 0, 0 }, { 0, 0, 0 } };

@@ -16,7 +16,7 @@ struct fds_payload {
 
 void chan_send_err(int fd, const char *what, const char *why)
 {
-	char buf[1 + sizeof ((struct chan_msg *)0)->text];
+	char buf[1 + sizeof((struct chan_msg *)0)->text];
 	int n = snprintf(buf, sizeof buf, "E%s%s%s", what, why ? ": " : "", why ? why : "");
 	if (n < 0)
 		return;
@@ -107,7 +107,7 @@ int chan_recv(int fd, struct chan_msg *m)
 
 int chan_send_listener(int fd, int listener)
 {
-	char buf[1 + sizeof listener] = {'L'};
+	char buf[1 + sizeof listener] = { 'L' };
 	memcpy(buf + 1, &listener, sizeof listener);
 	return send(fd, buf, sizeof buf, MSG_NOSIGNAL) < 0 ? -1 : 0;
 }

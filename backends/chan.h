@@ -4,13 +4,13 @@
 #define CHAN_H
 
 struct chan_msg {
-	char type;        /* 'E' error, 'F' fds, 'L' the observer's listener */
-	char text[512];   /* 'E': "STEP: what: strerror" */
-	int notify_fd;    /* 'F': -1 when not passed */
+	char type;      /* 'E' error, 'F' fds, 'L' the observer's listener */
+	char text[512]; /* 'E': "STEP: what: strerror" */
+	int notify_fd;  /* 'F': -1 when not passed */
 	int proxy_fd;
 	int pty_fd;
 	int port;
-	int listener;     /* 'L': its fd number in the child */
+	int listener; /* 'L': its fd number in the child */
 };
 
 /* Sends "WHAT: WHY" (or WHAT alone when why is NULL). Async-signal-safe

@@ -27,7 +27,7 @@ static const char *const dev_devbox[] = { "fuse", "kvm", "dri", "nvidia*", "net"
 static int dev_links(struct sbx *s)
 {
 	static const char *const links[][2] = {
-		{ "/proc/self/fd", "/dev/fd" },	       { "/proc/self/fd/0", "/dev/stdin" },
+		{ "/proc/self/fd", "/dev/fd" },       { "/proc/self/fd/0", "/dev/stdin" },
 		{ "/proc/self/fd/1", "/dev/stdout" }, { "/proc/self/fd/2", "/dev/stderr" },
 		{ "pts/ptmx", "/dev/ptmx" },
 	};
@@ -60,7 +60,8 @@ static bool dev_devbox_name(const char *name)
 {
 	for (size_t i = 0; i < sizeof dev_devbox / sizeof dev_devbox[0]; i++) {
 		size_t n = strlen(dev_devbox[i]);
-		if (dev_devbox[i][n - 1] == '*' ? strncmp(name, dev_devbox[i], n - 1) == 0 : strcmp(name, dev_devbox[i]) == 0)
+		if (dev_devbox[i][n - 1] == '*' ? strncmp(name, dev_devbox[i], n - 1) == 0
+						: strcmp(name, dev_devbox[i]) == 0)
 			return true;
 	}
 	return false;
@@ -83,7 +84,8 @@ static void dev_extra_open(struct dev_extra *x)
 		char path[300];
 		struct stat st;
 		snprintf(path, sizeof path, "/dev/%s", e->d_name);
-		if (!dev_devbox_name(e->d_name) || lstat(path, &st) < 0 || !(S_ISCHR(st.st_mode) || S_ISDIR(st.st_mode)))
+		if (!dev_devbox_name(e->d_name) || lstat(path, &st) < 0 ||
+		    !(S_ISCHR(st.st_mode) || S_ISDIR(st.st_mode)))
 			continue;
 		x->fd[x->n] = open(path, O_PATH | O_CLOEXEC);
 		if (x->fd[x->n] < 0)

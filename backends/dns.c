@@ -18,7 +18,7 @@
 #include "backends/net-addr.h"
 
 #define DNS_ATTEMPT_MS 2500
-#define DNS_ATTEMPTS 2 /* per nameserver */
+#define DNS_ATTEMPTS   2 /* per nameserver */
 
 struct dns_server {
 	struct net_addr addr;
@@ -37,7 +37,7 @@ struct dns {
 	struct loop *loop;
 	struct dns_server server[DNS_MAX_SERVERS];
 	size_t nservers;
-	char hosts[256]; /* "" when disabled */
+	char hosts[256];        /* "" when disabled */
 	struct lookup *lookups; /* in flight */
 	struct dns_cached cache[DNS_CACHE];
 };
@@ -59,13 +59,13 @@ struct lookup {
 	struct dns_query *waiters;
 	bool delivering;
 	char name[256];
-	bool asked;        /* questions went out: the answer may be cached */
-	uint32_t ttl;      /* least TTL of the records received */
+	bool asked;   /* questions went out: the answer may be cached */
+	uint32_t ttl; /* least TTL of the records received */
 	int fd;
 	struct watch *watch;
 	uint64_t timer;
 	int attempt;
-	uint16_t id[2];    /* A, AAAA */
+	uint16_t id[2]; /* A, AAAA */
 	bool answered[2];
 	size_t n[2];
 	struct net_addr addr[2][DNS_MAX_ADDRS];
@@ -74,10 +74,14 @@ struct lookup {
 const char *dns_status_name(enum dns_status s)
 {
 	switch (s) {
-	case DNS_OK: return "ok";
-	case DNS_NOTFOUND: return "no such host";
-	case DNS_TIMEOUT: return "resolver timed out";
-	default: return "resolver failed";
+	case DNS_OK:
+		return "ok";
+	case DNS_NOTFOUND:
+		return "no such host";
+	case DNS_TIMEOUT:
+		return "resolver timed out";
+	default:
+		return "resolver failed";
 	}
 }
 
@@ -156,7 +160,6 @@ struct dns *dns_new(struct loop *loop, const char **err)
 		parse_server("127.0.0.1", &d->server[d->nservers++]);
 	return d;
 }
-
 
 /* The hosts file wins over DNS, as with the C library's default order. */
 static void hosts_lookup(const char *path, const char *name, struct lookup *q)

@@ -27,9 +27,9 @@ struct loop;
 struct dns;
 struct dns_query;
 
-#define DNS_MAX_ADDRS 16
+#define DNS_MAX_ADDRS   16
 #define DNS_MAX_SERVERS 3
-#define DNS_CACHE 64          /* names */
+#define DNS_CACHE       64 /* names */
 #define DNS_CACHE_MAX_S 300
 
 enum dns_status { DNS_OK, DNS_NOTFOUND, DNS_TIMEOUT, DNS_FAILED };
@@ -45,7 +45,7 @@ typedef void (*dns_cb)(const struct dns_result *, void *arg);
 
 /* NULL with *err set when no nameserver can be found. */
 struct dns *dns_new(struct loop *, const char **err);
-void dns_free(struct dns *);  /* drops pending queries, without callbacks */
+void dns_free(struct dns *); /* drops pending queries, without callbacks */
 /* name: a host name (not an IP literal). NULL on allocation failure. */
 struct dns_query *dns_resolve(struct dns *, const char *name, dns_cb, void *arg);
 /* Drops a pending query; its callback is never called. */
@@ -60,8 +60,8 @@ int dns_msg_query(uint8_t *buf, size_t size, uint16_t id, const char *name, int 
  * and lowering *ttl (may be NULL) to the least TTL among them. Returns 0
  * (possibly with no records), -1 for a message that is not the answer
  * (wrong id, question, or malformed), 1 for NXDOMAIN/server error. */
-int dns_msg_answer(const uint8_t *msg, size_t len, uint16_t id, const char *name, int qtype,
-		   struct net_addr *addr, size_t max, size_t *n, uint32_t *ttl);
+int dns_msg_answer(const uint8_t *msg, size_t len, uint16_t id, const char *name, int qtype, struct net_addr *addr,
+		   size_t max, size_t *n, uint32_t *ttl);
 /* Is `name` a syntactically valid host name? (letters, digits, '-', '_',
  * labels of 1..63, total <= 253, optional final dot). */
 int dns_name_valid(const char *name);

@@ -66,7 +66,8 @@ static int environ_add_own(const struct launch *l, char *const *proxy, char **en
 		own[2] = NULL;
 	/* The weaker sandbox has no /tmp of its own: the session temp dir on
 	 * the host is the writable one. */
-	if (l->weak && p->tmpdir != NULL ? asprintf(&own[3], "TMPDIR=%s", p->tmpdir) < 0 : !(own[3] = strdup("TMPDIR=/tmp")))
+	if (l->weak && p->tmpdir != NULL ? asprintf(&own[3], "TMPDIR=%s", p->tmpdir) < 0
+					 : !(own[3] = strdup("TMPDIR=/tmp")))
 		own[3] = NULL;
 	int rc = 0;
 	for (size_t i = 0; i < ENVIRON_NOWN; i++)

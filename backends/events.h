@@ -17,15 +17,15 @@
 #include "policy/suggest.h"
 
 struct denial {
-	int64_t ts_ms;  /* wall clock, ms since the epoch */
-	int pane;       /* 0 for `sandmux run` */
-	pid_t pid;      /* host pid, 0 if unknown */
-	char comm[17];  /* /proc/PID/comm */
-	char op[12];    /* read write create remove rename exec connect bind signal syscall */
-	char layer[12]; /* observer landlock seccomp proxy */
-	char *target;   /* a path, "host:port", a syscall name */
-	char *rule;     /* the rule that decided, human-readable */
-	char *rule_file;/* the file the rule came from; NULL: built in */
+	int64_t ts_ms;   /* wall clock, ms since the epoch */
+	int pane;        /* 0 for `sandmux run` */
+	pid_t pid;       /* host pid, 0 if unknown */
+	char comm[17];   /* /proc/PID/comm */
+	char op[12];     /* read write create remove rename exec connect bind signal syscall */
+	char layer[12];  /* observer landlock seccomp proxy */
+	char *target;    /* a path, "host:port", a syscall name */
+	char *rule;      /* the rule that decided, human-readable */
+	char *rule_file; /* the file the rule came from; NULL: built in */
 	int rule_line;
 	struct suggestion suggest;
 	unsigned count; /* in a coalesced list: how many times */
@@ -67,11 +67,11 @@ typedef void (*denial_listener)(const struct denial *coalesced, void *arg);
 
 struct events {
 	struct denials list;
-	char *log_path;     /* NULL: no log file */
+	char *log_path; /* NULL: no log file */
 	size_t log_cap;
 	denial_listener listener;
 	void *listener_arg;
-	char err[256];      /* the last log failure; logging goes on */
+	char err[256]; /* the last log failure; logging goes on */
 };
 
 /* log_path NULL: no log. */

@@ -11,9 +11,9 @@
 
 #include "backends/unixsock.h"
 
-#define RULE_PROXY "weaker sandbox (no network namespace): only the proxy on 127.0.0.1 is reachable"
-#define RULE_NONE "weaker sandbox (no network namespace): this profile has no network"
-#define RULE_TCP "weaker sandbox (no network namespace): only TCP sockets"
+#define RULE_PROXY      "weaker sandbox (no network namespace): only the proxy on 127.0.0.1 is reachable"
+#define RULE_NONE       "weaker sandbox (no network namespace): this profile has no network"
+#define RULE_TCP        "weaker sandbox (no network namespace): only TCP sockets"
 /* Long enough for a loopback handshake, short enough for the host's loop. */
 #define CONNECT_WAIT_MS 200
 

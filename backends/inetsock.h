@@ -34,8 +34,8 @@
 struct unixsock_answer;
 
 struct inetsock {
-	bool on;   /* the weaker sandbox with a restricted network */
-	int port;  /* the proxy's port on the host's loopback; 0: no TCP at all */
+	bool on;        /* the weaker sandbox with a restricted network */
+	int port;       /* the proxy's port on the host's loopback; 0: no TCP at all */
 	uint64_t taken; /* connects the host made */
 };
 

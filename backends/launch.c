@@ -182,7 +182,8 @@ static int launch_close_fds(struct sbx *s)
 
 int launch_loopback_listener(int port, int *bound)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 				 .sin_port = htons((uint16_t)port) };
 	socklen_t len = sizeof a;
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -450,8 +451,15 @@ static void launch_fail(struct launch *l, int sv[2], char **env, int status[2])
 int launch_start(struct launch *l)
 {
 	const struct policy *p = l->policy;
-	struct sbx s = { .l = l, .p = p, .uid = getuid(), .gid = getgid(),
-			  .empty_file = -1, .empty_dir = -1, .tty = l->tty, .pty_master = -1, .status_w = -1 };
+	struct sbx s = { .l = l,
+			 .p = p,
+			 .uid = getuid(),
+			 .gid = getgid(),
+			 .empty_file = -1,
+			 .empty_dir = -1,
+			 .tty = l->tty,
+			 .pty_master = -1,
+			 .status_w = -1 };
 	int sv[2];
 	unsigned long flags = SIGCHLD;
 	l->err[0] = '\0';

@@ -20,38 +20,38 @@ struct policy;
 struct launch {
 	/* inputs */
 	const struct policy *policy;
-	char *const *argv;      /* argv[0] is looked up in $PATH */
-	char *const *envp;      /* the environment the env policy starts from */
-	const char *cwd;        /* default: the workspace */
-	int tty;                /* PTY slave to make the controlling terminal, or -1 */
-	bool want_pty;          /* instead: make the PTY inside the sandbox's own devpts
+	char *const *argv;        /* argv[0] is looked up in $PATH */
+	char *const *envp;        /* the environment the env policy starts from */
+	const char *cwd;          /* default: the workspace */
+	int tty;                  /* PTY slave to make the controlling terminal, or -1 */
+	bool want_pty;            /* instead: make the PTY inside the sandbox's own devpts
 				 * (its name resolves inside, the host's terminals stay
 				 * out of sight) and hand back the master in pty_fd */
-	int stdio[3];           /* used when tty < 0; -1 means inherit */
-	bool want_notify;       /* hand back a seccomp user-notification fd (observer) */
+	int stdio[3];             /* used when tty < 0; -1 means inherit */
+	bool want_notify;         /* hand back a seccomp user-notification fd (observer) */
 	bool want_proxy_listener; /* create a TCP listener inside the netns, hand it back;
 				 * the proxy variables pointing at it are set too */
-	int proxy_listen_port;  /* its port on the sandbox's 127.0.0.1; 0: any free port */
-	char *const *extra_env; /* NULL-terminated "NAME=VALUE" set after the env policy, or NULL */
-	bool want_status;       /* hand back status_fd (sandboxed commands only) */
+	int proxy_listen_port;    /* its port on the sandbox's 127.0.0.1; 0: any free port */
+	char *const *extra_env;   /* NULL-terminated "NAME=VALUE" set after the env policy, or NULL */
+	bool want_status;         /* hand back status_fd (sandboxed commands only) */
 
 	/* outputs */
-	pid_t pid;              /* host pid of the sandbox's init */
-	int notify_fd;          /* -1 unless want_notify */
-	int proxy_fd;           /* -1 unless want_proxy_listener */
-	int proxy_port;         /* the listener's port inside the sandbox */
-	int pty_fd;             /* -1 unless want_pty: the master of the command's PTY */
-	int status_fd;          /* -1 unless want_status: yields the command's status
+	pid_t pid;      /* host pid of the sandbox's init */
+	int notify_fd;  /* -1 unless want_notify */
+	int proxy_fd;   /* -1 unless want_proxy_listener */
+	int proxy_port; /* the listener's port inside the sandbox */
+	int pty_fd;     /* -1 unless want_pty: the master of the command's PTY */
+	int status_fd;  /* -1 unless want_status: yields the command's status
 				 * (an int, 128+N for signal N) as soon as it exits,
 				 * before init and the namespaces are torn down; end of
 				 * file if init died without one. Waiting for `pid`
 				 * stays the caller's job. */
-	bool weak;              /* no user namespaces here: the weaker sandbox ran
+	bool weak;      /* no user namespaces here: the weaker sandbox ran
 				 * (weak.c); proxy_fd/proxy_port are then a listener
 				 * on the host's 127.0.0.1, made by launch_start() */
-	char *made[8];          /* protected directories launch_start() made empty
+	char *made[8];  /* protected directories launch_start() made empty
 				 * in the workspace (so they can be covered) */
-	char err[512];          /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */
+	char err[512];  /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */
 };
 
 void launch_init(struct launch *);
@@ -77,10 +77,10 @@ void launch_cleanup(struct launch *);
 
 /* What the running kernel offers, probed once (sandmux doctor prints it). */
 struct features {
-	int landlock_abi;      /* 0: none */
+	int landlock_abi; /* 0: none */
 	bool seccomp;
 	bool seccomp_notify;
-	bool userns;           /* unprivileged user namespaces usable */
+	bool userns; /* unprivileged user namespaces usable */
 	bool mountns, pidns, netns;
 	char landlock_why[128];
 };

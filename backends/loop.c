@@ -124,7 +124,9 @@ uint64_t timer_add(struct loop *l, int ms, timer_cb cb, void *arg)
 	struct timer *t = calloc(1, sizeof *t);
 	if (t == NULL)
 		return 0;
-	*t = (struct timer){ .id = ++l->next_id, .due = loop_now_ms() + (uint64_t)(ms < 0 ? 0 : ms), .cb = cb, .arg = arg };
+	*t = (struct timer){
+		.id = ++l->next_id, .due = loop_now_ms() + (uint64_t)(ms < 0 ? 0 : ms), .cb = cb, .arg = arg
+	};
 	struct timer **p = &l->timers;
 	while (*p != NULL && (*p)->due <= t->due)
 		p = &(*p)->next;

@@ -102,8 +102,8 @@ bool net_addr_is_local(const struct net_addr *a)
 		const struct sockaddr *sa = i->ifa_addr;
 		if (sa == NULL || sa->sa_family != a->family)
 			continue;
-		const void *b = sa->sa_family == AF_INET ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr :
-							   (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+		const void *b = sa->sa_family == AF_INET ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr
+							 : (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
 		local = memcmp(b, a->bytes, a->family == AF_INET ? 4 : 16) == 0;
 	}
 	freeifaddrs(list);

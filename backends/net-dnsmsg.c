@@ -112,8 +112,7 @@ static int match_qname(const uint8_t *msg, size_t len, size_t *o, const char *na
 	}
 }
 
-static void add_record(int type, const uint8_t *rdata, size_t rdlen, struct net_addr *addr, size_t max,
-		       size_t *n)
+static void add_record(int type, const uint8_t *rdata, size_t rdlen, struct net_addr *addr, size_t max, size_t *n)
 {
 	if (*n >= max)
 		return;
@@ -128,8 +127,8 @@ static void add_record(int type, const uint8_t *rdata, size_t rdlen, struct net_
 	addr[(*n)++] = a;
 }
 
-int dns_msg_answer(const uint8_t *msg, size_t len, uint16_t id, const char *name, int qtype,
-		   struct net_addr *addr, size_t max, size_t *n, uint32_t *ttl)
+int dns_msg_answer(const uint8_t *msg, size_t len, uint16_t id, const char *name, int qtype, struct net_addr *addr,
+		   size_t max, size_t *n, uint32_t *ttl)
 {
 	if (len < 12 || get16(msg) != id || !(msg[2] & 0x80) || get16(msg + 4) != 1)
 		return -1;

@@ -33,9 +33,9 @@
 
 /* Where the empty stand-ins are made; /tmp is covered right after, and
  * they stay reachable through O_PATH fds (s->empty_file, s->empty_dir). */
-#define NS_STAGE "/tmp"
+#define NS_STAGE      "/tmp"
 #define NS_EMPTY_FILE NS_STAGE "/.sandmux-empty"
-#define NS_EMPTY_DIR NS_STAGE "/.sandmux-emptydir"
+#define NS_EMPTY_DIR  NS_STAGE "/.sandmux-emptydir"
 
 static int ns_write_file(struct sbx *s, const char *path, const char *text)
 {
@@ -251,8 +251,11 @@ static int ns_deny(struct sbx *s)
 	struct ns_paths d = { 0 };
 	int rc = 0;
 	if (ns_glob_walk(&s->p->deny, NULL, &d) < 0)
-		rc = errno == E2BIG ? sbx_failx(s, "mount", "deny globs: too many entries to walk below their literal prefix; anchor them deeper")
-				    : sbx_fail(s, "mount", "walk the deny globs");
+		rc = errno == E2BIG
+			     ? sbx_failx(
+				       s, "mount",
+				       "deny globs: too many entries to walk below their literal prefix; anchor them deeper")
+			     : sbx_fail(s, "mount", "walk the deny globs");
 	for (size_t i = 0; rc == 0 && i < d.n; i++)
 		rc = ns_hide(s, d.v[i]);
 	ns_paths_free(&d);

@@ -58,7 +58,7 @@ struct rec {
 		struct observer_stats s;
 	} u;
 };
-#define REC_MAX (sizeof(struct rec) + 3 * (PATH_MAX + 2) + sizeof ((struct suggestion *)0)->value + 2)
+#define REC_MAX (sizeof(struct rec) + 3 * (PATH_MAX + 2) + sizeof((struct suggestion *)0)->value + 2)
 
 struct observer {
 	struct loop *loop;
@@ -78,7 +78,7 @@ struct proc {
 	char buf[REC_MAX];
 };
 
-static const char *const suggest_keys[] = {SUGGEST_KEY_RW, SUGGEST_KEY_RO, SUGGEST_KEY_NET};
+static const char *const suggest_keys[] = { SUGGEST_KEY_RW, SUGGEST_KEY_RO, SUGGEST_KEY_NET };
 static const char suggest_codes[] = "wrn";
 
 static size_t put_str(char *buf, size_t at, size_t cap, const char *s)
@@ -98,7 +98,7 @@ static void proc_send_denial(struct denial *d, void *arg)
 	struct proc *pr = arg;
 	char *buf = pr->buf;
 	const size_t cap = sizeof pr->buf;
-	struct rec r = {.type = 'D'};
+	struct rec r = { .type = 'D' };
 	r.u.d.ts_ms = d->ts_ms;
 	r.u.d.pid = d->pid;
 	r.u.d.rule_line = d->rule_line;
@@ -120,7 +120,7 @@ static void proc_send_denial(struct denial *d, void *arg)
 static void proc_send_stats(int sock, struct observer_stats *st)
 {
 	struct rusage ru;
-	struct rec r = {.type = 'S'};
+	struct rec r = { .type = 'S' };
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		st->cpu_us = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000u +
 			     (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
@@ -173,7 +173,7 @@ static void proc_main(pid_t host, const struct policy *p, int notify_fd, int wea
 			told = st->unreadable > 0;
 			continue;
 		}
-		struct pollfd pf = {notify_fd, POLLIN, 0};
+		struct pollfd pf = { notify_fd, POLLIN, 0 };
 		if (poll(&pf, 1, 0) < 0 && errno != EINTR)
 			break;
 		if (pf.revents & (POLLHUP | POLLERR | POLLNVAL))
@@ -201,7 +201,7 @@ static const char *get_str(const char **at, const char *end)
 static void host_denial(struct observer *o, const char *buf, size_t len)
 {
 	struct rec r;
-	struct denial d = {0};
+	struct denial d = { 0 };
 	if (len < sizeof r)
 		return;
 	memcpy(&r, buf, sizeof r);
@@ -271,7 +271,7 @@ void observer_finish(struct observer *o, int timeout_ms)
 	uint64_t until = loop_now_ms() + (uint64_t)timeout_ms;
 	while (o != NULL && !o->done) {
 		uint64_t now = loop_now_ms();
-		struct pollfd pf = {o->sock, POLLIN, 0};
+		struct pollfd pf = { o->sock, POLLIN, 0 };
 		if (now >= until || (poll(&pf, 1, (int)(until - now)) < 0 && errno != EINTR))
 			return;
 		observer_drain(o);
@@ -288,7 +288,7 @@ struct observer *observer_new(struct loop *loop, const struct policy *p, int not
 		close(notify_fd);
 		return NULL;
 	}
-	*o = (struct observer){.loop = loop, .sock = sv[0], .pid = -1, .cb = cb, .arg = arg};
+	*o = (struct observer){ .loop = loop, .sock = sv[0], .pid = -1, .cb = cb, .arg = arg };
 	pid_t host = getpid();
 	o->pid = fork();
 	if (o->pid == 0)

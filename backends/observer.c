@@ -28,9 +28,9 @@ enum kind {
 	K_OPENAT2, /* the flags are in a struct open_how */
 	K_CREATE,
 	K_REMOVE,
-	K_RENAME,  /* two paths: both checked */
-	K_LINK,    /* the second path is created */
-	K_WRITE,   /* truncate, chmod, chown: the file's content or metadata */
+	K_RENAME, /* two paths: both checked */
+	K_LINK,   /* the second path is created */
+	K_WRITE,  /* truncate, chmod, chown: the file's content or metadata */
 	K_EXEC,
 	K_CONNECT, /* backends/unixsock.c takes it over on AF_UNIX sockets */
 	K_SENDTO,  /* likewise, when it names a destination */
@@ -47,37 +47,22 @@ struct sysdesc {
 };
 
 static const struct sysdesc syscalls[] = {
-	{"open", K_OPEN, -1, 0, -1, -1, 1},
-	{"openat", K_OPEN, 0, 1, -1, -1, 2},
-	{"creat", K_CREATE, -1, 0, -1, -1, -1},
-	{"openat2", K_OPENAT2, 0, 1, -1, -1, 2},
-	{"mkdir", K_CREATE, -1, 0, -1, -1, -1},
-	{"mkdirat", K_CREATE, 0, 1, -1, -1, -1},
-	{"mknod", K_CREATE, -1, 0, -1, -1, -1},
-	{"mknodat", K_CREATE, 0, 1, -1, -1, -1},
-	{"unlink", K_REMOVE, -1, 0, -1, -1, -1},
-	{"unlinkat", K_REMOVE, 0, 1, -1, -1, -1},
-	{"rmdir", K_REMOVE, -1, 0, -1, -1, -1},
-	{"rename", K_RENAME, -1, 0, -1, 1, -1},
-	{"renameat", K_RENAME, 0, 1, 2, 3, -1},
-	{"renameat2", K_RENAME, 0, 1, 2, 3, -1},
-	{"link", K_LINK, -1, -1, -1, 1, -1},
-	{"linkat", K_LINK, -1, -1, 2, 3, -1},
-	{"symlink", K_LINK, -1, -1, -1, 1, -1},
-	{"symlinkat", K_LINK, -1, -1, 1, 2, -1},
-	{"truncate", K_WRITE, -1, 0, -1, -1, -1},
-	{"chmod", K_WRITE, -1, 0, -1, -1, -1},
-	{"fchmodat", K_WRITE, 0, 1, -1, -1, -1},
-	{"fchmodat2", K_WRITE, 0, 1, -1, -1, 3},
-	{"chown", K_WRITE, -1, 0, -1, -1, -1},
-	{"lchown", K_WRITE, -1, 0, -1, -1, -1},
-	{"fchownat", K_WRITE, 0, 1, -1, -1, 4},
-	{"execve", K_EXEC, -1, 0, -1, -1, -1},
-	{"execveat", K_EXEC, 0, 1, -1, -1, 4},
-	{"connect", K_CONNECT, -1, -1, -1, -1, -1},
-	{"sendto", K_SENDTO, -1, -1, -1, -1, -1},
-	{"sendmsg", K_SENDMSG, -1, -1, -1, -1, -1},
-	{"sendmmsg", K_SENDMMSG, -1, -1, -1, -1, -1},
+	{ "open", K_OPEN, -1, 0, -1, -1, 1 },           { "openat", K_OPEN, 0, 1, -1, -1, 2 },
+	{ "creat", K_CREATE, -1, 0, -1, -1, -1 },       { "openat2", K_OPENAT2, 0, 1, -1, -1, 2 },
+	{ "mkdir", K_CREATE, -1, 0, -1, -1, -1 },       { "mkdirat", K_CREATE, 0, 1, -1, -1, -1 },
+	{ "mknod", K_CREATE, -1, 0, -1, -1, -1 },       { "mknodat", K_CREATE, 0, 1, -1, -1, -1 },
+	{ "unlink", K_REMOVE, -1, 0, -1, -1, -1 },      { "unlinkat", K_REMOVE, 0, 1, -1, -1, -1 },
+	{ "rmdir", K_REMOVE, -1, 0, -1, -1, -1 },       { "rename", K_RENAME, -1, 0, -1, 1, -1 },
+	{ "renameat", K_RENAME, 0, 1, 2, 3, -1 },       { "renameat2", K_RENAME, 0, 1, 2, 3, -1 },
+	{ "link", K_LINK, -1, -1, -1, 1, -1 },          { "linkat", K_LINK, -1, -1, 2, 3, -1 },
+	{ "symlink", K_LINK, -1, -1, -1, 1, -1 },       { "symlinkat", K_LINK, -1, -1, 1, 2, -1 },
+	{ "truncate", K_WRITE, -1, 0, -1, -1, -1 },     { "chmod", K_WRITE, -1, 0, -1, -1, -1 },
+	{ "fchmodat", K_WRITE, 0, 1, -1, -1, -1 },      { "fchmodat2", K_WRITE, 0, 1, -1, -1, 3 },
+	{ "chown", K_WRITE, -1, 0, -1, -1, -1 },        { "lchown", K_WRITE, -1, 0, -1, -1, -1 },
+	{ "fchownat", K_WRITE, 0, 1, -1, -1, 4 },       { "execve", K_EXEC, -1, 0, -1, -1, -1 },
+	{ "execveat", K_EXEC, 0, 1, -1, -1, 4 },        { "connect", K_CONNECT, -1, -1, -1, -1, -1 },
+	{ "sendto", K_SENDTO, -1, -1, -1, -1, -1 },     { "sendmsg", K_SENDMSG, -1, -1, -1, -1, -1 },
+	{ "sendmmsg", K_SENDMMSG, -1, -1, -1, -1, -1 },
 };
 #define NSYSCALLS (sizeof syscalls / sizeof syscalls[0])
 
@@ -98,10 +83,10 @@ static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all
 		return 0; /* not on this architecture */
 	if (all)
 		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
-	static const int flags[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC};
+	static const int flags[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC };
 	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-		struct scmp_arg_cmp cmp = {(unsigned)s->flags, SCMP_CMP_MASKED_EQ, (scmp_datum_t)flags[i],
-					   (scmp_datum_t)flags[i]};
+		struct scmp_arg_cmp cmp = { (unsigned)s->flags, SCMP_CMP_MASKED_EQ, (scmp_datum_t)flags[i],
+					    (scmp_datum_t)flags[i] };
 		int rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1, &cmp);
 		if (rc < 0)
 			return rc;
@@ -237,7 +222,7 @@ struct check {
 	char *raw[2];  /* absolute, not resolved */
 	char *path[2]; /* what is decided on */
 	enum fs_op op[2];
-	bool follow;   /* the first path's final symlink is followed */
+	bool follow; /* the first path's final symlink is followed */
 };
 
 static void plan_checks(struct observer_core *o, const struct seccomp_notif *req, const struct sysdesc *s,
@@ -249,14 +234,16 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 	};
 	uint64_t flags = s->flags >= 0 ? req->data.args[(int)s->flags] : 0;
 	int op = s->kind == K_OPEN || s->kind == K_OPENAT2 ? open_op(o, req, s, &flags) : (int)kind_op[s->kind];
-	const signed char dirfd[2] = {s->dirfd, s->dirfd2}, path[2] = {s->path, s->path2};
+	const signed char dirfd[2] = { s->dirfd, s->dirfd2 }, path[2] = { s->path, s->path2 };
 	char abs[2 * PATH_MAX];
 	if (op < 0)
 		return;
 	c->follow = follows(s, flags);
 	for (int i = 0; i < 2; i++) {
 		errno = 0;
-		if (path[i] < 0 || procpath_absolute((pid_t)req->pid, req->data.args[path[i]], dirfd[i] < 0 ? AT_FDCWD : (int)req->data.args[dirfd[i]], abs, sizeof abs) < 0) {
+		if (path[i] < 0 ||
+		    procpath_absolute((pid_t)req->pid, req->data.args[path[i]],
+				      dirfd[i] < 0 ? AT_FDCWD : (int)req->data.args[dirfd[i]], abs, sizeof abs) < 0) {
 			/* EPERM: this host may not read the process's memory
 			 * (Yama ptrace_scope 2 or 3); the call goes on unobserved. */
 			o->stats.unreadable += path[i] >= 0 && errno == EPERM;
@@ -315,10 +302,10 @@ static const char *host_path(const struct observer_core *o, const char *path, ch
 	return o->weak ? path : launch_host_path(o->policy, path, buf, size);
 }
 
-static void observer_report(struct observer_core *o, const struct seccomp_notif *req, const char *comm, const char *path,
-			    enum fs_op op, const struct decision *dec)
+static void observer_report(struct observer_core *o, const struct seccomp_notif *req, const char *comm,
+			    const char *path, enum fs_op op, const struct decision *dec)
 {
-	struct denial d = {0};
+	struct denial d = { 0 };
 	if (denial_set(&d, fs_op_name(op), "observer", path, dec->rule) == 0) {
 		d.rule_file = dec->origin.file ? strdup(dec->origin.file) : NULL;
 		d.rule_line = dec->origin.line;
@@ -394,7 +381,7 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 	o->stats.denied += a.rule != NULL;
 	o->stats.unix_taken = o->unix.taken;
 	if (a.rule != NULL) { /* told before the answer: see observer_answer */
-		struct denial d = {0};
+		struct denial d = { 0 };
 		if (denial_set(&d, "connect", "observer", a.path, a.rule) == 0)
 			observer_emit(o, req, comm, &d);
 		denial_clear(&d);
@@ -406,8 +393,8 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = {{NULL, NULL}, {NULL, NULL}, {OP_READ, OP_READ}, false};
-	struct decision dec = {0};
+	struct check c = { { NULL, NULL }, { NULL, NULL }, { OP_READ, OP_READ }, false };
+	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;
 	if (o->root < 0) {
@@ -470,7 +457,7 @@ struct observer_core *observer_core_new(const struct policy *p, int notify_fd, o
 	struct observer_core *o = calloc(1, sizeof *o);
 	if (o == NULL)
 		return NULL;
-	*o = (struct observer_core){.policy = p, .fd = notify_fd, .cb = cb, .arg = arg, .root = -1};
+	*o = (struct observer_core){ .policy = p, .fd = notify_fd, .cb = cb, .arg = arg, .root = -1 };
 	unixsock_init(&o->unix);
 	for (size_t i = 0; i < NSYSCALLS; i++)
 		o->nr[i] = seccomp_syscall_resolve_name(syscalls[i].name);

@@ -57,14 +57,14 @@ int observer_install(const struct policy *);
 typedef void (*observer_cb)(struct denial *d, void *arg);
 
 struct observer_stats {
-	uint64_t seen;      /* notifications received */
-	uint64_t denied;    /* answered EACCES */
-	uint64_t continued; /* handed back to the kernel */
-	uint64_t gone;      /* the call went away before the answer */
-	uint64_t unreadable;/* paths this host may not read (ptrace restrictions) */
-	uint64_t unix_taken;/* AF_UNIX pathname connects the host made (unixsock.h) */
-	uint64_t cpu_us;    /* the observer process's CPU time */
-	bool sync_wake;     /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP is on */
+	uint64_t seen;       /* notifications received */
+	uint64_t denied;     /* answered EACCES */
+	uint64_t continued;  /* handed back to the kernel */
+	uint64_t gone;       /* the call went away before the answer */
+	uint64_t unreadable; /* paths this host may not read (ptrace restrictions) */
+	uint64_t unix_taken; /* AF_UNIX pathname connects the host made (unixsock.h) */
+	uint64_t cpu_us;     /* the observer process's CPU time */
+	bool sync_wake;      /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP is on */
 };
 
 struct observer;

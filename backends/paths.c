@@ -10,7 +10,7 @@
 /* A constant table, shared by landlock.c and launch_dev_allowed(). */
 const char *const launch_devs[] = {
 	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-	"/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm", NULL,
+	"/dev/tty",  "/dev/ptmx", "/dev/pts",  "/dev/shm",    NULL,
 };
 
 bool path_under(const char *path, const char *dir)

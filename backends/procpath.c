@@ -61,8 +61,8 @@ ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool
 	while (got < size) {
 		size_t page = 4096 - ((addr + got) & 4095);
 		size_t want = size - got < page ? size - got : page;
-		struct iovec local = {(char *)buf + got, want};
-		struct iovec remote = {(void *)(uintptr_t)(addr + got), want};
+		struct iovec local = { (char *)buf + got, want };
+		struct iovec remote = { (void *)(uintptr_t)(addr + got), want };
 		ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
 		if (n <= 0)
 			return got > 0 ? (ssize_t)got : -1;
@@ -75,8 +75,8 @@ ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool
 
 ssize_t procpath_write_mem(pid_t pid, uint64_t addr, const void *buf, size_t size)
 {
-	struct iovec local = {(void *)buf, size};
-	struct iovec remote = {(void *)(uintptr_t)addr, size};
+	struct iovec local = { (void *)buf, size };
+	struct iovec remote = { (void *)(uintptr_t)addr, size };
 	return process_vm_writev(pid, &local, 1, &remote, 1, 0);
 }
 

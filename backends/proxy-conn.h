@@ -13,9 +13,9 @@
 #include "backends/loop.h"
 #include "backends/proxy.h"
 
-#define HEAD_MS 30000    /* to send a whole request */
+#define HEAD_MS    30000 /* to send a whole request */
 #define CONNECT_MS 10000 /* per connect() attempt */
-#define CLOSE_MS 2000    /* to read an error reply before we close */
+#define CLOSE_MS   2000  /* to read an error reply before we close */
 
 enum conn_state { ST_HEAD, ST_SOCKS_REQ, ST_DIAL, ST_RELAY, ST_CLOSING };
 enum conn_proto { PROTO_UNKNOWN, PROTO_HTTP, PROTO_CONNECT, PROTO_SOCKS };
@@ -31,12 +31,12 @@ struct conn {
 	struct conn *next, **pprev;
 	enum conn_state state;
 	enum conn_proto proto;
-	int cfd, ufd;            /* client (sandbox side), upstream */
+	int cfd, ufd; /* client (sandbox side), upstream */
 	struct watch *cw, *uw;
-	struct buf up, down;     /* client -> upstream, upstream -> client */
-	bool c_eof, u_eof;       /* that side will send nothing more */
-	bool c_shut, u_shut;     /* we told that side we send nothing more */
-	bool greeted;            /* SOCKS: method reply sent */
+	struct buf up, down; /* client -> upstream, upstream -> client */
+	bool c_eof, u_eof;   /* that side will send nothing more */
+	bool c_shut, u_shut; /* we told that side we send nothing more */
+	bool greeted;        /* SOCKS: method reply sent */
 	uint64_t timer;
 	struct dns_query *dq;
 	char host[256];
@@ -53,7 +53,7 @@ struct proxy {
 	struct dns *dns;
 	int lfd;
 	struct watch *lw;
-	uint64_t ltimer;         /* listener paused after EMFILE */
+	uint64_t ltimer; /* listener paused after EMFILE */
 	proxy_event_cb cb;
 	void *arg;
 	int hold_ms; /* proxy_set_hold() */

@@ -67,11 +67,16 @@ static void dial_timeout(void *arg)
 static int socks_code(int err)
 {
 	switch (err) {
-	case ECONNREFUSED: return SOCKS_REFUSED;
-	case ENETUNREACH: return SOCKS_NET_UNREACH;
-	case EHOSTUNREACH: return SOCKS_HOST_UNREACH;
-	case ETIMEDOUT: return SOCKS_TTL;
-	default: return SOCKS_FAIL;
+	case ECONNREFUSED:
+		return SOCKS_REFUSED;
+	case ENETUNREACH:
+		return SOCKS_NET_UNREACH;
+	case EHOSTUNREACH:
+		return SOCKS_HOST_UNREACH;
+	case ETIMEDOUT:
+		return SOCKS_TTL;
+	default:
+		return SOCKS_FAIL;
 	}
 }
 

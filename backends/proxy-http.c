@@ -110,8 +110,8 @@ static int parse_authority(const char *s, size_t n, struct http_req *r, int defa
 	if (r->port == 0)
 		return -1;
 	struct net_addr a;
-	if (s[0] == '[' ? net_addr_parse(r->host, &a) < 0 || a.family != AF_INET6 :
-			  net_addr_parse(r->host, &a) < 0 && !dns_name_valid(r->host))
+	if (s[0] == '[' ? net_addr_parse(r->host, &a) < 0 || a.family != AF_INET6
+			: net_addr_parse(r->host, &a) < 0 && !dns_name_valid(r->host))
 		return -1;
 	for (char *c = r->host; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
@@ -203,8 +203,10 @@ int proxy_http_parse(const char *buf, size_t len, struct http_req *r)
 
 static int hop_by_hop(const char *line, size_t n)
 {
-	static const char *const names[] = { "connection", "proxy-connection", "keep-alive", "proxy-authorization",
-					     "proxy-authenticate", "te", "trailer", "upgrade", "host" };
+	static const char *const names[] = {
+		"connection", "proxy-connection", "keep-alive", "proxy-authorization", "proxy-authenticate", "te",
+		"trailer",    "upgrade",          "host"
+	};
 	const char *colon = memchr(line, ':', n);
 	size_t nlen = (size_t)(colon - line);
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -230,8 +232,8 @@ int proxy_http_rewrite(const char *buf, const struct http_req *r, char *out, siz
 	int fl = snprintf(first, sizeof first, "%s ", r->method);
 	if (append(out, size, &o, first, (size_t)fl) < 0)
 		return -1;
-	if (r->path_len == 0 ? append(out, size, &o, "/", 1) < 0 :
-			       (buf[r->path_off] == '?' && append(out, size, &o, "/", 1) < 0) ||
+	if (r->path_len == 0 ? append(out, size, &o, "/", 1) < 0
+			     : (buf[r->path_off] == '?' && append(out, size, &o, "/", 1) < 0) ||
 				       append(out, size, &o, buf + r->path_off, r->path_len) < 0)
 		return -1;
 	if (append(out, size, &o, " HTTP/1.1\r\nHost: ", 17) < 0 ||

@@ -57,10 +57,17 @@ int proxy_socks_request(const uint8_t *buf, size_t len, struct socks_req *r)
 		return PARSE_MORE;
 	size_t alen;
 	switch (buf[3]) {
-	case 1: alen = 4; break;
-	case 4: alen = 16; break;
-	case 3: alen = 1 + (size_t)buf[4]; break;
-	default: return -SOCKS_BAD_ATYP;
+	case 1:
+		alen = 4;
+		break;
+	case 4:
+		alen = 16;
+		break;
+	case 3:
+		alen = 1 + (size_t)buf[4];
+		break;
+	default:
+		return -SOCKS_BAD_ATYP;
 	}
 	if (len < 4 + alen + 2)
 		return PARSE_MORE;

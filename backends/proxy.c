@@ -47,12 +47,18 @@ void conn_timer(struct conn *c, int ms, void (*cb)(void *))
 static const char *http_reason(int status)
 {
 	switch (status) {
-	case 400: return "Bad Request";
-	case 403: return "Forbidden";
-	case 408: return "Request Timeout";
-	case 431: return "Request Header Fields Too Large";
-	case 504: return "Gateway Timeout";
-	default: return "Bad Gateway";
+	case 400:
+		return "Bad Request";
+	case 403:
+		return "Forbidden";
+	case 408:
+		return "Request Timeout";
+	case 431:
+		return "Request Header Fields Too Large";
+	case 504:
+		return "Gateway Timeout";
+	default:
+		return "Bad Gateway";
 	}
 }
 
@@ -133,8 +139,7 @@ static void held_timeout(void *arg);
 
 /* A suggestion only where an allow entry really helps: for the name (or
  * literal) itself, never for a resolved address that was refused. */
-void conn_deny(
-struct conn *c, const struct net_addr *addr, const char *rule)
+void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule)
 {
 	struct proxy *px = c->px;
 	char a[NET_ADDR_STRLEN] = "", line[4400];
@@ -144,8 +149,9 @@ struct conn *c, const struct net_addr *addr, const char *rule)
 		net_addr_format(addr, a, sizeof a);
 	if (addr == NULL || net_addr_parse(c->host, &lit) == 0)
 		suggest_host(px->policy, c->host, &sg);
-	struct net_denial d = { .host = c->host, .port = c->port, .addr = a, .rule = rule,
-				.proto = proto_name(c->proto), .suggest = &sg };
+	struct net_denial d = {
+		.host = c->host, .port = c->port, .addr = a, .rule = rule, .proto = proto_name(c->proto), .suggest = &sg
+	};
 	d.held = px->hold_ms > 0 && sg.key != NULL && !c->hold_done && c->state == ST_DIAL;
 	px->stats.denied += !c->hold_done;
 	/* the 403's body: what the tool shows, told apart from sandmux's
@@ -255,8 +261,8 @@ static void head_http(struct conn *c)
 		bool big = p == PARSE_TOO_BIG;
 		c->px->stats.bad_request += !big;
 		c->px->stats.too_large += big;
-		conn_fail(c, big ? 431 : 400, 0, big ? "sandmux proxy: request head too large" :
-						       "sandmux proxy: malformed request");
+		conn_fail(c, big ? 431 : 400, 0,
+			  big ? "sandmux proxy: request head too large" : "sandmux proxy: malformed request");
 		return;
 	}
 	if (r.is_connect)
@@ -436,8 +442,8 @@ static void raise_nofile(void)
 	}
 }
 
-struct proxy *proxy_new(struct loop *loop, const struct policy *policy, int listen_fd, proxy_event_cb cb,
-			void *arg, const char **err)
+struct proxy *proxy_new(struct loop *loop, const struct policy *policy, int listen_fd, proxy_event_cb cb, void *arg,
+			const char **err)
 {
 	struct proxy *px = calloc(1, sizeof *px);
 	if (px == NULL) {
@@ -504,7 +510,7 @@ void net_denial_format(const struct net_denial *d, char *buf, size_t size)
 	target_format(d, target, sizeof target);
 	rule_format(d, rule, sizeof rule);
 	if (suggest_format(d->suggest, how, sizeof how) > 0)
-			snprintf(buf, size, " denied connect %s (%s) \u2014 allow with: %s", target, rule, how);
+		snprintf(buf, size, " denied connect %s (%s) \u2014 allow with: %s", target, rule, how);
 	else
 		snprintf(buf, size, " denied connect %s (%s)", target, rule);
 }
@@ -529,8 +535,8 @@ int proxy_env(int port, char *env[PROXY_ENV_N])
 		env[i] = NULL;
 	for (int i = 0; i < PROXY_ENV_N; i++) {
 		const char *scheme = i % 4 == 2 ? "socks5h" : "http";
-		int r = i % 4 == 3 ? asprintf(&env[i], "%s=localhost,127.0.0.1,::1", names[i]) :
-				     asprintf(&env[i], "%s=%s://127.0.0.1:%d", names[i], scheme, port);
+		int r = i % 4 == 3 ? asprintf(&env[i], "%s=localhost,127.0.0.1,::1", names[i])
+				   : asprintf(&env[i], "%s=%s://127.0.0.1:%d", names[i], scheme, port);
 		if (r < 0) {
 			env[i] = NULL; /* asprintf leaves it undefined */
 			proxy_env_free(env);

@@ -33,22 +33,22 @@
 struct loop;
 struct proxy;
 
-#define PROXY_BUF 65536        /* per direction, per connection */
-#define PROXY_HEAD_MAX 16384   /* a longer request head gets 431 */
-#define PROXY_MAX_CONNS 4096   /* more are accepted and closed at once */
-#define PROXY_SANDBOX_PORT 3128 /* the listener's port on the sandbox's loopback */
+#define PROXY_BUF          65536 /* per direction, per connection */
+#define PROXY_HEAD_MAX     16384 /* a longer request head gets 431 */
+#define PROXY_MAX_CONNS    4096  /* more are accepted and closed at once */
+#define PROXY_SANDBOX_PORT 3128  /* the listener's port on the sandbox's loopback */
 
 /* A refused connection. Everything is valid during the callback only. */
 struct net_denial {
-	const char *host;      /* as asked: a name or an IP literal */
+	const char *host; /* as asked: a name or an IP literal */
 	int port;
-	const char *addr;      /* the resolved address refused, or "" */
-	const char *rule;      /* "networkPolicy: not in allow list", ... */
-	const char *proto;     /* "http", "connect", "socks5" */
+	const char *addr;                 /* the resolved address refused, or "" */
+	const char *rule;                 /* "networkPolicy: not in allow list", ... */
+	const char *proto;                /* "http", "connect", "socks5" */
 	const struct suggestion *suggest; /* the networkPolicy.allow entry that
 				* would allow it; key NULL when no entry can
 				* (always-blocked addresses, deny rules) */
-	bool held;             /* the connection waits (proxy_set_hold) for
+	bool held;                        /* the connection waits (proxy_set_hold) for
 				* proxy_decide_held() instead of failing now */
 };
 /* Must not free the proxy. */
@@ -106,11 +106,11 @@ enum { PARSE_MORE = 0, PARSE_OK = 1, PARSE_BAD = -1, PARSE_TOO_BIG = -2 };
 struct http_req {
 	int is_connect;
 	char method[16];
-	char host[256];        /* lowercased name, or IP literal without brackets */
-	char authority[270];   /* as it goes into Host: */
+	char host[256];      /* lowercased name, or IP literal without brackets */
+	char authority[270]; /* as it goes into Host: */
 	int port;
 	size_t path_off, path_len; /* origin-form path inside the buffer ("/" if empty) */
-	size_t head_len;       /* bytes of the head, final empty line included */
+	size_t head_len;           /* bytes of the head, final empty line included */
 	int version_minor;
 };
 int proxy_http_parse(const char *buf, size_t len, struct http_req *);
@@ -121,8 +121,15 @@ int proxy_http_rewrite(const char *buf, const struct http_req *, char *out, size
 
 enum { SOCKS_CONNECT = 1 };
 enum {
-	SOCKS_OK = 0, SOCKS_FAIL = 1, SOCKS_NOT_ALLOWED = 2, SOCKS_NET_UNREACH = 3, SOCKS_HOST_UNREACH = 4,
-	SOCKS_REFUSED = 5, SOCKS_TTL = 6, SOCKS_BAD_COMMAND = 7, SOCKS_BAD_ATYP = 8,
+	SOCKS_OK = 0,
+	SOCKS_FAIL = 1,
+	SOCKS_NOT_ALLOWED = 2,
+	SOCKS_NET_UNREACH = 3,
+	SOCKS_HOST_UNREACH = 4,
+	SOCKS_REFUSED = 5,
+	SOCKS_TTL = 6,
+	SOCKS_BAD_COMMAND = 7,
+	SOCKS_BAD_ATYP = 8,
 };
 struct socks_req {
 	int cmd;

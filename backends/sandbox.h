@@ -15,7 +15,7 @@ struct rules;
 struct sbx {
 	const struct launch *l;
 	const struct policy *p;
-	uid_t uid;      /* the caller's ids, mapped to themselves inside */
+	uid_t uid; /* the caller's ids, mapped to themselves inside */
 	gid_t gid;
 	char **envp;    /* the command's environment, built before clone */
 	bool netns;     /* a fresh network namespace was asked for */

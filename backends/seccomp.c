@@ -27,15 +27,44 @@
  * numbers, so a syscall this libseccomp does not know is skipped rather
  * than failing the whole filter (seccomp_syscall_resolve_name). */
 static const char *const seccomp_denied[] = {
-	"io_uring_setup", "io_uring_enter", "io_uring_register",
-	"bpf", "perf_event_open", "userfaultfd",
-	"keyctl", "add_key", "request_key",
-	"kexec_load", "kexec_file_load",
-	"init_module", "finit_module", "delete_module",
-	"mount", "umount", "umount2", "pivot_root", "chroot", "setns",
-	"fsopen", "fsmount", "move_mount", "open_tree", "open_tree_attr", "fsconfig", "fspick", "mount_setattr",
-	"acct", "swapon", "swapoff", "reboot", "syslog", "quotactl", "lookup_dcookie", "vhangup",
-	"name_to_handle_at", "open_by_handle_at",
+	"io_uring_setup",
+	"io_uring_enter",
+	"io_uring_register",
+	"bpf",
+	"perf_event_open",
+	"userfaultfd",
+	"keyctl",
+	"add_key",
+	"request_key",
+	"kexec_load",
+	"kexec_file_load",
+	"init_module",
+	"finit_module",
+	"delete_module",
+	"mount",
+	"umount",
+	"umount2",
+	"pivot_root",
+	"chroot",
+	"setns",
+	"fsopen",
+	"fsmount",
+	"move_mount",
+	"open_tree",
+	"open_tree_attr",
+	"fsconfig",
+	"fspick",
+	"mount_setattr",
+	"acct",
+	"swapon",
+	"swapoff",
+	"reboot",
+	"syslog",
+	"quotactl",
+	"lookup_dcookie",
+	"vhangup",
+	"name_to_handle_at",
+	"open_by_handle_at",
 };
 
 /* Reading or writing another process's memory: allowed in devbox only. */
@@ -103,7 +132,7 @@ static int seccomp_deny_socket(scmp_filter_ctx ctx, unsigned n, const struct scm
 	return seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), n, cmp);
 }
 
-#define DENY_SOCKET(ctx, ...) \
+#define DENY_SOCKET(ctx, ...)                                                                                    \
 	seccomp_deny_socket((ctx), sizeof((struct scmp_arg_cmp[]){ __VA_ARGS__ }) / sizeof(struct scmp_arg_cmp), \
 			    (struct scmp_arg_cmp[]){ __VA_ARGS__ })
 
@@ -113,7 +142,8 @@ static int seccomp_deny_socket(scmp_filter_ctx ctx, unsigned n, const struct scm
 static int seccomp_sockets(scmp_filter_ctx ctx)
 {
 	const int inet[] = { AF_INET, AF_INET6 };
-	if (DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_PACKET)) < 0 || DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_VSOCK)) < 0 ||
+	if (DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_PACKET)) < 0 ||
+	    DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_VSOCK)) < 0 ||
 	    DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)) < 0)
 		return -1;
 	for (int i = 0; i < 2; i++) {
@@ -142,12 +172,14 @@ static int seccomp_weak_family(scmp_filter_ctx ctx)
 				     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam)) < 0)
 			return -1;
 	}
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
-			     SCMP_A0(SCMP_CMP_GT, AF_NETLINK)) < 0)
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_GT, AF_NETLINK)) <
+	    0)
 		return -1;
 	/* socketpair makes AF_UNIX pairs only, whatever it is asked. */
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_LT, AF_UNIX)) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_GT, AF_UNIX)) < 0)
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1,
+			     SCMP_A0(SCMP_CMP_LT, AF_UNIX)) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1,
+			     SCMP_A0(SCMP_CMP_GT, AF_UNIX)) < 0)
 		return -1;
 	return 0;
 }
@@ -157,7 +189,8 @@ static int seccomp_weak_tcp(scmp_filter_ctx ctx, int fam)
 {
 	struct scmp_arg_cmp f = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam);
 	for (int type = 0; type <= 0xf; type++)
-		if (type != SOCK_STREAM && DENY_SOCKET(ctx, f, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)type)) < 0)
+		if (type != SOCK_STREAM &&
+		    DENY_SOCKET(ctx, f, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)type)) < 0)
 			return -1;
 	for (int proto = 1; proto < IPPROTO_TCP; proto++)
 		if (DENY_SOCKET(ctx, f, SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)proto)) < 0)

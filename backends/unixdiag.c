@@ -44,13 +44,13 @@ static void helper_run(int userns, int netns, int chan)
 	if (s < 0)
 		_exit(2);
 	char c = 0;
-	struct iovec iov = {&c, 1};
+	struct iovec iov = { &c, 1 };
 	union {
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} u;
 	memset(&u, 0, sizeof u);
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
 	cm->cmsg_level = SOL_SOCKET;
 	cm->cmsg_type = SCM_RIGHTS;
@@ -62,12 +62,12 @@ static void helper_run(int userns, int netns, int chan)
 static int recv_fd(int chan)
 {
 	char c;
-	struct iovec iov = {&c, 1};
+	struct iovec iov = { &c, 1 };
 	union {
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} u;
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf};
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof u.buf };
 	if (recvmsg(chan, &m, MSG_CMSG_CLOEXEC) != 1)
 		return -1;
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
@@ -176,9 +176,10 @@ int unixdiag_bound(int diag, const struct stat *st, uint32_t *sock_ino)
 		struct nlmsghdr nlh;
 		struct unix_diag_req r;
 	} req = {
-		.nlh = {.nlmsg_len = sizeof req, .nlmsg_type = SOCK_DIAG_BY_FAMILY,
-			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP},
-		.r = {.sdiag_family = AF_UNIX, .udiag_states = UINT32_MAX, .udiag_show = UDIAG_SHOW_VFS},
+		.nlh = { .nlmsg_len = sizeof req,
+			 .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.r = { .sdiag_family = AF_UNIX, .udiag_states = UINT32_MAX, .udiag_show = UDIAG_SHOW_VFS },
 	};
 	if (send(diag, &req, sizeof req, 0) != (ssize_t)sizeof req)
 		return -1;

@@ -12,7 +12,7 @@
 
 #include "backends/procpath.h"
 
-#define SEND_MAX (4 << 20)
+#define SEND_MAX    (4 << 20)
 #define CONTROL_MAX 4096
 
 static int read_exact(pid_t pid, uint64_t addr, void *buf, size_t n)
@@ -56,7 +56,7 @@ static int read_fds(pid_t pid, const struct msghdr *mh, struct msgcopy *m)
 		struct cmsghdr align;
 	} u;
 	int rc = read_exact(pid, (uintptr_t)mh->msg_control, u.buf, mh->msg_controllen);
-	struct msghdr local = {.msg_control = u.buf, .msg_controllen = mh->msg_controllen};
+	struct msghdr local = { .msg_control = u.buf, .msg_controllen = mh->msg_controllen };
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&local); rc == 0 && c != NULL; c = CMSG_NXTHDR(&local, c)) {
 		/* the kernel's own check (__cmsg_ok): a length that fits */
 		if (c->cmsg_len < CMSG_LEN(0) || c->cmsg_len > mh->msg_controllen - (size_t)((char *)c - u.buf))
@@ -100,12 +100,12 @@ int unixmsg_read(pid_t pid, uint64_t addr, int flags, struct msgcopy *m)
 
 int64_t unixmsg_send(int sock, const struct msgcopy *m, const struct sockaddr *a, socklen_t len)
 {
-	struct iovec iov = {m->data, m->len};
+	struct iovec iov = { m->data, m->len };
 	union {
 		char buf[CMSG_SPACE(sizeof(int) * UNIXMSG_MAX_FDS)];
 		struct cmsghdr align;
 	} u;
-	struct msghdr mh = {.msg_name = (void *)a, .msg_namelen = a ? len : 0, .msg_iov = &iov, .msg_iovlen = 1};
+	struct msghdr mh = { .msg_name = (void *)a, .msg_namelen = a ? len : 0, .msg_iov = &iov, .msg_iovlen = 1 };
 	if (m->nfds > 0) {
 		memset(&u, 0, sizeof u);
 		mh.msg_control = u.buf;

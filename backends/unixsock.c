@@ -27,14 +27,14 @@
 #include "backends/unixdiag.h"
 #include "backends/unixmsg.h"
 
-#define RULE_HOST "host unix socket: only the sandbox's own sockets are reachable"
-#define RULE_SHARED "abstract unix socket: the sandbox shares the host's network"
-#define RULE_NOGETFD "socket: the observer cannot take the caller's socket (pidfd_getfd), so it refuses"
+#define RULE_HOST         "host unix socket: only the sandbox's own sockets are reachable"
+#define RULE_SHARED       "abstract unix socket: the sandbox shares the host's network"
+#define RULE_NOGETFD      "socket: the observer cannot take the caller's socket (pidfd_getfd), so it refuses"
 #define RULE_NOGETFD_INET "weaker sandbox: pidfd_getfd unavailable, no connect can be vetted"
 
 void unixsock_init(struct unixsock *u)
 {
-	*u = (struct unixsock){.diag = -1};
+	*u = (struct unixsock){ .diag = -1 };
 }
 
 void unixsock_free(struct unixsock *u)
@@ -68,7 +68,8 @@ static int read_addr(const struct call *c, struct sockaddr_storage *ss, socklen_
 	*len = 0;
 	if (n < 0 || (size_t)n > sizeof *ss)
 		return -EINVAL;
-	if (n > 0 && procpath_read_mem((pid_t)c->req->pid, args[c->kind == CALL_SENDTO ? 4 : 1], ss, (size_t)n, false) != n)
+	if (n > 0 &&
+	    procpath_read_mem((pid_t)c->req->pid, args[c->kind == CALL_SENDTO ? 4 : 1], ss, (size_t)n, false) != n)
 		return -EFAULT;
 	*len = (socklen_t)n;
 	return 0;
@@ -84,13 +85,13 @@ static bool is_pathname(const struct sockaddr_storage *ss, socklen_t len)
  * the caller (notify_fd >= 0: its notification no longer valid). */
 static int64_t connect_finish(int sock, int max_ms, int notify_fd, uint64_t id)
 {
-	struct timeval tv = {0};
+	struct timeval tv = { 0 };
 	socklen_t tl = sizeof tv;
 	getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, &tl);
 	int64_t timeo = tv.tv_sec || tv.tv_usec ? (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000 : -1;
 	bool capped = max_ms >= 0 && (timeo < 0 || max_ms < timeo);
 	for (int64_t left = capped ? max_ms : timeo; left != 0; left = left < 0 ? -1 : left > 100 ? left - 100 : 0) {
-		struct pollfd pf = {sock, POLLOUT, 0};
+		struct pollfd pf = { sock, POLLOUT, 0 };
 		if (poll(&pf, 1, left < 0 || left > 100 ? 100 : (int)left) > 0) {
 			int err = 0;
 			socklen_t el = sizeof err;
@@ -102,8 +103,7 @@ static int64_t connect_finish(int sock, int max_ms, int notify_fd, uint64_t id)
 	return capped ? -ETIMEDOUT : -EINPROGRESS;
 }
 
-int64_t unixsock_connect_wait(int sock, const struct sockaddr *a, socklen_t len, int max_ms, int notify_fd,
-			      uint64_t id)
+int64_t unixsock_connect_wait(int sock, const struct sockaddr *a, socklen_t len, int max_ms, int notify_fd, uint64_t id)
 {
 	int fl = fcntl(sock, F_GETFL);
 	if (fl < 0 || (fl & O_NONBLOCK))
@@ -140,7 +140,7 @@ static int64_t send_now(const struct call *c, const struct sockaddr *a, socklen_
 
 static void call_do(const struct call *c, const struct sockaddr *a, socklen_t len, struct unixsock_answer *out)
 {
-	int64_t r = c->msg != NULL		 ? unixmsg_send(c->sock, c->msg, a, len)
+	int64_t r = c->msg != NULL           ? unixmsg_send(c->sock, c->msg, a, len)
 		    : c->kind == CALL_SENDTO ? send_now(c, a, len)
 					     : unixsock_connect_wait(c->sock, a, len, -1, c->notify_fd, c->req->id);
 	if (r < 0)
@@ -163,7 +163,7 @@ static bool diag_ready(struct unixsock *u, int notify_fd, const struct seccomp_n
 		u->nodiag = u->diag < 0 ? (errno ? errno : EPERM) : 0;
 		if (seccomp_notify_id_valid(notify_fd, req->id) != 0) {
 			unixsock_free(u); /* maybe another process's: ask again next time */
-			*u = (struct unixsock){.diag = -1, .taken = u->taken, .inet = u->inet};
+			*u = (struct unixsock){ .diag = -1, .taken = u->taken, .inet = u->inet };
 			return false;
 		}
 	}
@@ -217,7 +217,7 @@ static void path_call(struct unixsock *u, const struct call *c, const struct soc
 		procpath_fd_path(fd, out->path, sizeof out->path);
 		deny(out, RULE_HOST, EACCES);
 	} else {
-		struct sockaddr_un via = {.sun_family = AF_UNIX};
+		struct sockaddr_un via = { .sun_family = AF_UNIX };
 		snprintf(via.sun_path, sizeof via.sun_path, "/proc/self/fd/%d", fd);
 		call_do(c, (const struct sockaddr *)&via, sizeof via, out);
 		u->taken++;
@@ -383,22 +383,25 @@ static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_an
 void unixsock_connect(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root,
 		      struct unixsock_answer *out)
 {
-	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .kind = CALL_CONNECT};
+	struct call c = { .req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .kind = CALL_CONNECT };
 	unixsock_take(u, &c, out);
 }
 
 void unixsock_sendto(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root,
 		     struct unixsock_answer *out)
 {
-	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .kind = CALL_SENDTO};
+	struct call c = { .req = req, .notify_fd = notify_fd, .root = root, .sock = -1, .kind = CALL_SENDTO };
 	unixsock_take(u, &c, out);
 }
 
 void unixsock_sendmsg(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, int root, bool many,
 		      struct unixsock_answer *out)
 {
-	struct call c = {.req = req, .notify_fd = notify_fd, .root = root, .sock = -1,
-			 .kind = many ? CALL_SENDMMSG : CALL_SENDMSG};
+	struct call c = { .req = req,
+			  .notify_fd = notify_fd,
+			  .root = root,
+			  .sock = -1,
+			  .kind = many ? CALL_SENDMMSG : CALL_SENDMSG };
 	unixsock_take(u, &c, out);
 }
 
@@ -435,8 +438,10 @@ int unixsock_probe(char *msg, size_t size)
 	int fd = probe_getfd();
 	int e = errno;
 	if (fd < 0) {
-		snprintf(msg, size, "pidfd_getfd: %s (host unix sockets are refused by the address as read, "
-			 "which a racing thread can change)", strerror(e));
+		snprintf(msg, size,
+			 "pidfd_getfd: %s (host unix sockets are refused by the address as read, "
+			 "which a racing thread can change)",
+			 strerror(e));
 		return -1;
 	}
 	close(fd);

@@ -91,10 +91,10 @@
 struct seccomp_notif;
 
 struct unixsock {
-	int diag;   /* NETLINK_SOCK_DIAG in the sandbox's netns; -1: not yet or none */
-	int nodiag; /* 0, or why there is none */
-	bool shared;/* the sandbox is on the host's network: diag is the host's */
-	uint64_t taken; /* connects the host made for the sandbox */
+	int diag;             /* NETLINK_SOCK_DIAG in the sandbox's netns; -1: not yet or none */
+	int nodiag;           /* 0, or why there is none */
+	bool shared;          /* the sandbox is on the host's network: diag is the host's */
+	uint64_t taken;       /* connects the host made for the sandbox */
 	struct inetsock inet; /* the weaker sandbox: AF_INET/AF_INET6 taken over too */
 };
 
@@ -109,10 +109,10 @@ enum unixsock_what {
 
 struct unixsock_answer {
 	enum unixsock_what what;
-	int error;            /* 0, or -errno: the call fails with it */
-	int64_t val;          /* without error: what the call returns (sendto: bytes) */
-	const char *rule;     /* non-NULL: a denial to report, about `path` */
-	char path[PATH_MAX];  /* as the process sees it */
+	int error;           /* 0, or -errno: the call fails with it */
+	int64_t val;         /* without error: what the call returns (sendto: bytes) */
+	const char *rule;    /* non-NULL: a denial to report, about `path` */
+	char path[PATH_MAX]; /* as the process sees it */
 };
 
 /* Handles one notified connect(): takes the caller's socket, decides,

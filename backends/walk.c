@@ -113,7 +113,8 @@ static int walk_dir(struct walk *w, const char *dir, int level)
 			rc = -1;
 			break;
 		}
-		if (snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, e->d_name) >= (int)sizeof path)
+		if (snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, e->d_name) >=
+		    (int)sizeof path)
 			continue;
 		if (walk_pseudo(path))
 			continue;

@@ -13,7 +13,7 @@
 #include "policy/net.h"
 
 #define CONFIG_MAX_BYTES (1 << 20)
-#define CONFIG_MAX_KEYS 1024 /* per object: keeps the repeated-key check cheap */
+#define CONFIG_MAX_KEYS  1024 /* per object: keeps the repeated-key check cheap */
 
 struct loader {
 	const char *file;
@@ -85,7 +85,8 @@ static int get_enum(struct loader *ld, const struct json *j, const char *const *
 	if (choices) {
 		char list[256] = "";
 		for (size_t i = 0; choices[i]; i++)
-			snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "", choices[i]);
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
+				 choices[i]);
 		return fail(ld, j, "\"%.80s\" is not one of %s", j->str, list);
 	}
 ok:
@@ -112,9 +113,7 @@ static int get_list(struct loader *ld, const struct json *j, struct rules *out, 
 	const struct json *c;
 	if (want(ld, j, JSON_ARRAY) < 0)
 		return -1;
-	json_each(c, j)
-		if (check_string(ld, c) < 0 || fn(ld, c, out) < 0)
-			return -1;
+	json_each(c, j) if (check_string(ld, c) < 0 || fn(ld, c, out) < 0) return -1;
 	return 0;
 }
 
@@ -223,7 +222,8 @@ static int walk(struct loader *ld, const struct json *obj, const struct field *f
 		return -1;
 	if (obj->n > CONFIG_MAX_KEYS)
 		return fail(ld, obj, "more than %d keys", CONFIG_MAX_KEYS);
-	json_each(c, obj) {
+	json_each(c, obj)
+	{
 		if (shadowed(ld, obj, c))
 			continue;
 		const struct field *f = fields;
@@ -282,8 +282,9 @@ static int f_net_deny(struct loader *ld, const struct json *j, void *a)
 }
 static int f_net(struct loader *ld, const struct json *j, void *a)
 {
-	static const struct field f[] = { { "default", f_net_default }, { "allow", f_net_allow },
-					  { "deny", f_net_deny }, { NULL, NULL } };
+	static const struct field f[] = {
+		{ "default", f_net_default }, { "allow", f_net_allow }, { "deny", f_net_deny }, { NULL, NULL }
+	};
 	return walk(ld, j, f, a);
 }
 static int f_profile(struct loader *ld, const struct json *j, void *a)
@@ -318,13 +319,16 @@ static int p_restrict(struct loader *ld, const struct json *j, void *a)
 
 static bool name_valid(const char *s)
 {
-	return *s && strlen(s) <= 64 && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == strlen(s);
+	return *s && strlen(s) <= 64 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == strlen(s);
 }
 
 static int one_profile(struct loader *ld, const struct json *j)
 {
-	static const struct field f[] = { { "extends", p_extends }, { "read_write", p_rw }, { "read_only", p_ro },
-					  { "deny", p_deny }, { "restrict_network", p_restrict }, { NULL, NULL } };
+	static const struct field f[] = {
+		{ "extends", p_extends },           { "read_write", p_rw }, { "read_only", p_ro }, { "deny", p_deny },
+		{ "restrict_network", p_restrict }, { NULL, NULL }
+	};
 	struct config *cfg = ld->cfg;
 	if (profile_is_builtin(j->key))
 		return fail_key(ld, j, "a built-in profile; a custom profile needs another name");
@@ -349,9 +353,7 @@ static int f_profiles(struct loader *ld, const struct json *j, void *a)
 		return -1;
 	if (j->n > CONFIG_MAX_KEYS)
 		return fail(ld, j, "more than %d keys", CONFIG_MAX_KEYS);
-	json_each(c, j)
-		if (!shadowed(ld, j, c) && one_profile(ld, c) < 0)
-			return -1;
+	json_each(c, j) if (!shadowed(ld, j, c) && one_profile(ld, c) < 0) return -1;
 	return 0;
 }
 
@@ -379,7 +381,8 @@ static int e_set(struct loader *ld, const struct json *j, void *a)
 		return -1;
 	if (j->n > CONFIG_MAX_KEYS)
 		return fail(ld, j, "more than %d keys", CONFIG_MAX_KEYS);
-	json_each(c, j) {
+	json_each(c, j)
+	{
 		if (shadowed(ld, j, c))
 			continue;
 		if (want(ld, c, JSON_STRING) < 0)
@@ -398,15 +401,23 @@ static int f_env(struct loader *ld, const struct json *j, void *a)
 {
 	static const struct field f[] = { { "inherit", e_inherit }, { "ignore_default_excludes", e_ignore },
 					  { "exclude", e_exclude }, { "include_only", e_include },
-					  { "set", e_set }, { NULL, NULL } };
+					  { "set", e_set },         { NULL, NULL } };
 	return walk(ld, j, f, &((struct config *)a)->env);
 }
 
 static const struct field top_fields[] = {
-	{ "type", f_type }, { "additionalReadwritePaths", f_add_rw }, { "additionalReadonlyPaths", f_add_ro },
-	{ "disableTmpWrite", f_tmp }, { "enableSharedBuildCache", f_cache }, { "networkPolicy", f_net },
-	{ "networkPolicyStrict", f_strict }, { "profile", f_profile }, { "profiles", f_profiles },
-	{ "env", f_env }, { "allowWeakerSandbox", f_weaker }, { NULL, NULL },
+	{ "type", f_type },
+	{ "additionalReadwritePaths", f_add_rw },
+	{ "additionalReadonlyPaths", f_add_ro },
+	{ "disableTmpWrite", f_tmp },
+	{ "enableSharedBuildCache", f_cache },
+	{ "networkPolicy", f_net },
+	{ "networkPolicyStrict", f_strict },
+	{ "profile", f_profile },
+	{ "profiles", f_profiles },
+	{ "env", f_env },
+	{ "allowWeakerSandbox", f_weaker },
+	{ NULL, NULL },
 };
 
 static const char *config_own_file(struct config *cfg, const char *file, enum layer layer)
@@ -421,8 +432,8 @@ static const char *config_own_file(struct config *cfg, const char *file, enum la
 	return v[cfg->nfiles++];
 }
 
-int config_parse(struct config *cfg, const char *file, const char *text, size_t len, enum layer layer,
-		 const char *home, struct perr *err)
+int config_parse(struct config *cfg, const char *file, const char *text, size_t len, enum layer layer, const char *home,
+		 struct perr *err)
 {
 	struct loader ld = { .layer = layer, .home = home, .cfg = cfg, .err = err };
 	struct json_error je;

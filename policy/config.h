@@ -28,34 +28,34 @@ struct profile_def {
 };
 
 struct env_cfg {
-	struct opt_str inherit;            /* "all", "core", "none" */
+	struct opt_str inherit; /* "all", "core", "none" */
 	struct opt_bool ignore_default_excludes;
 	struct rules exclude, include_only, set; /* set: "NAME=VALUE" */
 };
 
 struct config {
-	struct opt_str type;               /* workspace_readwrite, workspace_readonly, insecure_none */
-	struct rules add_rw, add_ro;       /* absolute, normalised, "~/" expanded */
+	struct opt_str type;         /* workspace_readwrite, workspace_readonly, insecure_none */
+	struct rules add_rw, add_ro; /* absolute, normalised, "~/" expanded */
 	struct opt_bool disable_tmp_write, shared_cache, net_strict;
-	struct opt_bool weaker; /* allowWeakerSandbox */
-	struct opt_str net_default;        /* "allow", "deny" */
+	struct opt_bool weaker;     /* allowWeakerSandbox */
+	struct opt_str net_default; /* "allow", "deny" */
 	struct rules net_allow, net_deny;
-	bool net_allow_set;                /* the key is present (an admin list replaces) */
+	bool net_allow_set; /* the key is present (an admin list replaces) */
 	struct opt_str profile;
 	struct profile_def *profiles;
 	size_t nprofiles;
 	struct env_cfg env;
 
-	enum layer layer;                  /* of the file; after a merge, the highest */
-	char **files;                      /* every file read into this config */
+	enum layer layer; /* of the file; after a merge, the highest */
+	char **files;     /* every file read into this config */
 	size_t nfiles;
 	enum layer *file_layers;
 };
 
 /* Parses text as a file of the given layer into cfg (zeroed by the
  * caller). home expands "~/". 0, or -1 with err->msg. Unknown keys warn. */
-int config_parse(struct config *cfg, const char *file, const char *text, size_t len, enum layer,
-		 const char *home, struct perr *err);
+int config_parse(struct config *cfg, const char *file, const char *text, size_t len, enum layer, const char *home,
+		 struct perr *err);
 /* Reads a whole policy file (at most 1 MiB) into *text (NUL-terminated,
  * caller frees): 1 read, 0 absent, -1 error (err set). */
 int config_read_file(const char *file, char **text, size_t *len, struct perr *err);

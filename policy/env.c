@@ -7,8 +7,8 @@
 #include "policy/glob.h"
 #include "policy/policy.h"
 
-static const char *const core_names[] = { "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM",
-					  "LANG", "LC_*", "TZ", "TMPDIR", "COLORTERM" };
+static const char *const core_names[] = { "PATH", "HOME", "USER", "LOGNAME", "SHELL",    "TERM",
+					  "LANG", "LC_*", "TZ",   "TMPDIR",  "COLORTERM" };
 static const char *const default_excludes[] = { "*KEY*", "*SECRET*", "*TOKEN*" };
 
 struct envv {
@@ -103,7 +103,8 @@ char **env_build(const struct env_policy *ep, char *const *envp)
 		if (!strchr(envp[i], '='))
 			continue;
 		env_name(envp[i], name, sizeof name);
-		if (ep->inherit == ENV_INHERIT_ALL || name_in(name, core_names, sizeof core_names / sizeof core_names[0]))
+		if (ep->inherit == ENV_INHERIT_ALL ||
+		    name_in(name, core_names, sizeof core_names / sizeof core_names[0]))
 			envv_put(&e, envp[i]);
 	}
 	if (!ep->ignore_default_excludes)

@@ -63,7 +63,7 @@ static int star_check(const char *pat, const char *p, char *errbuf)
 /* Each `**` multiplies the work of a match (and of the launcher's walk);
  * a hostile per-repo glob must not be able to stall a pane. */
 #define GLOB_MAX_DOUBLESTAR 4
-#define GLOB_MAX_SEGS 63 /* states of the matcher fit in a uint64_t */
+#define GLOB_MAX_SEGS       63 /* states of the matcher fit in a uint64_t */
 
 static int glob_check(const char *pat, char *errbuf)
 {
@@ -173,7 +173,8 @@ static bool class_has(const char *cls, const char *end, char c, bool nocase)
 	for (const char *q = cls; q < end; q++) {
 		if (q + 2 < end && q[1] == '-') {
 			unsigned char lo = (unsigned char)q[0], hi = (unsigned char)q[2];
-			unsigned char l = (unsigned char)tolower((unsigned char)c), u = (unsigned char)toupper((unsigned char)c);
+			unsigned char l = (unsigned char)tolower((unsigned char)c),
+				      u = (unsigned char)toupper((unsigned char)c);
 			if (((unsigned char)c >= lo && (unsigned char)c <= hi) ||
 			    (nocase && ((l >= lo && l <= hi) || (u >= lo && u <= hi))))
 				return true;

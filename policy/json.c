@@ -9,7 +9,7 @@
 struct parser {
 	const char *s;
 	size_t len, pos;
-	size_t tpos;    /* line/col below are those of byte tpos */
+	size_t tpos; /* line/col below are those of byte tpos */
 	int tline, tcol;
 	int depth;
 	struct json *in; /* the container being read, for the error's path */
@@ -316,12 +316,19 @@ static int parse_literal(struct parser *p, const char *word, struct json *j)
 static enum json_type type_of(char c)
 {
 	switch (c) {
-	case '{': return JSON_OBJECT;
-	case '[': return JSON_ARRAY;
-	case '"': return JSON_STRING;
-	case 't': case 'f': return JSON_BOOL;
-	case 'n': return JSON_NULL;
-	default: return JSON_NUMBER;
+	case '{':
+		return JSON_OBJECT;
+	case '[':
+		return JSON_ARRAY;
+	case '"':
+		return JSON_STRING;
+	case 't':
+	case 'f':
+		return JSON_BOOL;
+	case 'n':
+		return JSON_NULL;
+	default:
+		return JSON_NUMBER;
 	}
 }
 
@@ -346,13 +353,26 @@ static int parse_value(struct parser *p, struct json *parent, struct member *m, 
 		json_append(parent, j);
 	int r;
 	switch (c) {
-	case '{': r = parse_container(p, j, '}'); break;
-	case '[': r = parse_container(p, j, ']'); break;
-	case '"': r = parse_string(p, &j->str, &j->len); break;
-	case 't': r = parse_literal(p, "true", j); break;
-	case 'f': r = parse_literal(p, "false", j); break;
-	case 'n': r = parse_literal(p, "null", j); break;
-	default: r = parse_number(p, j);
+	case '{':
+		r = parse_container(p, j, '}');
+		break;
+	case '[':
+		r = parse_container(p, j, ']');
+		break;
+	case '"':
+		r = parse_string(p, &j->str, &j->len);
+		break;
+	case 't':
+		r = parse_literal(p, "true", j);
+		break;
+	case 'f':
+		r = parse_literal(p, "false", j);
+		break;
+	case 'n':
+		r = parse_literal(p, "null", j);
+		break;
+	default:
+		r = parse_number(p, j);
 	}
 	j->end = p->pos;
 	return r;
@@ -394,9 +414,7 @@ const struct json *json_get(const struct json *obj, const char *key)
 	const struct json *c, *hit = NULL;
 	if (!obj || obj->type != JSON_OBJECT)
 		return NULL;
-	json_each(c, obj)
-		if (strcmp(c->key, key) == 0)
-			hit = c;
+	json_each(c, obj) if (strcmp(c->key, key) == 0) hit = c;
 	return hit;
 }
 
@@ -405,9 +423,7 @@ const struct json *json_at(const struct json *j, size_t i)
 	const struct json *c;
 	if (!j)
 		return NULL;
-	json_each(c, j)
-		if (c->index == i)
-			return c;
+	json_each(c, j) if (c->index == i) return c;
 	return NULL;
 }
 

@@ -18,17 +18,17 @@ enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSO
 
 struct json {
 	enum json_type type;
-	int line, col;        /* where the value starts */
-	size_t start, end;    /* byte range of the value's text */
-	char *key;            /* member of an object: its key (unescaped), else NULL */
+	int line, col;     /* where the value starts */
+	size_t start, end; /* byte range of the value's text */
+	char *key;         /* member of an object: its key (unescaped), else NULL */
 	int key_line, key_col;
-	size_t key_start;     /* byte offset of the key's opening quote */
-	size_t index;         /* position among its parent's children */
+	size_t key_start; /* byte offset of the key's opening quote */
+	size_t index;     /* position among its parent's children */
 
 	bool boolean;
 	double number;
-	char *str;            /* JSON_STRING: unescaped, NUL-terminated */
-	size_t len;           /* JSON_STRING: bytes (may hold NULs from \u0000) */
+	char *str;  /* JSON_STRING: unescaped, NUL-terminated */
+	size_t len; /* JSON_STRING: bytes (may hold NULs from \u0000) */
 
 	struct json *child, *last; /* arrays and objects, in document order */
 	size_t n;
@@ -38,7 +38,7 @@ struct json {
 struct json_error {
 	int line, col;
 	size_t offset;
-	char path[256];       /* the field being read, e.g. "networkPolicy.allow[2]" */
+	char path[256]; /* the field being read, e.g. "networkPolicy.allow[2]" */
 	char msg[160];
 };
 

@@ -12,7 +12,7 @@
 #include "policy/json.h"
 
 #define MAX_DEPTH 64
-#define MAX_KEYS 8
+#define MAX_KEYS  8
 
 struct scan {
 	const char *s;
@@ -24,10 +24,10 @@ struct scan {
 
 /* The members of one object, or the elements of one array. */
 struct span {
-	size_t open, close;        /* offsets of '{' / '[' and '}' / ']' */
+	size_t open, close; /* offsets of '{' / '[' and '}' / ']' */
 	size_t count;
-	size_t last_start, last_end; /* the last member (from its key) / element */
-	size_t last_ws;            /* where the whitespace before the last one starts */
+	size_t last_start, last_end;   /* the last member (from its key) / element */
+	size_t last_ws;                /* where the whitespace before the last one starts */
 	size_t colon_start, colon_end; /* between the last key and its value */
 	size_t found_start, found_end; /* the wanted member's value / element; found_end 0: none */
 };
@@ -102,7 +102,8 @@ static size_t skip_container(struct scan *sc, size_t i, int depth, const char *w
 			vstart = skip_ws(sc, colon + 1);
 			sp->colon_start = kend;
 			sp->colon_end = vstart;
-			bool match = want && kend - j - 2 == strlen(want) && memcmp(sc->s + j + 1, want, kend - j - 2) == 0;
+			bool match =
+				want && kend - j - 2 == strlen(want) && memcmp(sc->s + j + 1, want, kend - j - 2) == 0;
 			if (match && sp->found_end) {
 				scan_fail(sc, j, "duplicate key");
 				break;
@@ -149,8 +150,10 @@ static size_t skip_value(struct scan *sc, size_t i, int depth)
 		return skip_container(sc, i, depth, NULL, &ignored);
 	}
 	size_t j = i;
-	while (j < sc->n && (strchr("+-.eE", sc->s[j]) != NULL || (sc->s[j] >= '0' && sc->s[j] <= '9') ||
-			     (sc->s[j] >= 'a' && sc->s[j] <= 'z')) && sc->s[j] != '\0')
+	while (j < sc->n &&
+	       (strchr("+-.eE", sc->s[j]) != NULL || (sc->s[j] >= '0' && sc->s[j] <= '9') ||
+		(sc->s[j] >= 'a' && sc->s[j] <= 'z')) &&
+	       sc->s[j] != '\0')
 		j++;
 	if (j == i)
 		scan_fail(sc, i, "expected a value");
@@ -247,7 +250,7 @@ struct edit {
 
 static char *splice(const struct scan *sc, struct edit e, struct out *ins)
 {
-	struct out o = {0};
+	struct out o = { 0 };
 	out_mem(&o, sc->s, e.at);
 	out_mem(&o, ins->s ? ins->s : "", ins->n);
 	size_t from = e.replace_to > e.at ? e.replace_to : e.at;
@@ -270,33 +273,33 @@ static void colon_of(const struct scan *sc, const struct span *sp, char *buf, si
 		snprintf(buf, size, "%.*s", (int)len, sc->s + sp->colon_start);
 }
 
-static char *add_member(struct scan *sc, const struct span *sp, char keys[][64], int k, int nkeys,
-			const char *value, bool top)
+static char *add_member(struct scan *sc, const struct span *sp, char keys[][64], int k, int nkeys, const char *value,
+			bool top)
 {
-	struct out ins = {0};
+	struct out ins = { 0 };
 	char colon[16];
 	colon_of(sc, sp, colon, sizeof colon);
 	if (sp->count == 0) {
 		out_str(&ins, top ? "\n  " : "");
 		new_member(&ins, keys, k, nkeys, colon, value);
 		out_str(&ins, top ? "\n" : "");
-		return splice(sc, (struct edit){sp->open + 1, sp->close}, &ins);
+		return splice(sc, (struct edit){ sp->open + 1, sp->close }, &ins);
 	}
 	out_str(&ins, ",");
 	out_sep(&ins, sc, sp);
 	new_member(&ins, keys, k, nkeys, colon, value);
-	return splice(sc, (struct edit){sp->last_end, 0}, &ins);
+	return splice(sc, (struct edit){ sp->last_end, 0 }, &ins);
 }
 
 static char *add_element(struct scan *sc, size_t at, const char *value, bool *added)
 {
-	struct out want = {0};
+	struct out want = { 0 };
 	escape(&want, value);
 	if (want.oom)
 		return NULL;
 	struct span sp;
 	skip_container(sc, at, 1, want.s, &sp);
-	struct out ins = {0};
+	struct out ins = { 0 };
 	if (sc->failed || sp.found_end) {
 		free(want.s);
 		if (sc->failed)
@@ -312,8 +315,8 @@ static char *add_element(struct scan *sc, size_t at, const char *value, bool *ad
 	free(want.s);
 	*added = true;
 	if (sp.count == 0)
-		return splice(sc, (struct edit){sp.open + 1, sp.close}, &ins);
-	return splice(sc, (struct edit){sp.last_end, 0}, &ins);
+		return splice(sc, (struct edit){ sp.open + 1, sp.close }, &ins);
+	return splice(sc, (struct edit){ sp.last_end, 0 }, &ins);
 }
 
 static char *add_in(struct scan *sc, size_t at, char keys[][64], int k, int nkeys, const char *value, bool *added)
@@ -359,7 +362,7 @@ char *jsonedit_add(const char *text, const char *key, const char *value, bool *a
 {
 	char keys[MAX_KEYS][64];
 	int nkeys = split_key(key, keys);
-	struct scan sc = {text, strlen(text), err, errlen, false};
+	struct scan sc = { text, strlen(text), err, errlen, false };
 	bool dummy;
 	if (added == NULL)
 		added = &dummy;
@@ -371,8 +374,8 @@ char *jsonedit_add(const char *text, const char *key, const char *value, bool *a
 	size_t i = skip_ws(&sc, 0);
 	if (i == sc.n) {
 		/* A new file: the object, then the original trailing blank. */
-		struct scan empty = {"{}\n", 3, err, errlen, false};
-		struct span sp = {.open = 0, .close = 1};
+		struct scan empty = { "{}\n", 3, err, errlen, false };
+		struct span sp = { .open = 0, .close = 1 };
 		*added = true;
 		return add_member(&empty, &sp, keys, 0, nkeys, value, true);
 	}

@@ -36,7 +36,8 @@ static int load_repo_file(struct config *cfg, const char *file, const char *home
 	if (r == 0 && !trust_check(home, file, text, len)) {
 		config_drop_widening(&one, cfg, ignored, sizeof ignored);
 		if (ignored[0])
-			perr_warn(err, "%s is not trusted; ignored what it widens: %s (run `sandmux trust` to apply it)",
+			perr_warn(err,
+				  "%s is not trusted; ignored what it widens: %s (run `sandmux trust` to apply it)",
 				  file, ignored);
 	}
 	if (r == 0)
@@ -139,8 +140,8 @@ void policy_free(struct policy *p)
 	free(p->workspace);
 	free(p->home);
 	free(p->tmpdir);
-	struct rules *lists[] = { &p->read, &p->write, &p->readonly, &p->deny, &p->protect, &p->protect_except,
-				  &p->net.allow, &p->net.deny };
+	struct rules *lists[] = { &p->read,    &p->write,          &p->readonly,  &p->deny,
+				  &p->protect, &p->protect_except, &p->net.allow, &p->net.deny };
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
 		rules_free(lists[i]);
 	env_policy_free(&p->env);

@@ -64,7 +64,7 @@ static void merge_env_set(struct rules *into, const struct rules *upper)
 				goto next;
 			}
 		rules_add(into, kv, upper->v[i].origin);
-next:;
+	next:;
 	}
 }
 
@@ -114,8 +114,8 @@ static void merge_profiles(struct config *into, struct config *upper, struct per
 		}
 		if (old) {
 			if (old->origin.layer == d->origin.layer && !profile_def_equal(old, d))
-				perr_warn(err, "profiles.%s: defined differently in %s and %s; the latter wins", d->name,
-					  old->origin.file, d->origin.file);
+				perr_warn(err, "profiles.%s: defined differently in %s and %s; the latter wins",
+					  d->name, old->origin.file, d->origin.file);
 			profile_def_free(old);
 			*old = *d;
 			continue;

@@ -295,7 +295,8 @@ struct decision policy_decide_host(const struct policy *p, const char *host, con
 	if (p->net.mode == NET_HOST)
 		return decision(true, "profile: unrestricted network", p->profile_origin);
 	if (p->net.mode == NET_NONE)
-		return decision(false, "profile: no network (read-only, strict or restrict_network)", p->profile_origin);
+		return decision(false, "profile: no network (read-only, strict or restrict_network)",
+				p->profile_origin);
 	const char *why = blocked(host, addr);
 	if (why)
 		return decision(false, why, hard);

@@ -18,7 +18,7 @@ struct host_pattern {
 	char domain[254];     /* lower case, no trailing dot; for *.d: "d" */
 	struct net_addr addr; /* CIDR: the network, IPv4-mapped forms folded to IPv4 */
 	int prefix;
-	int port;             /* 0: any port */
+	int port; /* 0: any port */
 };
 
 /* 0, or -1 with errbuf (NET_ERR_MAX) saying what is wrong, e.g.

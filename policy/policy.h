@@ -92,31 +92,31 @@ struct config; /* the merged layers, before a profile is chosen (config.h) */
  * caller). Globs (deny, protect) are absolute after anchoring at the
  * workspace and use the subset of policy/glob.h. */
 struct policy {
-	char *profile;   /* resolved name, e.g. "workspace" or a custom name */
-	char *base;      /* the built-in it derives from */
+	char *profile; /* resolved name, e.g. "workspace" or a custom name */
+	char *base;    /* the built-in it derives from */
 	struct origin profile_origin;
 	char *workspace; /* absolute */
 	char *home;      /* absolute */
 	char *tmpdir;    /* host path of the session temp dir; NULL until set */
 
-	bool sandboxed;  /* false: "off" or type insecure_none */
-	bool read_all;   /* reads everywhere; otherwise only `read` and `write` */
-	struct rules read;     /* readable (and executable) roots */
-	struct rules write;    /* writable roots */
-	struct rules readonly; /* never writable, even under a writable root (~/.sandmux, /data in devbox) */
-	struct rules deny;     /* globs: no read, no write, no rename */
-	struct rules protect;  /* globs: write-protected (DESIGN.md "Protected paths") */
+	bool sandboxed;              /* false: "off" or type insecure_none */
+	bool read_all;               /* reads everywhere; otherwise only `read` and `write` */
+	struct rules read;           /* readable (and executable) roots */
+	struct rules write;          /* writable roots */
+	struct rules readonly;       /* never writable, even under a writable root (~/.sandmux, /data in devbox) */
+	struct rules deny;           /* globs: no read, no write, no rename */
+	struct rules protect;        /* globs: write-protected (DESIGN.md "Protected paths") */
 	struct rules protect_except; /* globs: writable although under `protect` */
-	bool tmp_writable;     /* !disableTmpWrite */
-	bool shared_cache;     /* enableSharedBuildCache */
-	bool allow_weaker;     /* allowWeakerSandbox: without user namespaces, the weaker sandbox */
-	bool allow_ptrace;     /* devbox only */
+	bool tmp_writable;           /* !disableTmpWrite */
+	bool shared_cache;           /* enableSharedBuildCache */
+	bool allow_weaker;           /* allowWeakerSandbox: without user namespaces, the weaker sandbox */
+	bool allow_ptrace;           /* devbox only */
 
 	struct {
 		enum net_mode mode;
 		bool default_allow;
-		bool strict;            /* networkPolicyStrict */
-		struct rules allow;     /* domain, *.domain, CIDR, each optionally :port */
+		bool strict;        /* networkPolicyStrict */
+		struct rules allow; /* domain, *.domain, CIDR, each optionally :port */
 		struct rules deny;
 		struct origin default_origin;
 	} net;
@@ -156,12 +156,12 @@ struct decision policy_decide_host(const struct policy *, const char *host, cons
 
 /* The inputs of a load. NULL fields take the defaults of DESIGN.md. */
 struct policy_opts {
-	const char *home;        /* $HOME */
-	const char *workspace;   /* absolute, canonical */
-	const char *user_file;   /* --config: replaces ~/.sandmux/sandbox.json */
-	const char *admin_file;  /* default /etc/sandmux/policy.json */
-	const char *profile_flag;/* --sandbox */
-	const char *profile_env; /* $SANDMUX_SANDBOX */
+	const char *home;               /* $HOME */
+	const char *workspace;          /* absolute, canonical */
+	const char *user_file;          /* --config: replaces ~/.sandmux/sandbox.json */
+	const char *admin_file;         /* default /etc/sandmux/policy.json */
+	const char *profile_flag;       /* --sandbox */
+	const char *profile_env;        /* $SANDMUX_SANDBOX */
 	bool admin_ownership_unchecked; /* tests: accept an admin file not owned by root */
 };
 

@@ -15,13 +15,15 @@ static const struct origin hardcoded = { .layer = LAYER_HARDCODED };
 
 /* DESIGN.md "Protected paths", relative to the workspace. */
 static const char *const protected_globs[] = {
-	".cursor/*.json", ".cursor/**/*.json", ".cursor/.workspace-trusted", ".claude/*.json", ".claude/**/*.json",
-	".vscode/**", "*.code-workspace", ".git/hooks/**", ".git/config", ".git/info/attributes",
-	".cursorignore", ".sandmux/**",
+	".cursor/*.json",       ".cursor/**/*.json", ".cursor/.workspace-trusted",
+	".claude/*.json",       ".claude/**/*.json", ".vscode/**",
+	"*.code-workspace",     ".git/hooks/**",     ".git/config",
+	".git/info/attributes", ".cursorignore",     ".sandmux/**",
 };
 static const char *const protected_except[] = { ".cursor/rules", ".cursor/commands", ".cursor/worktrees",
-						  ".cursor/skills", ".cursor/agents" };
-static const char *const system_roots[] = { "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt" };
+						".cursor/skills", ".cursor/agents" };
+static const char *const system_roots[] = { "/usr", "/lib",  "/lib32", "/lib64", "/libx32",
+					    "/bin", "/sbin", "/etc",   "/opt" };
 static const char *const tls_roots[] = { "/etc/ssl", "/etc/pki", "/etc/ca-certificates", "/usr/share/ca-certificates",
 					 "/usr/local/share/ca-certificates" };
 static const char *const devbox_readonly[] = { "/data", "/proc", "/sys", "/dev" };
@@ -48,8 +50,7 @@ static char *anchor(const struct policy *p, const char *entry)
 	return r;
 }
 
-static void add_anchored(struct policy *p, struct rules *r, const char *entry, const char *label_kind,
-			 struct origin o)
+static void add_anchored(struct policy *p, struct rules *r, const char *entry, const char *label_kind, struct origin o)
 {
 	char *path = anchor(p, entry), *label = NULL;
 	if (!path)
@@ -187,8 +188,8 @@ static void fill_env(struct policy *p, const struct config *cfg)
 {
 	const char *in = cfg->env.inherit.v;
 	p->env.inherit = !in || strcmp(in, "all") == 0 ? ENV_INHERIT_ALL
-			 : strcmp(in, "core") == 0      ? ENV_INHERIT_CORE
-							: ENV_INHERIT_NONE;
+			 : strcmp(in, "core") == 0     ? ENV_INHERIT_CORE
+						       : ENV_INHERIT_NONE;
 	p->env.ignore_default_excludes = strcmp(p->base, "strict") != 0 &&
 					 !(cfg->env.ignore_default_excludes.set && !cfg->env.ignore_default_excludes.v);
 	copy_rules(&p->env.exclude, &cfg->env.exclude, "env.exclude");
@@ -239,8 +240,9 @@ static int check_admin_lock(const struct config *cfg, const char *name, const ch
 	if (profile_chain(cfg, cfg->profile.v, cfg->profile.o, chain, &admin_base, &ignore) < 0 ||
 	    base_rank(base) >= base_rank(admin_base))
 		return 0;
-	perr_set(err, o.file, 0, 0, NULL, "profile \"%s\" is weaker than \"%s\", which the admin policy %s:%d:%d requires",
-		 name, cfg->profile.v, cfg->profile.o.file, cfg->profile.o.line, cfg->profile.o.col);
+	perr_set(err, o.file, 0, 0, NULL,
+		 "profile \"%s\" is weaker than \"%s\", which the admin policy %s:%d:%d requires", name, cfg->profile.v,
+		 cfg->profile.o.file, cfg->profile.o.line, cfg->profile.o.col);
 	return -1;
 }
 

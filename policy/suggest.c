@@ -21,8 +21,8 @@ static bool allowed_with(const struct policy *p, struct rules *(*list)(struct po
 		return false;
 	if (r->n > 0)
 		memcpy(v, r->v, r->n * sizeof *v);
-	v[r->n] = (struct rule){.text = (char *)entry, .origin = {.file = NULL, .layer = LAYER_USER}};
-	*r = (struct rules){.v = v, .n = r->n + 1, .cap = r->n + 1};
+	v[r->n] = (struct rule){ .text = (char *)entry, .origin = { .file = NULL, .layer = LAYER_USER } };
+	*r = (struct rules){ .v = v, .n = r->n + 1, .cap = r->n + 1 };
 	struct decision d = host ? policy_decide_host(&q, host, NULL, 0) : policy_decide_path(&q, path, op);
 	free(v);
 	return d.allow;
@@ -76,7 +76,7 @@ bool suggest_path(const struct policy *p, const char *path, enum fs_op op, struc
 
 void suggest_apply(struct policy *p, const struct suggestion *s)
 {
-	static const struct origin approval = {.file = "(approved in this session)", .layer = LAYER_USER};
+	static const struct origin approval = { .file = "(approved in this session)", .layer = LAYER_USER };
 	if (s->key == NULL)
 		return;
 	struct rules *r = strcmp(s->key, SUGGEST_KEY_RW) == 0   ? &p->write

@@ -20,8 +20,8 @@
 #include "policy/policy.h"
 
 /* The sandbox.json keys a suggestion can name. */
-#define SUGGEST_KEY_RW "additionalReadwritePaths"
-#define SUGGEST_KEY_RO "additionalReadonlyPaths"
+#define SUGGEST_KEY_RW  "additionalReadwritePaths"
+#define SUGGEST_KEY_RO  "additionalReadonlyPaths"
 #define SUGGEST_KEY_NET "networkPolicy.allow"
 
 struct suggestion {

@@ -65,7 +65,8 @@ static int trust_write(FILE *f, const struct json *old, const char *file, const 
 	fprintf(f, "{\n  \"version\": 1,\n  \"trusted\": {");
 	int n = 0;
 	if (trusted && trusted->type == JSON_OBJECT)
-		json_each(c, trusted) {
+		json_each(c, trusted)
+		{
 			if (c->type != JSON_STRING || strcmp(c->key, file) == 0)
 				continue;
 			fprintf(f, "%s\n    ", n++ ? "," : "");
@@ -175,8 +176,8 @@ static bool profile_choice_widens(const struct config *repo, const struct config
 		return false;
 	if (strcmp(name, "workspace") == 0)
 		return below->profile.v && strcmp(below->profile.v, "workspace") != 0;
-	return !config_profile(repo, name) || (below->profile.v && strcmp(below->profile.v, name) != 0 &&
-					      config_profile(below, name));
+	return !config_profile(repo, name) ||
+	       (below->profile.v && strcmp(below->profile.v, name) != 0 && config_profile(below, name));
 }
 
 static void drop_str(struct opt_str *s, char *ignored, size_t size, const char *field)

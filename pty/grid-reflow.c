@@ -9,17 +9,17 @@
 #include "pty/grid-int.h"
 
 struct reflow {
-	int cols;              /* the new width */
-	struct vt_cell *line;  /* the logical line being joined */
+	int cols;             /* the new width */
+	struct vt_cell *line; /* the logical line being joined */
 	int len, cap;
-	struct vt_cell *row;   /* one output row of cols cells */
+	struct vt_cell *row;     /* one output row of cols cells */
 	struct grid_hline **out; /* output rows, a ring of out_cap */
 	int out_cap, out_start, out_len;
-	long emitted;          /* output rows so far */
-	long lines;            /* logical lines so far */
-	long cur_line;         /* the cursor's logical line, -1: none */
-	int cur_off;           /* its offset in that line */
-	long cur_abs;          /* the output row it landed on, -1: none yet */
+	long emitted;  /* output rows so far */
+	long lines;    /* logical lines so far */
+	long cur_line; /* the cursor's logical line, -1: none */
+	int cur_off;   /* its offset in that line */
+	long cur_abs;  /* the output row it landed on, -1: none yet */
 	int cur_col;
 	bool pending; /* the last row read wrapped: its line goes on */
 	bool failed;
@@ -51,7 +51,7 @@ static void emit_row(struct reflow *rf, const struct vt_cell *c, int n, bool wra
 	memcpy(rf->row, c, n * sizeof *c);
 	for (int i = n; i < rf->cols; i++)
 		rf->row[i] = grid_blank(0);
-	struct grid_line l = {.cells = rf->row, .used = n, .wrapped = wrapped};
+	struct grid_line l = { .cells = rf->row, .used = n, .wrapped = wrapped };
 	struct grid_hline *reuse = NULL;
 	if (rf->out_len == rf->out_cap) { /* the oldest row falls off */
 		reuse = *out_slot(rf, 0);
@@ -73,7 +73,7 @@ static void emit_row(struct reflow *rf, const struct vt_cell *c, int n, bool wra
 static void emit_line(struct reflow *rf)
 {
 	bool cursor = rf->lines == rf->cur_line;
-	static const struct vt_cell blank = {.width = 1};
+	static const struct vt_cell blank = { .width = 1 };
 	while (cursor && rf->len <= rf->cur_off && !rf->failed)
 		line_add(rf, &blank, 1); /* the cursor sits past the text */
 	int pos = 0;
@@ -141,7 +141,8 @@ static void read_all(struct reflow *rf, struct grid *g, int crow, int ccol)
 	int last = last_row(g, g->cur == 0 ? crow : -1);
 	for (int r = 0; r <= last && !rf->failed; r++) {
 		struct grid_line *l = &g->scr[0].line[(g->scr[0].top + r) % g->rows];
-		take_row(rf, l->cells, l->wrapped ? g->cols : l->used, l->wrapped, g->cur == 0 && r == crow ? ccol : -1);
+		take_row(rf, l->cells, l->wrapped ? g->cols : l->used, l->wrapped,
+			 g->cur == 0 && r == crow ? ccol : -1);
 	}
 	if (rf->pending && !rf->failed)
 		emit_line(rf); /* the last line was still wrapping */
@@ -184,7 +185,7 @@ static void install(struct reflow *rf, struct grid *g, struct grid_screen *ns, i
 
 int grid_reflow(struct grid *g, int rows, int cols, int *crow, int *ccol)
 {
-	struct reflow rf = {.cols = cols, .cur_line = -1, .cur_abs = -1};
+	struct reflow rf = { .cols = cols, .cur_line = -1, .cur_abs = -1 };
 	rf.out_cap = g->hist_cap + rows;
 	rf.out = calloc(rf.out_cap, sizeof *rf.out);
 	rf.row = malloc(cols * sizeof *rf.row);

@@ -91,7 +91,7 @@ struct grid_hline *grid_hline_encode(const struct grid_line *l, int cols, struct
 	int len = l->used < cols ? l->used : cols, nruns = 0, nmarks = 0;
 	while (len > 0 && grid_cell_blank(&c[len - 1]))
 		len--;
-	struct vt_attr prev = {0};
+	struct vt_attr prev = { 0 };
 	bool narrow = true;
 	for (int i = 0; i < len; i++) {
 		if (!attr_eq(&c[i].attr, &prev)) {
@@ -107,18 +107,19 @@ struct grid_hline *grid_hline_encode(const struct grid_line *l, int cols, struct
 		return NULL;
 	}
 	*h = (struct grid_hline){
-		.len = len, .nruns = nruns, .nmarks = nmarks, .wrapped = l->wrapped, .narrow = narrow};
+		.len = len, .nruns = nruns, .nmarks = nmarks, .wrapped = l->wrapped, .narrow = narrow
+	};
 	struct hrun *run = hline_runs(h);
 	struct hmark *mark = hline_marks(h);
 	uint8_t *text8 = (uint8_t *)h->ch;
-	prev = (struct vt_attr){0};
+	prev = (struct vt_attr){ 0 };
 	for (int i = 0; i < len; i++) {
 		if (narrow)
 			text8[i] = c[i].ch[0];
 		else
 			h->ch[i] = (c[i].ch[0] & 0xffffff) | (uint32_t)c[i].width << 24;
 		if (!attr_eq(&c[i].attr, &prev)) {
-			*run++ = (struct hrun){.col = i, .attr = c[i].attr};
+			*run++ = (struct hrun){ .col = i, .attr = c[i].attr };
 			prev = c[i].attr;
 		}
 		if (c[i].ch[1]) {
@@ -134,16 +135,16 @@ struct grid_hline *grid_hline_encode(const struct grid_line *l, int cols, struct
 void grid_hline_decode(const struct grid_hline *h, struct vt_cell *out, int n)
 {
 	const struct hrun *run = hline_runs(h), *end = run + h->nruns;
-	struct vt_attr a = {0};
+	struct vt_attr a = { 0 };
 	int len = h->len < n ? h->len : n;
 	const uint8_t *text8 = (const uint8_t *)h->ch;
 	for (int i = 0; i < len; i++) {
 		if (run < end && run->col == i)
 			a = (run++)->attr;
 		if (h->narrow)
-			out[i] = (struct vt_cell){.ch = {text8[i]}, .width = 1, .attr = a};
+			out[i] = (struct vt_cell){ .ch = { text8[i] }, .width = 1, .attr = a };
 		else
-			out[i] = (struct vt_cell){.ch = {h->ch[i] & 0xffffff}, .width = h->ch[i] >> 24, .attr = a};
+			out[i] = (struct vt_cell){ .ch = { h->ch[i] & 0xffffff }, .width = h->ch[i] >> 24, .attr = a };
 	}
 	cells_blank(out + len, n - len, 0);
 	const struct hmark *m = hline_marks(h);
@@ -374,7 +375,7 @@ static void line_fix_wide(struct grid_line *l, int c0, int c1, int cols)
 	for (int c = c0; c < c1; c++) {
 		struct vt_cell *cell = &l->cells[c];
 		bool orphan = cell->width == 0 ? c == 0 || cell[-1].width != 2
-			    : cell->width == 2 && (c + 1 == cols || cell[1].width != 0);
+					       : cell->width == 2 && (c + 1 == cols || cell[1].width != 0);
 		if (orphan)
 			*cell = grid_blank(cell->attr.bg);
 	}
@@ -476,7 +477,8 @@ void grid_resize(struct grid *g, int rows, int cols, int *crow, int *ccol)
 	for (int which = 0; which < 2 && g->scr[which].line; which++) {
 		int other = -1, otherc = 0, *cr = which == g->cur ? crow : &other;
 		/* A new width re-wraps the main screen and the scrollback. */
-		if (which == 0 && cols != g->cols && grid_reflow(g, rows, cols, cr, which == g->cur ? ccol : &otherc) == 0)
+		if (which == 0 && cols != g->cols &&
+		    grid_reflow(g, rows, cols, cr, which == g->cur ? ccol : &otherc) == 0)
 			continue;
 		if (screen_resize(g, which, rows, cols, cr) == 0)
 			continue;

@@ -36,7 +36,7 @@ struct grid {
 	int cur;                   /* index into scr */
 	bool *dirty;               /* per screen row, since grid_clear_dirty */
 	bool any_dirty;
-	struct grid_line *tmp;     /* rows entries, scratch for rotations */
+	struct grid_line *tmp; /* rows entries, scratch for rotations */
 
 	struct grid_hline **hist; /* ring of hist_cap compact lines */
 	int hist_cap, hist_start, hist_len;
@@ -70,7 +70,7 @@ static inline void grid_touch(struct grid *g, int r)
 /* A blank cell painted with background bg (erase uses the pen's bg). */
 static inline struct vt_cell grid_blank(uint32_t bg)
 {
-	struct vt_cell c = {.width = 1, .attr = {.bg = bg}};
+	struct vt_cell c = { .width = 1, .attr = { .bg = bg } };
 	return c;
 }
 

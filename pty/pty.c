@@ -45,7 +45,7 @@ int pty_open(struct pty *p, int rows, int cols, char *err, size_t errlen)
 
 int pty_resize(int master, int rows, int cols)
 {
-	struct winsize ws = {.ws_row = rows > 0 ? rows : 1, .ws_col = cols > 0 ? cols : 1};
+	struct winsize ws = { .ws_row = rows > 0 ? rows : 1, .ws_col = cols > 0 ? cols : 1 };
 	return ioctl(master, TIOCSWINSZ, &ws);
 }
 

@@ -47,14 +47,25 @@ static uint32_t ctrl_char(uint32_t c)
 	if ((c >= 'a' && c <= 'z') || (c >= '@' && c <= '_'))
 		return c & 0x1f;
 	switch (c) {
-	case ' ': case '2': return 0;
-	case '3': return 0x1b;
-	case '4': return 0x1c;
-	case '5': return 0x1d;
-	case '6': return 0x1e;
-	case '7': case '/': return 0x1f;
-	case '8': case '?': return 0x7f;
-	default: return c;
+	case ' ':
+	case '2':
+		return 0;
+	case '3':
+		return 0x1b;
+	case '4':
+		return 0x1c;
+	case '5':
+		return 0x1d;
+	case '6':
+		return 0x1e;
+	case '7':
+	case '/':
+		return 0x1f;
+	case '8':
+	case '?':
+		return 0x7f;
+	default:
+		return c;
 	}
 }
 
@@ -99,8 +110,8 @@ static void key_char(struct keybuf *k, uint32_t key, int mods)
 static void key_special(struct keybuf *k, uint32_t key, int mods, bool app)
 {
 	static const char cursor[] = "ABDCHF"; /* up down left right home end */
-	static const int tilde[] = {2, 3, 0, 0, 5, 6};
-	static const int fkeys[] = {11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 23, 24};
+	static const int tilde[] = { 2, 3, 0, 0, 5, 6 };
+	static const int fkeys[] = { 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 23, 24 };
 	if (key >= VT_KEY_UP && key <= VT_KEY_RIGHT) {
 		key_ss3(k, cursor[key - VT_KEY_UP], mods, app);
 	} else if (key == VT_KEY_HOME || key == VT_KEY_END) {
@@ -116,13 +127,21 @@ static void key_special(struct keybuf *k, uint32_t key, int mods, bool app)
 
 size_t vt_key(struct vt *vt, uint32_t key, int mods, char *out, size_t cap)
 {
-	struct keybuf k = {.n = 0};
+	struct keybuf k = { .n = 0 };
 	const char *alt = mods & VT_MOD_ALT ? "\033" : "";
 	switch (key) {
-	case VT_KEY_ENTER: puts_(&k, alt), puts_(&k, "\r"); break;
-	case VT_KEY_TAB: puts_(&k, mods & VT_MOD_SHIFT ? "\033[Z" : "\t"); break;
-	case VT_KEY_BACKSPACE: puts_(&k, alt), puts_(&k, mods & VT_MOD_CTRL ? "\010" : "\177"); break;
-	case VT_KEY_ESCAPE: puts_(&k, alt), puts_(&k, "\033"); break;
+	case VT_KEY_ENTER:
+		puts_(&k, alt), puts_(&k, "\r");
+		break;
+	case VT_KEY_TAB:
+		puts_(&k, mods & VT_MOD_SHIFT ? "\033[Z" : "\t");
+		break;
+	case VT_KEY_BACKSPACE:
+		puts_(&k, alt), puts_(&k, mods & VT_MOD_CTRL ? "\010" : "\177");
+		break;
+	case VT_KEY_ESCAPE:
+		puts_(&k, alt), puts_(&k, "\033");
+		break;
 	default:
 		if (key < 0x110000)
 			key_char(&k, key, mods);

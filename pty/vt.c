@@ -17,9 +17,9 @@
 #include "pty/utf8.h"
 
 #define VT_REPLY_MAX (64 * 1024) /* replies the host has not taken yet */
-#define VT_OSC_MAX 4096          /* a longer unterminated OSC is dropped */
+#define VT_OSC_MAX   4096        /* a longer unterminated OSC is dropped */
 #define VT_TITLE_MAX 256
-#define VT_CSI_ARGS 16           /* arguments libvterm 0.1.4 can hold */
+#define VT_CSI_ARGS  16 /* arguments libvterm 0.1.4 can hold */
 
 enum scan { SCAN_GROUND, SCAN_ESC, SCAN_CSI, SCAN_CSI_DROP, SCAN_OSC, SCAN_OSC_ESC };
 
@@ -45,16 +45,16 @@ struct vt {
 	 * dim (SGR 2) or conceal (SGR 8), so those are applied here. */
 	char csi[64];
 	size_t csi_len;
-	char csi_priv;  /* private marker ('?', '>', ...) or 0 */
-	bool csi_other; /* intermediate or late marker: not ours */
-	bool csi_long;  /* more parameter bytes than csi[] holds */
-	char esc_inter; /* intermediate of the escape being scanned (ESC # 8) */
-	bool decaln;    /* a DECALN ran in this vt_write */
-	int csi_seps;   /* ';' and ':' seen: libvterm holds 16 arguments */
+	char csi_priv;                  /* private marker ('?', '>', ...) or 0 */
+	bool csi_other;                 /* intermediate or late marker: not ours */
+	bool csi_long;                  /* more parameter bytes than csi[] holds */
+	char esc_inter;                 /* intermediate of the escape being scanned (ESC # 8) */
+	bool decaln;                    /* a DECALN ran in this vt_write */
+	int csi_seps;                   /* ';' and ':' seen: libvterm holds 16 arguments */
 	uint32_t last_ch[VT_MAX_CHARS]; /* the last glyph put, for REP */
 	int last_width;
 	size_t rep_budget; /* glyphs REP may still add in this vt_write */
-	bool osc_drop; /* the OSC being held grew too long: discard to its end */
+	bool osc_drop;     /* the OSC being held grew too long: discard to its end */
 	char held[VT_OSC_MAX];
 	size_t held_len;
 
@@ -102,11 +102,11 @@ static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	struct grid_line *l = grid_line(g, pos.row);
 	unwide(l, pos.col, w, g->cols);
 	struct vt_cell *c = &l->cells[pos.col];
-	*c = (struct vt_cell){.width = w, .attr = vt->pen};
+	*c = (struct vt_cell){ .width = w, .attr = vt->pen };
 	for (int i = 0; i < VT_MAX_CHARS && info->chars[i]; i++)
 		c->ch[i] = info->chars[i] <= 0x10ffff ? info->chars[i] : 0xfffd;
 	if (w == 2)
-		c[1] = (struct vt_cell){.width = 0, .attr = vt->pen};
+		c[1] = (struct vt_cell){ .width = 0, .attr = vt->pen };
 	memcpy(vt->last_ch, c->ch, sizeof vt->last_ch);
 	vt->last_width = info->width;
 	grid_use(l, pos.col + w);
@@ -148,8 +148,8 @@ static int cb_scrollrect(VTermRect r, int downward, int rightward, void *user)
 static int cb_moverect(VTermRect dest, VTermRect src, void *user)
 {
 	struct vt *vt = user;
-	grid_move(vt->grid, dest.start_row, dest.start_col, src.start_row, src.start_col,
-		  src.end_row - src.start_row, src.end_col - src.start_col);
+	grid_move(vt->grid, dest.start_row, dest.start_col, src.start_row, src.start_col, src.end_row - src.start_row,
+		  src.end_col - src.start_col);
 	return 1;
 }
 
@@ -164,7 +164,7 @@ static int cb_erase(VTermRect r, int selective, void *user)
 static int cb_initpen(void *user)
 {
 	struct vt *vt = user;
-	vt->pen = (struct vt_attr){0};
+	vt->pen = (struct vt_attr){ 0 };
 	return 1;
 }
 
@@ -180,15 +180,32 @@ static int cb_setpenattr(VTermAttr attr, VTermValue *val, void *user)
 {
 	struct vt *vt = user;
 	switch (attr) {
-	case VTERM_ATTR_BOLD: pen_flag(vt, VT_BOLD, val->boolean); break;
-	case VTERM_ATTR_UNDERLINE: pen_flag(vt, VT_UNDERLINE, val->number != 0); break;
-	case VTERM_ATTR_ITALIC: pen_flag(vt, VT_ITALIC, val->boolean); break;
-	case VTERM_ATTR_BLINK: pen_flag(vt, VT_BLINK, val->boolean); break;
-	case VTERM_ATTR_REVERSE: pen_flag(vt, VT_REVERSE, val->boolean); break;
-	case VTERM_ATTR_STRIKE: pen_flag(vt, VT_STRIKE, val->boolean); break;
-	case VTERM_ATTR_FOREGROUND: vt->pen.fg = vt_color(&val->color, true); break;
-	case VTERM_ATTR_BACKGROUND: vt->pen.bg = vt_color(&val->color, false); break;
-	default: break;
+	case VTERM_ATTR_BOLD:
+		pen_flag(vt, VT_BOLD, val->boolean);
+		break;
+	case VTERM_ATTR_UNDERLINE:
+		pen_flag(vt, VT_UNDERLINE, val->number != 0);
+		break;
+	case VTERM_ATTR_ITALIC:
+		pen_flag(vt, VT_ITALIC, val->boolean);
+		break;
+	case VTERM_ATTR_BLINK:
+		pen_flag(vt, VT_BLINK, val->boolean);
+		break;
+	case VTERM_ATTR_REVERSE:
+		pen_flag(vt, VT_REVERSE, val->boolean);
+		break;
+	case VTERM_ATTR_STRIKE:
+		pen_flag(vt, VT_STRIKE, val->boolean);
+		break;
+	case VTERM_ATTR_FOREGROUND:
+		vt->pen.fg = vt_color(&val->color, true);
+		break;
+	case VTERM_ATTR_BACKGROUND:
+		vt->pen.bg = vt_color(&val->color, false);
+		break;
+	default:
+		break;
 	}
 	return 1;
 }
@@ -207,16 +224,29 @@ static int cb_settermprop(VTermProp prop, VTermValue *val, void *user)
 {
 	struct vt *vt = user;
 	switch (prop) {
-	case VTERM_PROP_CURSORVISIBLE: vt->modes.cursor_visible = val->boolean; vt->moved = true; break;
+	case VTERM_PROP_CURSORVISIBLE:
+		vt->modes.cursor_visible = val->boolean;
+		vt->moved = true;
+		break;
 	case VTERM_PROP_ALTSCREEN:
 		vt->modes.altscreen = val->boolean;
 		grid_set_alt(vt->grid, val->boolean);
 		break;
-	case VTERM_PROP_TITLE: title_set(vt, val->string ? val->string : ""); break;
-	case VTERM_PROP_MOUSE: vt->modes.mouse = val->number; break;
-	case VTERM_PROP_REVERSE: vt->modes.reverse_screen = val->boolean; grid_dirty_all(vt->grid); break;
-	case VTERM_PROP_CURSORSHAPE: vt->modes.cursor_shape = val->number; break;
-	default: break;
+	case VTERM_PROP_TITLE:
+		title_set(vt, val->string ? val->string : "");
+		break;
+	case VTERM_PROP_MOUSE:
+		vt->modes.mouse = val->number;
+		break;
+	case VTERM_PROP_REVERSE:
+		vt->modes.reverse_screen = val->boolean;
+		grid_dirty_all(vt->grid);
+		break;
+	case VTERM_PROP_CURSORSHAPE:
+		vt->modes.cursor_shape = val->number;
+		break;
+	default:
+		break;
 	}
 	return 1;
 }
@@ -482,12 +512,23 @@ static const char *sgr_skip(const char *p, const char *end, int n)
 static void sgr_apply(struct vt *vt, int n)
 {
 	switch (n) {
-	case 0: vt->pen.flags &= ~(VT_DIM | VT_CONCEAL); break;
-	case 2: vt->pen.flags |= VT_DIM; break;
-	case 22: vt->pen.flags &= ~VT_DIM; break;
-	case 8: vt->pen.flags |= VT_CONCEAL; break;
-	case 28: vt->pen.flags &= ~VT_CONCEAL; break;
-	default: break;
+	case 0:
+		vt->pen.flags &= ~(VT_DIM | VT_CONCEAL);
+		break;
+	case 2:
+		vt->pen.flags |= VT_DIM;
+		break;
+	case 22:
+		vt->pen.flags &= ~VT_DIM;
+		break;
+	case 8:
+		vt->pen.flags |= VT_CONCEAL;
+		break;
+	case 28:
+		vt->pen.flags &= ~VT_CONCEAL;
+		break;
+	default:
+		break;
 	}
 }
 

@@ -12,8 +12,8 @@
 /* Colours: VT_COLOR_DEFAULT, an index 0..255 (VT_COLOR_INDEX | n), or
  * 24-bit (VT_COLOR_RGB | 0xRRGGBB). */
 #define VT_COLOR_DEFAULT 0u
-#define VT_COLOR_INDEX 0x01000000u
-#define VT_COLOR_RGB 0x02000000u
+#define VT_COLOR_INDEX   0x01000000u
+#define VT_COLOR_RGB     0x02000000u
 
 enum {
 	VT_BOLD = 1 << 0,
@@ -81,9 +81,20 @@ bool vt_take_bell(struct vt *);
  * Unicode code point or one of VT_KEY_*; mods is VT_MOD_* bits. Returns
  * the number of bytes written to out. */
 enum {
-	VT_KEY_ENTER = 0x110000, VT_KEY_TAB, VT_KEY_BACKSPACE, VT_KEY_ESCAPE,
-	VT_KEY_UP, VT_KEY_DOWN, VT_KEY_LEFT, VT_KEY_RIGHT,
-	VT_KEY_INS, VT_KEY_DEL, VT_KEY_HOME, VT_KEY_END, VT_KEY_PAGEUP, VT_KEY_PAGEDOWN,
+	VT_KEY_ENTER = 0x110000,
+	VT_KEY_TAB,
+	VT_KEY_BACKSPACE,
+	VT_KEY_ESCAPE,
+	VT_KEY_UP,
+	VT_KEY_DOWN,
+	VT_KEY_LEFT,
+	VT_KEY_RIGHT,
+	VT_KEY_INS,
+	VT_KEY_DEL,
+	VT_KEY_HOME,
+	VT_KEY_END,
+	VT_KEY_PAGEUP,
+	VT_KEY_PAGEDOWN,
 	VT_KEY_F1, /* ... VT_KEY_F1 + 11 for F12 */
 	VT_KEY_F12 = VT_KEY_F1 + 11,
 };

@@ -28,17 +28,61 @@ static void do_kill_pane(struct client *c, struct window *w)
 	if (w->active != NULL)
 		window_close_pane(w, w->active);
 }
-static void do_up(struct client *c, struct window *w) { (void)c; window_focus_dir(w, 0, -1); }
-static void do_down(struct client *c, struct window *w) { (void)c; window_focus_dir(w, 0, 1); }
-static void do_left(struct client *c, struct window *w) { (void)c; window_focus_dir(w, -1, 0); }
-static void do_right(struct client *c, struct window *w) { (void)c; window_focus_dir(w, 1, 0); }
-static void do_grow_up(struct client *c, struct window *w) { (void)c; window_resize_pane(w, 0, -1); }
-static void do_grow_down(struct client *c, struct window *w) { (void)c; window_resize_pane(w, 0, 1); }
-static void do_grow_left(struct client *c, struct window *w) { (void)c; window_resize_pane(w, -1, 0); }
-static void do_grow_right(struct client *c, struct window *w) { (void)c; window_resize_pane(w, 1, 0); }
-static void do_zoom(struct client *c, struct window *w) { (void)c; window_zoom(w); }
-static void do_layout(struct client *c, struct window *w) { (void)c; window_next_layout(w, -1); }
-static void do_tiled(struct client *c, struct window *w) { (void)c; window_next_layout(w, LAYOUT_TILED); }
+static void do_up(struct client *c, struct window *w)
+{
+	(void)c;
+	window_focus_dir(w, 0, -1);
+}
+static void do_down(struct client *c, struct window *w)
+{
+	(void)c;
+	window_focus_dir(w, 0, 1);
+}
+static void do_left(struct client *c, struct window *w)
+{
+	(void)c;
+	window_focus_dir(w, -1, 0);
+}
+static void do_right(struct client *c, struct window *w)
+{
+	(void)c;
+	window_focus_dir(w, 1, 0);
+}
+static void do_grow_up(struct client *c, struct window *w)
+{
+	(void)c;
+	window_resize_pane(w, 0, -1);
+}
+static void do_grow_down(struct client *c, struct window *w)
+{
+	(void)c;
+	window_resize_pane(w, 0, 1);
+}
+static void do_grow_left(struct client *c, struct window *w)
+{
+	(void)c;
+	window_resize_pane(w, -1, 0);
+}
+static void do_grow_right(struct client *c, struct window *w)
+{
+	(void)c;
+	window_resize_pane(w, 1, 0);
+}
+static void do_zoom(struct client *c, struct window *w)
+{
+	(void)c;
+	window_zoom(w);
+}
+static void do_layout(struct client *c, struct window *w)
+{
+	(void)c;
+	window_next_layout(w, -1);
+}
+static void do_tiled(struct client *c, struct window *w)
+{
+	(void)c;
+	window_next_layout(w, LAYOUT_TILED);
+}
 
 static void do_next_pane(struct client *c, struct window *w)
 {
@@ -115,7 +159,11 @@ static void do_help(struct client *c, struct window *w)
 	server_redraw(c->srv, false);
 }
 
-static void do_denials(struct client *c, struct window *w) { (void)w; escalate_toggle_denials(c); }
+static void do_denials(struct client *c, struct window *w)
+{
+	(void)w;
+	escalate_toggle_denials(c);
+}
 
 static void prompt_open(struct client *c, int kind)
 {
@@ -124,9 +172,21 @@ static void prompt_open(struct client *c, int kind)
 	c->prompt[0] = 0;
 	server_redraw(c->srv, false);
 }
-static void do_command_prompt(struct client *c, struct window *w) { (void)w; prompt_open(c, PROMPT_COMMAND); }
-static void do_rename_prompt(struct client *c, struct window *w) { (void)w; prompt_open(c, PROMPT_RENAME); }
-static void do_answer(struct client *c, struct window *w) { (void)w; escalate_next_prompt(c); }
+static void do_command_prompt(struct client *c, struct window *w)
+{
+	(void)w;
+	prompt_open(c, PROMPT_COMMAND);
+}
+static void do_rename_prompt(struct client *c, struct window *w)
+{
+	(void)w;
+	prompt_open(c, PROMPT_RENAME);
+}
+static void do_answer(struct client *c, struct window *w)
+{
+	(void)w;
+	escalate_next_prompt(c);
+}
 
 static const struct mux_cmd cmds[] = {
 	{ "split-h", "%", "split the pane side by side", do_split_lr },
@@ -164,8 +224,14 @@ static void split(struct client *c, struct window *w, int type)
 	if (window_split(w, type, &spec, err, sizeof err) == NULL)
 		client_message(c, "%s", err);
 }
-static void do_split_lr(struct client *c, struct window *w) { split(c, w, LAYOUT_LR); }
-static void do_split_tb(struct client *c, struct window *w) { split(c, w, LAYOUT_TB); }
+static void do_split_lr(struct client *c, struct window *w)
+{
+	split(c, w, LAYOUT_LR);
+}
+static void do_split_tb(struct client *c, struct window *w)
+{
+	split(c, w, LAYOUT_TB);
+}
 
 static const struct mux_cmd *cmd_find(const char *name)
 {
@@ -189,8 +255,8 @@ int bindings_help(const struct server *s, char lines[][96], int max)
 	for (int i = 0; i < s->cfg.nbinds && n < max; i++) {
 		char kn[32];
 		const struct mux_cmd *cmd = cmd_find(s->cfg.binds[i].cmd);
-		snprintf(lines[n++], 96, "  %-8s %-13s %s (from the config)", keys_name(&s->cfg.binds[i].key, kn, sizeof kn),
-			 cmd->name, cmd->help);
+		snprintf(lines[n++], 96, "  %-8s %-13s %s (from the config)",
+			 keys_name(&s->cfg.binds[i].key, kn, sizeof kn), cmd->name, cmd->help);
 	}
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0] && n < max; i++)
 		snprintf(lines[n++], 96, "  %-8s %-13s %s", cmds[i].key, cmds[i].name, cmds[i].help);
@@ -278,13 +344,16 @@ static void mouse(struct client *c, const struct key *k)
 		/* vt numbers buttons 1-3 and wheel 4-5; a motion report with no
 		 * button held comes from the terminal as button 3 */
 		int b = m->button >= 64 ? m->button - 64 + 4 : m->button == 3 ? 0 : m->button + 1;
-		size_t n = vt_mouse(p->vt, row, col, b | (m->motion ? VT_MOUSE_MOTION : 0), m->pressed, k->mods, out, sizeof out);
+		size_t n = vt_mouse(p->vt, row, col, b | (m->motion ? VT_MOUSE_MOTION : 0), m->pressed, k->mods, out,
+				    sizeof out);
 		pane_write(p, out, n);
 	} else if (m->button == 64 || m->button == 65) {
 		if (p->copy == NULL && m->button == 64)
 			copy_enter(p, 3);
 		else if (p->copy != NULL) {
-			struct key step = { .kind = KEY_PLAIN, .code = m->button == 64 ? VT_KEY_UP : VT_KEY_DOWN, .mods = VT_MOD_SHIFT };
+			struct key step = { .kind = KEY_PLAIN,
+					    .code = m->button == 64 ? VT_KEY_UP : VT_KEY_DOWN,
+					    .mods = VT_MOD_SHIFT };
 			copy_key(c, p, &step);
 		}
 	}

@@ -112,7 +112,8 @@ static void on_message(struct attach *a, const struct msg_hdr *h, const char *p)
 		if (h->len >= sizeof st)
 			memcpy(&st, p, sizeof st);
 		a->status = st;
-		snprintf(a->why, sizeof a->why, "%.*s", (int)(h->len >= sizeof st ? h->len - sizeof st : 0), p + sizeof st);
+		snprintf(a->why, sizeof a->why, "%.*s", (int)(h->len >= sizeof st ? h->len - sizeof st : 0),
+			 p + sizeof st);
 	}
 }
 

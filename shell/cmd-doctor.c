@@ -31,8 +31,13 @@ static const char *yn(bool b)
 static void doctor_landlock(const struct features *f)
 {
 	static const char *const adds[] = {
-		NULL, "file-system rules", "rename/link across directories (REFER)", "truncate",
-		"TCP bind/connect rules", "ioctl on devices", "scoping of abstract unix sockets and signals",
+		NULL,
+		"file-system rules",
+		"rename/link across directories (REFER)",
+		"truncate",
+		"TCP bind/connect rules",
+		"ioctl on devices",
+		"scoping of abstract unix sockets and signals",
 		"audit logging",
 	};
 	if (f->landlock_abi == 0) {
@@ -60,7 +65,10 @@ static void doctor_kernel(const struct features *f)
 	int unix_rc = unixsock_probe(unix_msg, sizeof unix_msg);
 	printf("unix sockets:    %s%s\n", unix_rc == 0 ? "" : "WEAKER: ", unix_msg);
 	printf("namespaces:      user %s, mount %s, pid %s, net %s%s\n", yn(f->userns), yn(f->mountns), yn(f->pidns),
-	       yn(f->netns), f->userns ? "" : " (unprivileged user namespaces disabled: sysctl kernel.unprivileged_userns_clone or apparmor_restrict_unprivileged_userns)");
+	       yn(f->netns),
+	       f->userns
+		       ? ""
+		       : " (unprivileged user namespaces disabled: sysctl kernel.unprivileged_userns_clone or apparmor_restrict_unprivileged_userns)");
 }
 
 /* Without user namespaces: what the weaker sandbox (backends/weak.c) puts
@@ -148,8 +156,13 @@ static bool doctor_profile(const struct features *f, const struct policy *p)
 		return true;
 	}
 	bool net = p->net.mode != NET_HOST;
-	const char *missing = !f->userns ? NULL : !f->mountns ? "mount namespaces" : !f->pidns ? "pid namespaces"
-			      : net && !f->netns ? "network namespaces" : f->landlock_abi == 0 ? "Landlock" : !f->seccomp ? "seccomp" : NULL;
+	const char *missing = !f->userns             ? NULL
+			      : !f->mountns          ? "mount namespaces"
+			      : !f->pidns            ? "pid namespaces"
+			      : net && !f->netns     ? "network namespaces"
+			      : f->landlock_abi == 0 ? "Landlock"
+			      : !f->seccomp          ? "seccomp"
+						     : NULL;
 	const char *weak = f->userns ? NULL : launch_weak_refusal(p, f->landlock_abi, f->seccomp_notify);
 	char err[512];
 	if (missing != NULL || weak != NULL) {
@@ -166,9 +179,11 @@ static bool doctor_profile(const struct features *f, const struct policy *p)
 		return true;
 	}
 	printf("landlock ABI %d (%s, writes: %s), seccomp deny list%s, user+mount+pid ns, %s%s\n", f->landlock_abi,
-	       p->read_all ? "reads everywhere" : "reads workspace + system", p->write.n ? "listed roots" : "temp dir only",
-	       p->allow_ptrace ? " (ptrace allowed)" : "",
-	       p->net.mode == NET_HOST ? "host network" : p->net.mode == NET_PROXY ? "net ns + filtering proxy" : "net ns (loopback only)",
+	       p->read_all ? "reads everywhere" : "reads workspace + system",
+	       p->write.n ? "listed roots" : "temp dir only", p->allow_ptrace ? " (ptrace allowed)" : "",
+	       p->net.mode == NET_HOST    ? "host network"
+	       : p->net.mode == NET_PROXY ? "net ns + filtering proxy"
+					  : "net ns (loopback only)",
 	       f->seccomp_notify ? ", denial observer" : "");
 	return true;
 }

@@ -22,11 +22,12 @@ struct policy_args {
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sandmux policy show [--json] [COMMON]\n"
-			"       sandmux policy explain [--op read|write|create|remove|rename|exec|connect] PATH|HOST[:PORT] [COMMON]\n"
-			"       sandmux policy check FILE\n"
-			"       sandmux trust [FILE] [--workspace DIR]\n"
-			"COMMON: --sandbox NAME  --workspace DIR (default: .)  --config FILE (in place of ~/.sandmux/sandbox.json)\n");
+	fprintf(stderr,
+		"usage: sandmux policy show [--json] [COMMON]\n"
+		"       sandmux policy explain [--op read|write|create|remove|rename|exec|connect] PATH|HOST[:PORT] [COMMON]\n"
+		"       sandmux policy check FILE\n"
+		"       sandmux trust [FILE] [--workspace DIR]\n"
+		"COMMON: --sandbox NAME  --workspace DIR (default: .)  --config FILE (in place of ~/.sandmux/sandbox.json)\n");
 	return 2;
 }
 
@@ -78,8 +79,9 @@ static int load(const struct policy_args *a, struct policy **p)
 	struct perr e = { 0 };
 	char cfg[PATH_MAX];
 	const char *home = getenv("HOME");
-	struct policy_opts o = { .home = home, .workspace = a->ws, .profile_flag = a->sandbox,
-				 .profile_env = getenv("SANDMUX_SANDBOX") };
+	struct policy_opts o = {
+		.home = home, .workspace = a->ws, .profile_flag = a->sandbox, .profile_env = getenv("SANDMUX_SANDBOX")
+	};
 	if (a->config)
 		o.user_file = realpath(a->config, cfg) ? cfg : a->config;
 	return report(&e, policy_load(&o, p, &e));
@@ -213,8 +215,8 @@ static int policy_explain(const struct policy_args *a)
 static void check_names(const struct config *c, struct perr *e)
 {
 	if (c->profile.v && !profile_is_builtin(c->profile.v) && !config_profile(c, c->profile.v))
-		perr_warn(e, "%s:%d:%d: profile: \"%s\" is not defined in this file", c->profile.o.file, c->profile.o.line,
-			  c->profile.o.col, c->profile.v);
+		perr_warn(e, "%s:%d:%d: profile: \"%s\" is not defined in this file", c->profile.o.file,
+			  c->profile.o.line, c->profile.o.col, c->profile.v);
 	for (size_t i = 0; i < c->nprofiles; i++) {
 		const struct opt_str *x = &c->profiles[i].extends;
 		if (x->v && !profile_is_builtin(x->v) && !config_profile(c, x->v))

@@ -56,7 +56,8 @@ struct run {
 
 static int run_usage(void)
 {
-	fprintf(stderr, "usage: sandmux run [--sandbox NAME] [--workspace DIR] [--config FILE] [--report FILE] [--no-observer] -- CMD [ARG...]\n");
+	fprintf(stderr,
+		"usage: sandmux run [--sandbox NAME] [--workspace DIR] [--config FILE] [--report FILE] [--no-observer] -- CMD [ARG...]\n");
 	return 2;
 }
 
@@ -67,11 +68,11 @@ static int run_parse(int argc, char **argv, struct run_opts *o)
 	int i = 1;
 	for (; i < argc; i++) {
 		const char *a = argv[i];
-		const char **dst = strcmp(a, "--sandbox") == 0	  ? &o->popts.profile_flag
+		const char **dst = strcmp(a, "--sandbox") == 0     ? &o->popts.profile_flag
 				   : strcmp(a, "--workspace") == 0 ? &ws
-				   : strcmp(a, "--config") == 0	  ? &o->popts.user_file
-				   : strcmp(a, "--report") == 0	  ? &o->report
-								  : NULL;
+				   : strcmp(a, "--config") == 0    ? &o->popts.user_file
+				   : strcmp(a, "--report") == 0    ? &o->report
+								   : NULL;
 		if (strcmp(a, "--") == 0) {
 			i++;
 			break;

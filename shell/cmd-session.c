@@ -159,7 +159,8 @@ static int target_pick(struct target *t, const char *name)
 	int n = list_sessions(t->dir, names, 2);
 	if (n == 1)
 		return target_init(t, names[0]);
-	fprintf(stderr, n == 0 ? "sandmux: no sessions running\n" : "sandmux: several sessions run; name one with -t NAME (see sandmux ls)\n");
+	fprintf(stderr, n == 0 ? "sandmux: no sessions running\n"
+			       : "sandmux: several sessions run; name one with -t NAME (see sandmux ls)\n");
 	return -1;
 }
 

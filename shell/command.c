@@ -37,7 +37,9 @@ static int cmd_new(struct server *s, int argc, const char **argv, const char *cw
 			return reply(out, 2, "sandmux new: unknown option %s\n", argv[i]);
 	}
 	if (i >= argc)
-		return reply(out, 2, "%s", "sandmux new: no command (usage: new [-n NAME] [--sandbox P] [--cwd DIR] -- CMD [ARG...])\n");
+		return reply(
+			out, 2, "%s",
+			"sandmux new: no command (usage: new [-n NAME] [--sandbox P] [--cwd DIR] -- CMD [ARG...])\n");
 	spec.argv = (char *const *)(argv + i);
 	char dir[4200];
 	if (spec.cwd[0] != '/') { /* relative to where `sandmux new` ran */

@@ -29,7 +29,8 @@ static int bad(const char *path, const struct json *v, char *err, size_t errlen,
 static int config_binds(struct mux_config *cfg, const char *path, const struct json *obj, char *err, size_t errlen)
 {
 	if (obj->type != JSON_OBJECT)
-		return bad(path, obj, err, errlen, "want an object of \"KEY\": \"COMMAND\" (see prefix ? for the commands)");
+		return bad(path, obj, err, errlen,
+			   "want an object of \"KEY\": \"COMMAND\" (see prefix ? for the commands)");
 	const struct json *b;
 	json_each(b, obj)
 	{
@@ -66,7 +67,8 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 	} else if (strcmp(v->key, "bind") == 0) {
 		return config_binds(cfg, path, v, err, errlen);
 	} else {
-		return bad(path, v, err, errlen, "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind)");
+		return bad(path, v, err, errlen,
+			   "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind)");
 	}
 	return 0;
 }
@@ -102,7 +104,8 @@ int mux_config_load(struct mux_config *cfg, const char *path, char *err, size_t 
 	struct json *root = json_parse(text, len, &je);
 	free(text);
 	if (root == NULL) {
-		snprintf(err, errlen, "%s:%d:%d: %s: %s", path, je.line, je.col, je.path[0] ? je.path : "(top level)", je.msg);
+		snprintf(err, errlen, "%s:%d:%d: %s: %s", path, je.line, je.col, je.path[0] ? je.path : "(top level)",
+			 je.msg);
 		return -1;
 	}
 	int r = 0;

@@ -11,10 +11,10 @@
 #include "pty/vt.h"
 
 struct copy {
-	int scroll;    /* lines scrolled up into the history */
-	int cy, cx;    /* cursor, in view rows */
+	int scroll; /* lines scrolled up into the history */
+	int cy, cx; /* cursor, in view rows */
 	bool selecting;
-	int sr, sc;    /* selection anchor, in vt rows */
+	int sr, sc; /* selection anchor, in vt rows */
 	char search[128];
 };
 
@@ -63,7 +63,8 @@ void copy_view(const struct pane *p, int *cy, int *cx, struct ui_sel *sel)
 		return;
 	int r = c->cy - c->scroll;
 	bool before = c->sr < r || (c->sr == r && c->sc <= c->cx);
-	*sel = before ? (struct ui_sel){ true, c->sr, c->sc, r, c->cx } : (struct ui_sel){ true, r, c->cx, c->sr, c->sc };
+	*sel = before ? (struct ui_sel){ true, c->sr, c->sc, r, c->cx }
+		      : (struct ui_sel){ true, r, c->cx, c->sr, c->sc };
 }
 
 /* Moves the cursor by rows, scrolling the view at its edges. */
@@ -94,10 +95,13 @@ static size_t row_text(const struct vt *vt, int row, int c0, int c1, char *out, 
 			continue;
 		uint32_t ch = cell->ch[0] ? cell->ch[0] : ' ';
 		char u[4];
-		int len = ch < 0x80 ? (u[0] = (char)ch, 1)
-			: ch < 0x800 ? (u[0] = (char)(0xc0 | ch >> 6), u[1] = (char)(0x80 | (ch & 0x3f)), 2)
-			: ch < 0x10000 ? (u[0] = (char)(0xe0 | ch >> 12), u[1] = (char)(0x80 | (ch >> 6 & 0x3f)), u[2] = (char)(0x80 | (ch & 0x3f)), 3)
-			: (u[0] = (char)(0xf0 | ch >> 18), u[1] = (char)(0x80 | (ch >> 12 & 0x3f)), u[2] = (char)(0x80 | (ch >> 6 & 0x3f)), u[3] = (char)(0x80 | (ch & 0x3f)), 4);
+		int len = ch < 0x80    ? (u[0] = (char)ch, 1)
+			  : ch < 0x800 ? (u[0] = (char)(0xc0 | ch >> 6), u[1] = (char)(0x80 | (ch & 0x3f)), 2)
+			  : ch < 0x10000
+				  ? (u[0] = (char)(0xe0 | ch >> 12), u[1] = (char)(0x80 | (ch >> 6 & 0x3f)),
+				     u[2] = (char)(0x80 | (ch & 0x3f)), 3)
+				  : (u[0] = (char)(0xf0 | ch >> 18), u[1] = (char)(0x80 | (ch >> 12 & 0x3f)),
+				     u[2] = (char)(0x80 | (ch >> 6 & 0x3f)), u[3] = (char)(0x80 | (ch & 0x3f)), 4);
 		if (n + (size_t)len + 1 >= cap)
 			break;
 		memcpy(out + n, u, (size_t)len);
@@ -120,7 +124,8 @@ static void copy_selection(struct pane *p)
 		return;
 	char line[4096];
 	for (int r = sel.r0; r <= sel.r1; r++) {
-		size_t n = row_text(p->vt, r, r == sel.r0 ? sel.c0 : 0, r == sel.r1 ? sel.c1 : vt_cols(p->vt) - 1, line, sizeof line);
+		size_t n = row_text(p->vt, r, r == sel.r0 ? sel.c0 : 0, r == sel.r1 ? sel.c1 : vt_cols(p->vt) - 1, line,
+				    sizeof line);
 		buf_add(b, line, n);
 		if (r < sel.r1 && !vt_row_wrapped(p->vt, r)) /* a wrapped line goes on */
 			buf_add(b, "\n", 1);

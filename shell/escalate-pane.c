@@ -359,7 +359,8 @@ void escalate_net_answer(struct pane *p, const struct suggestion *s)
 	if (s != NULL && s->key != NULL && p->net_policy != NULL)
 		suggest_apply(p->net_policy, s);
 	size_t n = proxy_decide_held(p->proxy);
-	server_log(p->srv, "pane %d: %zu held connection(s) decided again (%s)", p->id, n, s != NULL && s->key ? s->value : "refused");
+	server_log(p->srv, "pane %d: %zu held connection(s) decided again (%s)", p->id, n,
+		   s != NULL && s->key ? s->value : "refused");
 }
 
 /* Starts the pane's command again (the policy is broadened in

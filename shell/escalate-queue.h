@@ -24,9 +24,9 @@ enum esc_scope {
 };
 
 struct esc_prompt {
-	struct denial d;  /* an owned copy; d.suggest is what is offered */
-	int exit_status;  /* -1; or the non-zero status it was offered again after */
-	char *cmd, *cwd;  /* shell pane: the command line running then, and where; or NULL */
+	struct denial d; /* an owned copy; d.suggest is what is offered */
+	int exit_status; /* -1; or the non-zero status it was offered again after */
+	char *cmd, *cwd; /* shell pane: the command line running then, and where; or NULL */
 };
 
 struct esc_grants {
@@ -41,14 +41,14 @@ struct esc_pane {
 	struct esc_grants denied;  /* never offered again in this pane */
 	struct suggestion once;    /* applied at the next start only */
 	bool once_on;
-	unsigned denials_run;      /* denials since the command last started */
+	unsigned denials_run; /* denials since the command last started */
 	/* what a restart runs (escalate-pane.c) */
-	char **argv;      /* the pane's own command; NULL: a shell pane */
-	char *cwd;        /* where the pane started */
-	char *last_cmd;   /* shell pane: the last command line (OSC 633;E) */
-	char *last_cwd;   /* shell pane: its cwd (OSC 7) */
-	char *rerun_cmd;  /* shell pane: the approved prompt's command line, re-run now */
-	char *rerun_cwd;  /*   and where; the shell comes back there after */
+	char **argv;     /* the pane's own command; NULL: a shell pane */
+	char *cwd;       /* where the pane started */
+	char *last_cmd;  /* shell pane: the last command line (OSC 633;E) */
+	char *last_cwd;  /* shell pane: its cwd (OSC 7) */
+	char *rerun_cmd; /* shell pane: the approved prompt's command line, re-run now */
+	char *rerun_cwd; /*   and where; the shell comes back there after */
 	bool rerun;
 	struct observer *obs;
 	struct policy *obs_policy; /* owned when the proxy does not hold it */

@@ -57,7 +57,8 @@ bool escalate_draw_denials(struct client *c)
 	char title[256], filter[32] = "all panes";
 	if (c->denials_filter > 0)
 		snprintf(filter, sizeof filter, "pane %d", c->denials_filter);
-	snprintf(title, sizeof title, " sandmux denials: %zu (%s), newest first · f: filter by pane · Up/Down PgUp/PgDn: scroll · q: close",
+	snprintf(title, sizeof title,
+		 " sandmux denials: %zu (%s), newest first · f: filter by pane · Up/Down PgUp/PgDn: scroll · q: close",
 		 n, filter);
 	ui_draw_denials(c->ui, rows, ui_cols(c->ui), title, (const struct denial *const *)v, n, (size_t)c->denials_top);
 	free(v);
@@ -91,18 +92,35 @@ static void denials_key(struct client *c, const struct key *k)
 	int page = ui_rows(c->ui) > 3 ? ui_rows(c->ui) - 3 : 1;
 	switch (k->code) {
 	case 'q':
-	case VT_KEY_ESCAPE: escalate_toggle_denials(c); return;
-	case 'f': next_filter(c); break;
+	case VT_KEY_ESCAPE:
+		escalate_toggle_denials(c);
+		return;
+	case 'f':
+		next_filter(c);
+		break;
 	case 'k':
-	case VT_KEY_UP: c->denials_top--; break;
+	case VT_KEY_UP:
+		c->denials_top--;
+		break;
 	case 'j':
-	case VT_KEY_DOWN: c->denials_top++; break;
-	case VT_KEY_PAGEUP: c->denials_top -= page; break;
+	case VT_KEY_DOWN:
+		c->denials_top++;
+		break;
+	case VT_KEY_PAGEUP:
+		c->denials_top -= page;
+		break;
 	case VT_KEY_PAGEDOWN:
-	case ' ': c->denials_top += page; break;
-	case VT_KEY_HOME: c->denials_top = 0; break;
-	case VT_KEY_END: c->denials_top = 1 << 30; break;
-	default: return;
+	case ' ':
+		c->denials_top += page;
+		break;
+	case VT_KEY_HOME:
+		c->denials_top = 0;
+		break;
+	case VT_KEY_END:
+		c->denials_top = 1 << 30;
+		break;
+	default:
+		return;
 	}
 	c->full = true;
 	server_redraw(c->srv, true);
@@ -129,7 +147,8 @@ void escalate_next_prompt(struct client *c)
 {
 	struct server *s = c->srv;
 	struct pane *act = s->cur != NULL ? s->cur->active : NULL;
-	struct pane *p = c->answer_pane == 0 && act != NULL && esc_pending(act->esc) ? act : first_pending(s, c->answer_pane);
+	struct pane *p =
+		c->answer_pane == 0 && act != NULL && esc_pending(act->esc) ? act : first_pending(s, c->answer_pane);
 	if (p == NULL) {
 		c->answer_pane = 0;
 		client_message(c, "no sandbox prompt is pending");
@@ -180,13 +199,17 @@ static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 	snprintf(l[0], 1200, " sandbox: pane %d%s%s: denied %s %s (%s)", p->id, ended, more, q->d.op, target, rule);
 	snprintf(l[1], 1200, " allow: %s += %s", q->d.suggest.key, val);
 	if (held)
-		snprintf(l[2], 1200, " the connection is held: approved, it proceeds for this run (no restart); refused, it fails now");
+		snprintf(
+			l[2], 1200,
+			" the connection is held: approved, it proceeds for this run (no restart); refused, it fails now");
 	else {
 		what_runs(p, q->cmd, q->cwd, l[2] + 1, 1199);
 		l[2][0] = ' ';
 	}
-	snprintf(l[3], 1200, "%s", focused ? " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo .sandmux/sandbox.json) · d deny · x dismiss · Esc later · n next"
-					   : " prefix a: answer this prompt");
+	snprintf(
+		l[3], 1200, "%s",
+		focused ? " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo .sandmux/sandbox.json) · d deny · x dismiss · Esc later · n next"
+			: " prefix a: answer this prompt");
 	return 4;
 }
 
@@ -206,7 +229,9 @@ void escalate_draw_prompts(struct client *c, struct window *w)
 
 static const char *scope_name(enum esc_scope s)
 {
-	static const char *const names[] = { "once", "for this pane", "always", "always (repo)", "denied", "dismissed" };
+	static const char *const names[] = {
+		"once", "for this pane", "always", "always (repo)", "denied", "dismissed"
+	};
 	return names[s];
 }
 
@@ -233,7 +258,8 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 	struct esc_pane *e = p->esc;
 	bool shell = e->argv == NULL;
 	if (scope == ESC_ONCE && shell && esc_head(e)->cmd == NULL) {
-		client_message(c, "once: no command line to re-run here (no shell integration); s keeps it for the pane");
+		client_message(c,
+			       "once: no command line to re-run here (no shell integration); s keeps it for the pane");
 		return;
 	}
 	if ((scope == ESC_ALWAYS_USER || scope == ESC_ALWAYS_REPO) && write_always(c, p, scope) < 0)
@@ -270,19 +296,34 @@ static bool prompt_key(struct client *c, const struct key *k)
 		return false;
 	}
 	switch (k->code) {
-	case 'o': answer(c, p, ESC_ONCE); break;
-	case 's': answer(c, p, ESC_SESSION); break;
-	case 'a': answer(c, p, ESC_ALWAYS_USER); break;
-	case 'r': answer(c, p, ESC_ALWAYS_REPO); break;
-	case 'd': answer(c, p, ESC_DENY); break;
-	case 'x': answer(c, p, ESC_DISMISS); break;
-	case 'n': escalate_next_prompt(c); break;
+	case 'o':
+		answer(c, p, ESC_ONCE);
+		break;
+	case 's':
+		answer(c, p, ESC_SESSION);
+		break;
+	case 'a':
+		answer(c, p, ESC_ALWAYS_USER);
+		break;
+	case 'r':
+		answer(c, p, ESC_ALWAYS_REPO);
+		break;
+	case 'd':
+		answer(c, p, ESC_DENY);
+		break;
+	case 'x':
+		answer(c, p, ESC_DISMISS);
+		break;
+	case 'n':
+		escalate_next_prompt(c);
+		break;
 	case VT_KEY_ESCAPE:
 	case 'q':
 		c->answer_pane = 0;
 		server_redraw(c->srv, true);
 		break;
-	default: break; /* taken, so it cannot reach the program by surprise */
+	default:
+		break; /* taken, so it cannot reach the program by surprise */
 	}
 	return true;
 }

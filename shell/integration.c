@@ -56,23 +56,22 @@ static const char bash_rc[] =
  * original ZDOTDIR (or $HOME), then add precmd/preexec hooks. */
 static const char zsh_env[] =
 	"[ -f \"${SANDMUX_USER_ZDOTDIR:-$HOME}/.zshenv\" ] && . \"${SANDMUX_USER_ZDOTDIR:-$HOME}/.zshenv\"\n";
-static const char zsh_rc[] =
-	"ZDOTDIR=\"${SANDMUX_USER_ZDOTDIR:-$HOME}\"\n"
-	"[ -f \"$ZDOTDIR/.zshrc\" ] && . \"$ZDOTDIR/.zshrc\"\n"
-	"__sandmux_precmd() {\n"
-	"  local st=$?\n"
-	"  [ -n \"$__sandmux_running\" ] && printf '\\e]133;D;%s\\a' \"$st\"\n"
-	"  __sandmux_running=\n"
-	"  printf '\\e]7;file://%s%s\\a\\e]133;A\\a' \"${HOST:-localhost}\" \"$PWD\"\n"
-	"}\n"
-	"__sandmux_preexec() {\n"
-	"  __sandmux_running=1\n"
-	"  local line=${1//$'\\e'/}; line=${line//$'\\a'/}; line=${line//$'\\n'/ }\n"
-	"  printf '\\e]633;E;%s\\a\\e]133;C\\a' \"$line\"\n"
-	"}\n"
-	"autoload -Uz add-zsh-hook\n"
-	"add-zsh-hook precmd __sandmux_precmd\n"
-	"add-zsh-hook preexec __sandmux_preexec\n";
+static const char zsh_rc[] = "ZDOTDIR=\"${SANDMUX_USER_ZDOTDIR:-$HOME}\"\n"
+			     "[ -f \"$ZDOTDIR/.zshrc\" ] && . \"$ZDOTDIR/.zshrc\"\n"
+			     "__sandmux_precmd() {\n"
+			     "  local st=$?\n"
+			     "  [ -n \"$__sandmux_running\" ] && printf '\\e]133;D;%s\\a' \"$st\"\n"
+			     "  __sandmux_running=\n"
+			     "  printf '\\e]7;file://%s%s\\a\\e]133;A\\a' \"${HOST:-localhost}\" \"$PWD\"\n"
+			     "}\n"
+			     "__sandmux_preexec() {\n"
+			     "  __sandmux_running=1\n"
+			     "  local line=${1//$'\\e'/}; line=${line//$'\\a'/}; line=${line//$'\\n'/ }\n"
+			     "  printf '\\e]633;E;%s\\a\\e]133;C\\a' \"$line\"\n"
+			     "}\n"
+			     "autoload -Uz add-zsh-hook\n"
+			     "add-zsh-hook precmd __sandmux_precmd\n"
+			     "add-zsh-hook preexec __sandmux_preexec\n";
 
 /* Writes one file atomically (temp + rename) with mode 0444. */
 static int write_file(const char *dir, const char *name, const char *text)

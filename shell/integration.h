@@ -9,7 +9,7 @@ struct integration {
 	enum integration_kind kind;
 	const char *argv[5]; /* NULL-terminated argv for the shell */
 	char rcfile[4200];
-	char env[2][4200];   /* extra "NAME=VALUE" entries; "" when unused */
+	char env[2][4200]; /* extra "NAME=VALUE" entries; "" when unused */
 };
 
 /* Writes the scripts into dir (created 0755; files 0444, atomically). */

@@ -10,12 +10,25 @@
 
 #define CSI_MAX 32 /* a longer "sequence" is garbage: pass it on */
 
-static const struct { const char *name; uint32_t code; } named[] = {
-	{ "Enter", VT_KEY_ENTER }, { "Tab", VT_KEY_TAB }, { "BSpace", VT_KEY_BACKSPACE },
-	{ "Escape", VT_KEY_ESCAPE }, { "Up", VT_KEY_UP }, { "Down", VT_KEY_DOWN },
-	{ "Left", VT_KEY_LEFT }, { "Right", VT_KEY_RIGHT }, { "IC", VT_KEY_INS },
-	{ "DC", VT_KEY_DEL }, { "Home", VT_KEY_HOME }, { "End", VT_KEY_END },
-	{ "PageUp", VT_KEY_PAGEUP }, { "PageDown", VT_KEY_PAGEDOWN }, { "Space", ' ' },
+static const struct {
+	const char *name;
+	uint32_t code;
+} named[] = {
+	{ "Enter", VT_KEY_ENTER },
+	{ "Tab", VT_KEY_TAB },
+	{ "BSpace", VT_KEY_BACKSPACE },
+	{ "Escape", VT_KEY_ESCAPE },
+	{ "Up", VT_KEY_UP },
+	{ "Down", VT_KEY_DOWN },
+	{ "Left", VT_KEY_LEFT },
+	{ "Right", VT_KEY_RIGHT },
+	{ "IC", VT_KEY_INS },
+	{ "DC", VT_KEY_DEL },
+	{ "Home", VT_KEY_HOME },
+	{ "End", VT_KEY_END },
+	{ "PageUp", VT_KEY_PAGEUP },
+	{ "PageDown", VT_KEY_PAGEDOWN },
+	{ "Space", ' ' },
 };
 
 static size_t plain(struct key *k, uint32_t code, int mods, size_t n)
@@ -28,10 +41,14 @@ static size_t plain(struct key *k, uint32_t code, int mods, size_t n)
 static size_t control(struct key *k, unsigned char c)
 {
 	switch (c) {
-	case '\r': return plain(k, VT_KEY_ENTER, 0, 1);
-	case '\t': return plain(k, VT_KEY_TAB, 0, 1);
-	case 0x7f: return plain(k, VT_KEY_BACKSPACE, 0, 1);
-	case 0: return plain(k, ' ', VT_MOD_CTRL, 1);
+	case '\r':
+		return plain(k, VT_KEY_ENTER, 0, 1);
+	case '\t':
+		return plain(k, VT_KEY_TAB, 0, 1);
+	case 0x7f:
+		return plain(k, VT_KEY_BACKSPACE, 0, 1);
+	case 0:
+		return plain(k, ' ', VT_MOD_CTRL, 1);
 	default:
 		if (c < 0x1b)
 			return plain(k, 'a' + c - 1, VT_MOD_CTRL, 1);
@@ -63,8 +80,10 @@ static int mods_of(int param)
 
 static uint32_t tilde_key(int n)
 {
-	static const uint32_t keys[] = { [1] = VT_KEY_HOME, [2] = VT_KEY_INS, [3] = VT_KEY_DEL, [4] = VT_KEY_END,
-					 [5] = VT_KEY_PAGEUP, [6] = VT_KEY_PAGEDOWN, [7] = VT_KEY_HOME, [8] = VT_KEY_END };
+	static const uint32_t keys[] = {
+		[1] = VT_KEY_HOME,   [2] = VT_KEY_INS,      [3] = VT_KEY_DEL,  [4] = VT_KEY_END,
+		[5] = VT_KEY_PAGEUP, [6] = VT_KEY_PAGEDOWN, [7] = VT_KEY_HOME, [8] = VT_KEY_END
+	};
 	static const int fkeys[] = { 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 23, 24 };
 	if (n > 0 && n < 9)
 		return keys[n];
@@ -77,15 +96,27 @@ static uint32_t tilde_key(int n)
 static uint32_t final_key(char f)
 {
 	switch (f) {
-	case 'A': return VT_KEY_UP;
-	case 'B': return VT_KEY_DOWN;
-	case 'C': return VT_KEY_RIGHT;
-	case 'D': return VT_KEY_LEFT;
-	case 'H': return VT_KEY_HOME;
-	case 'F': return VT_KEY_END;
-	case 'P': case 'Q': case 'R': case 'S': return VT_KEY_F1 + (uint32_t)(f - 'P');
-	case 'Z': return VT_KEY_TAB; /* back tab: shift added by the caller */
-	default: return 0;
+	case 'A':
+		return VT_KEY_UP;
+	case 'B':
+		return VT_KEY_DOWN;
+	case 'C':
+		return VT_KEY_RIGHT;
+	case 'D':
+		return VT_KEY_LEFT;
+	case 'H':
+		return VT_KEY_HOME;
+	case 'F':
+		return VT_KEY_END;
+	case 'P':
+	case 'Q':
+	case 'R':
+	case 'S':
+		return VT_KEY_F1 + (uint32_t)(f - 'P');
+	case 'Z':
+		return VT_KEY_TAB; /* back tab: shift added by the caller */
+	default:
+		return 0;
 	}
 }
 
@@ -94,9 +125,11 @@ static size_t mouse_sgr(const char *p, char final, size_t n, struct key *k)
 	int b, x, y;
 	if (sscanf(p, "<%d;%d;%d", &b, &x, &y) != 3)
 		return (*k = (struct key){ .kind = KEY_UNKNOWN }), n;
-	*k = (struct key){ .kind = KEY_MOUSE, .mods = (b & 4 ? VT_MOD_SHIFT : 0) | (b & 8 ? VT_MOD_ALT : 0) | (b & 16 ? VT_MOD_CTRL : 0) };
-	k->mouse = (struct key_mouse){ .button = (b & 3) | (b & 64), .pressed = final == 'M', .motion = (b & 32) != 0,
-				       .x = x - 1, .y = y - 1 };
+	*k = (struct key){ .kind = KEY_MOUSE,
+			   .mods = (b & 4 ? VT_MOD_SHIFT : 0) | (b & 8 ? VT_MOD_ALT : 0) | (b & 16 ? VT_MOD_CTRL : 0) };
+	k->mouse = (struct key_mouse){
+		.button = (b & 3) | (b & 64), .pressed = final == 'M', .motion = (b & 32) != 0, .x = x - 1, .y = y - 1
+	};
 	return n;
 }
 
@@ -207,7 +240,8 @@ const char *keys_name(const struct key *k, char *buf, size_t cap)
 		else if (c < 0x800)
 			*p++ = (char)(0xc0 | c >> 6), *p++ = (char)(0x80 | (c & 0x3f));
 		else if (c < 0x10000)
-			*p++ = (char)(0xe0 | c >> 12), *p++ = (char)(0x80 | (c >> 6 & 0x3f)), *p++ = (char)(0x80 | (c & 0x3f));
+			*p++ = (char)(0xe0 | c >> 12), *p++ = (char)(0x80 | (c >> 6 & 0x3f)),
+			*p++ = (char)(0x80 | (c & 0x3f));
 		else
 			*p++ = (char)(0xf0 | c >> 18), *p++ = (char)(0x80 | (c >> 12 & 0x3f)),
 			*p++ = (char)(0x80 | (c >> 6 & 0x3f)), *p++ = (char)(0x80 | (c & 0x3f));

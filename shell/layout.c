@@ -77,7 +77,8 @@ static void share_out(struct layout *l, int avail, int *sizes)
 		while (sizes[i] < need) {
 			int big = -1;
 			for (int j = 0; j < l->nkids; j++)
-				if (j != i && sizes[j] > min_size(l->kids[j], l->type) && (big < 0 || sizes[j] > sizes[big]))
+				if (j != i && sizes[j] > min_size(l->kids[j], l->type) &&
+				    (big < 0 || sizes[j] > sizes[big]))
 					big = j;
 			if (big < 0)
 				break; /* no room anywhere: the window is too small */

@@ -40,7 +40,7 @@ struct ui;
 struct policy;
 
 /* ~/.sandmux/sandmux.json */
-#define MUX_MAX_BINDS 32
+#define MUX_MAX_BINDS  32
 #define MUX_MAX_PARKED 64
 struct mux_bind {
 	struct key key;
@@ -74,8 +74,8 @@ struct pane {
 	char profile[64];
 	int fd; /* PTY master, -1 once the program is gone and drained */
 	pid_t pid;
-	bool sandboxed; /* pid is the sandbox's init (exit 128+N: signal N) */
-	bool weak;      /* the weaker sandbox (no user namespaces): "weak" in the title */
+	bool sandboxed;    /* pid is the sandbox's init (exit 128+N: signal N) */
+	bool weak;         /* the weaker sandbox (no user namespaces): "weak" in the title */
 	bool keep_on_exit; /* a command from `sandmux new`: stays after exit 0 */
 	int pidfd;
 	struct watch *fdw, *pidw;
@@ -105,7 +105,7 @@ struct window {
 	struct pane *active;
 	struct layout *root;
 	bool zoomed;
-	bool bell; /* a pane rang while the window was not shown */
+	bool bell;  /* a pane rang while the window was not shown */
 	int preset; /* last layout_preset applied, -1 none */
 };
 
@@ -119,11 +119,11 @@ struct client {
 	bool closing; /* drop once out is sent */
 	int rows, cols;
 	struct ui *ui;
-	bool full;    /* redraw everything at the next draw */
-	bool prefix;  /* the prefix key was pressed */
-	bool pasting; /* inside a bracketed paste: every byte is text */
-	bool help;    /* the help screen is up */
-	struct buf keys; /* input bytes not yet a whole key */
+	bool full;           /* redraw everything at the next draw */
+	bool prefix;         /* the prefix key was pressed */
+	bool pasting;        /* inside a bracketed paste: every byte is text */
+	bool help;           /* the help screen is up */
+	struct buf keys;     /* input bytes not yet a whole key */
 	uint64_t keys_timer; /* flushes them if no more come (client_keys_late) */
 	struct layout *drag; /* a border being dragged with the mouse */
 	int drag_index;
@@ -158,12 +158,12 @@ struct server {
 	struct window *windows;
 	struct window *cur;
 	int next_window, next_pane;
-	int rows, cols; /* the session's size: the smallest attached client */
-	struct buf paste; /* the copy-mode buffer */
+	int rows, cols;                    /* the session's size: the smallest attached client */
+	struct buf paste;                  /* the copy-mode buffer */
 	struct ui *parked[MUX_MAX_PARKED]; /* screens of gone clients, for reuse (ui_park) */
 	int nparked;
 	uint64_t draw_timer, last_draw;
-	uint64_t flood_start; /* pane output in the tick from flood_start */
+	uint64_t flood_start;           /* pane output in the tick from flood_start */
 	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
 	bool draw_pending;
 	bool quit;
@@ -256,7 +256,8 @@ void session_tmp_remove(const char *path);
  * reported on the terminal; 0, or -1 after printing why. */
 int session_profile(const char *workspace, const char *flag, char *name, size_t cap);
 /* pane-spawn.c: starts the program on the PTY slave, sandboxed. */
-int pane_spawn(struct pane *, const struct pane_spec *, char *const *argv, char **env, int slave, char *err, size_t errlen);
+int pane_spawn(struct pane *, const struct pane_spec *, char *const *argv, char **env, int slave, char *err,
+	       size_t errlen);
 /* Ends the pane's proxy, if it has one (pane_free and every respawn). */
 void pane_net_free(struct pane *);
 

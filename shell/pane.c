@@ -290,16 +290,25 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 {
 	char state[96];
 	switch (p->state) {
-	case PANE_RUNNING: snprintf(state, sizeof state, "running"); break;
-	case PANE_EXITED: snprintf(state, sizeof state, "exited %d", p->status); break;
-	case PANE_KILLED: snprintf(state, sizeof state, "killed by signal %d (%s)", p->status, sigabbrev_np(p->status) ? sigabbrev_np(p->status) : "?"); break;
-	case PANE_FAILED: snprintf(state, sizeof state, "failed to start"); break;
+	case PANE_RUNNING:
+		snprintf(state, sizeof state, "running");
+		break;
+	case PANE_EXITED:
+		snprintf(state, sizeof state, "exited %d", p->status);
+		break;
+	case PANE_KILLED:
+		snprintf(state, sizeof state, "killed by signal %d (%s)", p->status,
+			 sigabbrev_np(p->status) ? sigabbrev_np(p->status) : "?");
+		break;
+	case PANE_FAILED:
+		snprintf(state, sizeof state, "failed to start");
+		break;
 	}
 	const char *t = vt_title(p->vt);
 	/* "weak": the weaker sandbox (no user namespaces; sandmux doctor) */
-	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s ", p->id, p->name, p->copy != NULL ? " [copy mode]" : "",
-		 state, p->profile, p->weak ? " (weak)" : "", p->denials, escalate_title_mark(p), t[0] ? " · " : "", t);
-
+	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s ", p->id, p->name,
+		 p->copy != NULL ? " [copy mode]" : "", state, p->profile, p->weak ? " (weak)" : "", p->denials,
+		 escalate_title_mark(p), t[0] ? " · " : "", t);
 }
 
 struct pane *pane_find(struct server *s, int id)

@@ -55,7 +55,8 @@ void policy_show_text(const struct policy *p, FILE *f)
 		text_files(p, f);
 		return;
 	}
-	fprintf(f, "reads: %s\n", p->read_all ? "everywhere (except deny)" : "only the paths below and the writable ones");
+	fprintf(f, "reads: %s\n",
+		p->read_all ? "everywhere (except deny)" : "only the paths below and the writable ones");
 	if (!p->read_all)
 		text_rules(f, "readable", &p->read);
 	text_rules(f, "writable", &p->write);
@@ -65,7 +66,8 @@ void policy_show_text(const struct policy *p, FILE *f)
 	text_rules(f, "writable exceptions", &p->protect_except);
 	fprintf(f, "temp dir: %s\n", p->tmp_writable ? "writable" : "read-only (disableTmpWrite)");
 	fprintf(f, "shared build cache: %s\n", p->shared_cache ? "on" : "off");
-	fprintf(f, "without user namespaces: %s\n", p->allow_weaker ? "the weaker sandbox (allowWeakerSandbox)" : "refuse");
+	fprintf(f, "without user namespaces: %s\n",
+		p->allow_weaker ? "the weaker sandbox (allowWeakerSandbox)" : "refuse");
 	fprintf(f, "ptrace: %s\n", p->allow_ptrace ? "allowed" : "denied");
 	fprintf(f, "network: %s\n", net_modes[p->net.mode]);
 	if (p->net.mode == NET_PROXY)

@@ -10,7 +10,7 @@
 
 #include "shell/buf.h"
 
-#define MSG_MAX (1u << 20)
+#define MSG_MAX       (1u << 20)
 #define PROTO_VERSION 1
 
 enum msg_type {

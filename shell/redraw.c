@@ -66,15 +66,21 @@ static void draw_status(struct client *c)
 	int x = n;
 	for (struct window *w = s->windows; w != NULL && x < s->cols; w = w->next) {
 		const char *name = w->name[0] ? w->name : w->active != NULL ? w->active->name : "";
-		int len = snprintf(line, sizeof line, "%d:%s%s ", w->index, name, w == s->cur ? "*" : w->bell ? "!" : "");
+		int len = snprintf(line, sizeof line, "%d:%s%s ", w->index, name,
+				   w == s->cur ? "*"
+				   : w->bell   ? "!"
+					       : "");
 		ui_text(c->ui, row, x, len < s->cols - x ? len : s->cols - x, line,
-			w == s->cur ? UI_STATUS_CURRENT : w->bell ? UI_ALERT : UI_STATUS);
+			w == s->cur ? UI_STATUS_CURRENT
+			: w->bell   ? UI_ALERT
+				    : UI_STATUS);
 		x += len;
 	}
 	const char *right = c->message[0] ? c->message : c->prompt_on ? NULL : c->prefix ? "prefix" : NULL;
 	if (c->prompt_on) {
-		static const char *const label[] = {[PROMPT_SEARCH] = "search: ", [PROMPT_COMMAND] = ":",
-						    [PROMPT_RENAME] = "rename window: "};
+		static const char *const label[] = {
+			[PROMPT_SEARCH] = "search: ", [PROMPT_COMMAND] = ":", [PROMPT_RENAME] = "rename window: "
+		};
 		snprintf(line, sizeof line, "%s%s", label[c->prompt_kind], c->prompt);
 		right = line;
 	}

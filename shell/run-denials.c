@@ -87,7 +87,8 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 		struct rusage ru;
 		if (getrusage(RUSAGE_SELF, &ru) == 0)
 			cJSON_AddNumberToObject(o, "host_cpu_us",
-						(double)st->cpu_us + (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
+						(double)st->cpu_us +
+							(double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
 							(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec));
 		cJSON_AddItemToObject(r, "observer", o);
 	}
@@ -129,8 +130,9 @@ int run_denials_finish(struct run_denials *rd, char *const *argv, int status, co
 	if (rd->obs != NULL && (report != NULL || observer_stats(rd->obs)->unreadable > 0))
 		observer_finish(rd->obs, 2000);
 	if (rd->obs != NULL && observer_stats(rd->obs)->unreadable > 0)
-		fprintf(stderr, "sandmux: the observer could not read %llu paths (ptrace restricted: "
-				"/proc/sys/kernel/yama/ptrace_scope); Landlock still decided them\n",
+		fprintf(stderr,
+			"sandmux: the observer could not read %llu paths (ptrace restricted: "
+			"/proc/sys/kernel/yama/ptrace_scope); Landlock still decided them\n",
 			(unsigned long long)observer_stats(rd->obs)->unreadable);
 	if (report == NULL) {
 		for (size_t i = 0; i < rd->ev.list.n; i++)

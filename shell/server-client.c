@@ -177,8 +177,10 @@ static void client_hello(struct client *c, const char *p, size_t len)
 	}
 	if (str[1][0] != 0 && strcmp(str[1], c->srv->profile) != 0) {
 		char why[256];
-		snprintf(why, sizeof why, "session \"%s\" runs with profile \"%s\"; a session keeps its profile for life "
-			 "(attach without --sandbox, or start another session)", c->srv->name, c->srv->profile);
+		snprintf(why, sizeof why,
+			 "session \"%s\" runs with profile \"%s\"; a session keeps its profile for life "
+			 "(attach without --sandbox, or start another session)",
+			 c->srv->name, c->srv->profile);
 		client_fail(c, why);
 		return;
 	}
@@ -311,11 +313,21 @@ static bool client_dispatch(struct client *c)
 	while ((r = proto_get(&c->in, &h, &p)) == 1) {
 		struct server *s = c->srv;
 		switch (c->subscribed ? 0u : h.type) { /* a subscriber only listens */
-		case MSG_HELLO: client_hello(c, p, h.len); break;
-		case MSG_INPUT: client_input(c, p, h.len); break;
-		case MSG_RESIZE: client_resize(c, p, h.len); break;
-		case MSG_COMMAND: client_command(c, p, h.len); break;
-		case MSG_SUBSCRIBE: control_subscribe(c, p, h.len); break;
+		case MSG_HELLO:
+			client_hello(c, p, h.len);
+			break;
+		case MSG_INPUT:
+			client_input(c, p, h.len);
+			break;
+		case MSG_RESIZE:
+			client_resize(c, p, h.len);
+			break;
+		case MSG_COMMAND:
+			client_command(c, p, h.len);
+			break;
+		case MSG_SUBSCRIBE:
+			control_subscribe(c, p, h.len);
+			break;
 		default:
 			server_log(s, "client %d: unexpected message %u; dropped", c->fd, h.type);
 			client_fail(c, "protocol error");

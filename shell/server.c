@@ -19,8 +19,8 @@
 
 #include "backends/loop.h"
 
-#define DRAW_MS 12          /* a flood is drawn at most once per tick */
-#define FLOOD_BYTES 8192    /* output within one tick that counts as a flood */
+#define DRAW_MS     12   /* a flood is drawn at most once per tick */
+#define FLOOD_BYTES 8192 /* output within one tick that counts as a flood */
 
 void server_output(struct server *s, size_t n)
 {

@@ -36,8 +36,8 @@ int sockdir_get(char *path, size_t cap, char *err, size_t errlen)
 		return -1;
 	}
 	if ((st.st_mode & 077) != 0) {
-		snprintf(err, errlen, "socket directory %s: mode %03o lets others in; refusing to use it (want 0700)", path,
-			 (unsigned)(st.st_mode & 0777));
+		snprintf(err, errlen, "socket directory %s: mode %03o lets others in; refusing to use it (want 0700)",
+			 path, (unsigned)(st.st_mode & 0777));
 		return -1;
 	}
 	return 0;
@@ -50,7 +50,8 @@ void sockdir_name_for(const char *dir, char *name, size_t cap)
 	size_t n = 0;
 	for (; *base != 0 && n + 1 < cap; base++)
 		name[n++] = (*base >= 'a' && *base <= 'z') || (*base >= 'A' && *base <= 'Z') ||
-					    (*base >= '0' && *base <= '9') || *base == '-' || *base == '_' || *base == '.'
+					    (*base >= '0' && *base <= '9') || *base == '-' || *base == '_' ||
+					    *base == '.'
 				    ? *base
 				    : '_';
 	if (n == 0 || (n == 1 && name[0] == '_'))

@@ -172,7 +172,8 @@ void window_next_layout(struct window *w, int preset)
 		return;
 	if (preset < 0)
 		preset = (w->preset + 1) % LAYOUT_NPRESETS;
-	struct layout *root = layout_preset((enum layout_preset)preset, panes, n, 0, 0, w->srv->cols, session_area_rows(w->srv));
+	struct layout *root =
+		layout_preset((enum layout_preset)preset, panes, n, 0, 0, w->srv->cols, session_area_rows(w->srv));
 	if (root == NULL)
 		return;
 	layout_free(w->root);

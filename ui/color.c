@@ -22,7 +22,8 @@ static int rgb_to_256(uint32_t rgb)
 {
 	int r = (int)(rgb >> 16 & 0xff), g = (int)(rgb >> 8 & 0xff), b = (int)(rgb & 0xff);
 	int ri = nearest_level(r), gi = nearest_level(g), bi = nearest_level(b);
-	int cube_d = (r - cube[ri]) * (r - cube[ri]) + (g - cube[gi]) * (g - cube[gi]) + (b - cube[bi]) * (b - cube[bi]);
+	int cube_d =
+		(r - cube[ri]) * (r - cube[ri]) + (g - cube[gi]) * (g - cube[gi]) + (b - cube[bi]) * (b - cube[bi]);
 	int avg = (r + g + b) / 3;
 	int gray = avg > 238 ? 23 : avg < 8 ? 0 : (avg - 8) / 10;
 	int gv = 8 + gray * 10;
@@ -50,8 +51,9 @@ static int to_16(int n)
 
 static uint32_t index_to_rgb(int n)
 {
-	static const uint32_t basic[16] = { 0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd, 0x00cdcd, 0xe5e5e5,
-					    0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00, 0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff };
+	static const uint32_t basic[16] = { 0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd,
+					    0x00cdcd, 0xe5e5e5, 0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00,
+					    0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff };
 	if (n < 16)
 		return basic[n];
 	if (n >= 232) {

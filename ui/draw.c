@@ -92,7 +92,8 @@ static void draw_row(struct ui *ui, struct attr_cache *ac, struct vt *vt, int vr
 	}
 }
 
-void ui_draw_vt(struct ui *ui, struct vt *vt, int x, int y, int w, int h, int scroll, bool all, const struct ui_sel *sel)
+void ui_draw_vt(struct ui *ui, struct vt *vt, int x, int y, int w, int h, int scroll, bool all,
+		const struct ui_sel *sel)
 {
 	set_term(ui->scr);
 	int rows = vt_rows(vt);

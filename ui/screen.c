@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 /* the mouse (SGR reports) and bracketed paste, on the outer terminal */
-#define MOUSE_ON "\033[?1000h\033[?1002h\033[?1006h\033[?2004h"
+#define MOUSE_ON  "\033[?1000h\033[?1002h\033[?1006h\033[?2004h"
 #define MOUSE_OFF "\033[?2004l\033[?1006l\033[?1002l\033[?1000l"
 
 static void ui_colors(struct ui *ui)

@@ -15,10 +15,10 @@ struct ui {
 	FILE *out, *in;
 	int fd; /* memfd behind out */
 	int rows, cols;
-	int ncolors; /* 0: no colour */
-	bool direct; /* the terminal takes 24-bit colours as colour numbers */
+	int ncolors;             /* 0: no colour */
+	bool direct;             /* the terminal takes 24-bit colours as colour numbers */
 	const char *pending_raw; /* bytes to send after the next flush */
-	char term[64]; /* the terminal type, for ui_reuse() */
+	char term[64];           /* the terminal type, for ui_reuse() */
 };
 
 /* A vt attribute as curses attributes and a colour pair (ui/color.c). */

@@ -44,7 +44,16 @@ void ui_draw_vt(struct ui *, struct vt *, int x, int y, int w, int h, int scroll
 void ui_cursor(struct ui *, int y, int x, bool visible);
 
 /* Lines and text (ui/status.c). */
-enum ui_style { UI_NORMAL, UI_TITLE, UI_TITLE_ACTIVE, UI_STATUS, UI_STATUS_CURRENT, UI_BORDER, UI_BORDER_ACTIVE, UI_ALERT };
+enum ui_style {
+	UI_NORMAL,
+	UI_TITLE,
+	UI_TITLE_ACTIVE,
+	UI_STATUS,
+	UI_STATUS_CURRENT,
+	UI_BORDER,
+	UI_BORDER_ACTIVE,
+	UI_ALERT
+};
 /* UTF-8 text at (y, x), clipped or padded with blanks to w cells. */
 void ui_text(struct ui *, int y, int x, int w, const char *text, enum ui_style);
 void ui_vline(struct ui *, int x, int y, int h, enum ui_style);

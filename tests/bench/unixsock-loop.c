@@ -28,8 +28,8 @@ int main(int argc, char **argv)
 	if (argc != 3)
 		return 2;
 	int tcp = strcmp(argv[1], "tcp") == 0, n = atoi(argv[2]);
-	struct sockaddr_un un = {.sun_family = AF_UNIX, .sun_path = "bench.sock"};
-	struct sockaddr_in in = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_un un = { .sun_family = AF_UNIX, .sun_path = "bench.sock" };
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct sockaddr *a = tcp ? (struct sockaddr *)&in : (struct sockaddr *)&un;
 	socklen_t len = tcp ? sizeof in : sizeof un;
 	int family = tcp ? AF_INET : AF_UNIX;

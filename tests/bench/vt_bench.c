@@ -35,8 +35,9 @@ static size_t gen_plain(char *buf, size_t size)
 
 static size_t gen_mixed(char *buf, size_t size)
 {
-	static const char *words[] = {"sandbox", "pane", "terminal", "émulateur", "终端", "grid", "scroll",
-				      "policy", "landlock", "seccomp", "λ", "make", "build/", "ok", "-", "42"};
+	static const char *words[] = { "sandbox", "pane",   "terminal", "émulateur", "终端", "grid",
+				       "scroll",  "policy", "landlock", "seccomp",   "λ",    "make",
+				       "build/",  "ok",     "-",        "42" };
 	unsigned s = 7;
 	size_t n = 0;
 	while (n + 2048 < size) {
@@ -50,7 +51,8 @@ static size_t gen_mixed(char *buf, size_t size)
 			else if (r == 1)
 				n += sprintf(buf + n, "\033[38;5;%dm", rnd(&s) % 256);
 			else if (r == 2)
-				n += sprintf(buf + n, "\033[1;38;2;%d;%d;%dm", rnd(&s) % 256, rnd(&s) % 256, rnd(&s) % 256);
+				n += sprintf(buf + n, "\033[1;38;2;%d;%d;%dm", rnd(&s) % 256, rnd(&s) % 256,
+					     rnd(&s) % 256);
 			else if (r == 3)
 				n += sprintf(buf + n, "\033[0m");
 			n += sprintf(buf + n, "%s ", words[rnd(&s) % 16]);
@@ -121,8 +123,9 @@ static double panes_mb(int n, int lines)
 	for (int i = 0; i < n; i++) {
 		vt[i] = vt_new(24, 80, 2000);
 		for (int l = 0; l < lines; l++) {
-			int len = snprintf(line, sizeof line, "%s%d: %.*s\033[0m\r\n", rnd(&s) % 8 ? "" : "\033[32m",
-					   l, (int)(rnd(&s) % 60), "src/pane.c:42: warning: unused variable 'x' [-Wunused] ok");
+			int len = snprintf(line, sizeof line, "%s%d: %.*s\033[0m\r\n", rnd(&s) % 8 ? "" : "\033[32m", l,
+					   (int)(rnd(&s) % 60),
+					   "src/pane.c:42: warning: unused variable 'x' [-Wunused] ok");
 			vt_write(vt[i], line, len);
 		}
 	}
@@ -143,7 +146,8 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		size_t (*gen)(char *, size_t);
-	} sets[] = {{"mixed text, colours, UTF-8, wrapping", gen_mixed}, {"plain short lines (cat of code)", gen_plain}};
+	} sets[] = { { "mixed text, colours, UTF-8, wrapping", gen_mixed },
+		     { "plain short lines (cat of code)", gen_plain } };
 	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
 		size_t len = sets[i].gen(buf, size), mem;
 		double tv = run_vt(buf, len, rows, cols, &mem);

@@ -69,9 +69,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	switch (data[0] % 3) {
-	case 0: fuzz_http(data + 1, size - 1); break;
-	case 1: fuzz_socks(data + 1, size - 1); break;
-	default: fuzz_dns(data + 1, size - 1); break;
+	case 0:
+		fuzz_http(data + 1, size - 1);
+		break;
+	case 1:
+		fuzz_socks(data + 1, size - 1);
+		break;
+	default:
+		fuzz_dns(data + 1, size - 1);
+		break;
 	}
 	return 0;
 }

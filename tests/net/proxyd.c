@@ -41,7 +41,8 @@ static void on_signal(struct watch *w, int events, void *arg)
 static int listen_on(int port)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 1024) < 0) {
@@ -58,8 +59,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	char ws[PATH_MAX];
-	struct policy_opts o = { .home = getenv("HOME"), .workspace = getcwd(ws, sizeof ws), .user_file = argv[1],
-				 .admin_file = "/nonexistent", .profile_flag = "workspace" };
+	struct policy_opts o = { .home = getenv("HOME"),
+				 .workspace = getcwd(ws, sizeof ws),
+				 .user_file = argv[1],
+				 .admin_file = "/nonexistent",
+				 .profile_flag = "workspace" };
 	struct policy *p;
 	struct perr err = { 0 };
 	if (policy_load(&o, &p, &err) < 0) {
@@ -87,8 +91,9 @@ int main(int argc, char **argv)
 	while (!pd.done)
 		loop_once(loop, -1);
 	const struct proxy_stats *st = proxy_stats(px);
-	fprintf(stderr, "proxyd: accepted %llu tunnels %llu denied %llu bad %llu too_large %llu socks_errors %llu "
-			"dns_failed %llu connect_failed %llu timeouts %llu active %llu\n",
+	fprintf(stderr,
+		"proxyd: accepted %llu tunnels %llu denied %llu bad %llu too_large %llu socks_errors %llu "
+		"dns_failed %llu connect_failed %llu timeouts %llu active %llu\n",
 		(unsigned long long)st->accepted, (unsigned long long)st->tunnels, (unsigned long long)st->denied,
 		(unsigned long long)st->bad_request, (unsigned long long)st->too_large,
 		(unsigned long long)st->socks_errors, (unsigned long long)st->dns_failed,

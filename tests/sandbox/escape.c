@@ -59,7 +59,8 @@ static int abstract(const char *name)
 
 static int tcp(const char *port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((unsigned short)atoi(port)),
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons((unsigned short)atoi(port)),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	return report("connect tcp", connect(fd, (struct sockaddr *)&a, sizeof a));

@@ -70,7 +70,7 @@ static void *fdflip(void *arg)
 
 static int fdflip_main(struct race *r, int n)
 {
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	snprintf(a.sun_path, sizeof a.sun_path, "%s", r->host);
 	flip_fds[0] = socket(AF_INET, SOCK_STREAM, 0);
 	flip_fds[1] = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -105,7 +105,7 @@ static void *serve(void *arg)
 
 static int listen_at(const char *path)
 {
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
 	unlink(path);
 	int s = socket(AF_UNIX, SOCK_STREAM, 0);

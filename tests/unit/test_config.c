@@ -39,6 +39,7 @@ int main(void)
 	CHECK_INT(&u, load("{\"net_hold\": \"30\"}", &cfg, err, sizeof err), -1);
 	CHECK(&u, strstr(err, ":1:14: net_hold:") != NULL);
 	CHECK_INT(&u, load("{\"nope\": 1}", &cfg, err, sizeof err), -1);
-	CHECK(&u, strstr(err, "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind)") != NULL);
+	CHECK(&u,
+	      strstr(err, "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind)") != NULL);
 	return unit_done(&u, "test_config");
 }

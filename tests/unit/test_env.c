@@ -21,8 +21,8 @@ static size_t count(char **env)
 	return n;
 }
 
-static char *const base[] = { "PATH=/bin", "HOME=/h", "LC_ALL=C", "OPENAI_API_KEY=sk", "GH_TOKEN=t",
-			      "db_secret=s", "FOO=1", "BAR=2", "keyboard=x", "NOEQUALS", NULL };
+static char *const base[] = { "PATH=/bin", "HOME=/h", "LC_ALL=C",   "OPENAI_API_KEY=sk", "GH_TOKEN=t", "db_secret=s",
+			      "FOO=1",     "BAR=2",   "keyboard=x", "NOEQUALS",          NULL };
 static const struct origin none = { 0 };
 
 static void test_inherit(struct unit *u)

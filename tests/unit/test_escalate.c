@@ -5,7 +5,7 @@
 #include "shell/escalate-queue.h"
 #include "tests/unit/unit.h"
 
-static const struct origin hard = {.layer = LAYER_HARDCODED};
+static const struct origin hard = { .layer = LAYER_HARDCODED };
 
 static void denial_make(struct denial *d, const char *target, const char *dir)
 {
@@ -87,7 +87,7 @@ static void test_broaden(struct unit *u)
 	esc_broaden(&e, &p, true);
 	CHECK(u, !policy_decide_path(&p, "/x/a", OP_CREATE).allow); /* the next start: back to before */
 	CHECK(u, policy_decide_path(&p, "/y/a", OP_CREATE).allow);  /* the session grant stays */
-	CHECK_INT(u, offer(&e, "/x/q", "/x"), 1);                    /* and /x may be asked again */
+	CHECK_INT(u, offer(&e, "/x/q", "/x"), 1);                   /* and /x may be asked again */
 	rules_free(&p.write);
 	esc_pane_clear(&e);
 }

@@ -9,7 +9,7 @@
 
 static struct denial sample(const char *op, const char *target, int pane)
 {
-	struct denial d = {0};
+	struct denial d = { 0 };
 	denial_set(&d, op, "observer", target, "not in a writable path");
 	d.ts_ms = 1796000523456LL; /* 2026-11-30T01:02:03.456Z */
 	d.pane = pane;
@@ -59,7 +59,7 @@ static void test_json(struct unit *u)
 
 static void test_coalesce(struct unit *u)
 {
-	struct denials l = {0};
+	struct denials l = { 0 };
 	struct denial a = sample("write", "/etc/foo", 1), b = sample("write", "/etc/foo", 1);
 	struct denial c = sample("create", "/etc/foo", 1), e = sample("write", "/etc/foo", 2);
 	b.pid = 99;
@@ -160,7 +160,7 @@ static void test_log(struct unit *u)
 
 int main(void)
 {
-	struct unit u = {0};
+	struct unit u = { 0 };
 	test_json(&u);
 	test_coalesce(&u);
 	test_log(&u);

@@ -10,18 +10,18 @@ static const struct {
 	{ "/ws/.env", "/ws/.env", 1 },
 	{ "/ws/.env", "/ws/.envrc", 0 },
 	{ "/ws/*.pem", "/ws/a.pem", 1 },
-	{ "/ws/*.pem", "/ws/d/a.pem", 0 },            /* * stays within a segment */
-	{ "/ws/**/*.pem", "/ws/a.pem", 1 },           /* a leading all-dirs segment matches zero dirs */
+	{ "/ws/*.pem", "/ws/d/a.pem", 0 },  /* * stays within a segment */
+	{ "/ws/**/*.pem", "/ws/a.pem", 1 }, /* a leading all-dirs segment matches zero dirs */
 	{ "/ws/**/*.pem", "/ws/a/b/c.pem", 1 },
 	{ "/ws/**/*.pem", "/ws/a/b/c.pemx", 0 },
 	{ "/ws/.vscode/**", "/ws/.vscode/settings.json", 1 },
-	{ "/ws/.vscode/**", "/ws/.vscode", 1 },       /* the directory itself */
+	{ "/ws/.vscode/**", "/ws/.vscode", 1 }, /* the directory itself */
 	{ "/ws/.vscode/**", "/ws/.vscodex", 0 },
 	{ "/ws/.cursor/**/*.json", "/ws/.cursor/a/b.json", 1 },
 	{ "/ws/.cursor/**/*.json", "/ws/.cursor/b.json", 1 },
 	{ "/ws/file?.txt", "/ws/file1.txt", 1 },
 	{ "/ws/file?.txt", "/ws/file12.txt", 0 },
-	{ "/ws/file?.txt", "/ws/file/.txt", 0 },       /* ? never matches / */
+	{ "/ws/file?.txt", "/ws/file/.txt", 0 }, /* ? never matches / */
 	{ "/ws/[abc].c", "/ws/b.c", 1 },
 	{ "/ws/[abc].c", "/ws/d.c", 0 },
 	{ "/ws/[a-c].c", "/ws/c.c", 1 },
@@ -110,8 +110,8 @@ static void test_deep(struct unit *u)
 static void test_prefix(struct unit *u)
 {
 	static const char *const cases[][2] = {
-		{ "/ws/src/**/*.pem", "/ws/src" }, { "/ws/.env", "/ws/.env" }, { "/*.pem", "/" },
-		{ "*.pem", "" },                     { "/ws/a[bc]/x", "/ws" },
+		{ "/ws/src/**/*.pem", "/ws/src" }, { "/ws/.env", "/ws/.env" }, { "/*.pem", "/" }, { "*.pem", "" },
+		{ "/ws/a[bc]/x", "/ws" },
 	};
 	char err[GLOB_ERR_MAX];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

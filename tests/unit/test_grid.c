@@ -10,7 +10,7 @@ static void text(struct grid *g, int r, const char *s, struct vt_attr a)
 {
 	struct grid_line *l = grid_line(g, r);
 	for (int c = 0; s[c] && c < g->cols; c++) {
-		l->cells[c] = (struct vt_cell){.ch = {(uint8_t)s[c]}, .width = 1, .attr = a};
+		l->cells[c] = (struct vt_cell){ .ch = { (uint8_t)s[c] }, .width = 1, .attr = a };
 		grid_use(l, c + 1);
 	}
 }
@@ -50,7 +50,7 @@ static void test_ring_scroll(struct unit *u)
 		grid_scroll(g, 0, 4, 1, 0);
 	CHECK_STR(u, row(g, 0), "");
 	CHECK_INT(u, grid_history(g), 3); /* bounded */
-	CHECK_STR(u, row(g, -3), "d"); /* a b c fell out; then two blank lines */
+	CHECK_STR(u, row(g, -3), "d");    /* a b c fell out; then two blank lines */
 	CHECK_STR(u, row(g, -1), "");
 	fill(g);
 	grid_scroll(g, 0, 4, 2, 0);
@@ -100,7 +100,7 @@ static void test_erase_move(struct unit *u)
 	CHECK_STR(u, row(g, 1), " efgh");
 	grid_move(g, 0, 0, 0, 1, 1, 7); /* overlapping, leftwards */
 	CHECK_STR(u, row(g, 0), "b  efghh");
-	grid_move(g, 5, 0, 0, 0, 1, 8); /* out of range: ignored */
+	grid_move(g, 5, 0, 0, 0, 1, 8);   /* out of range: ignored */
 	grid_erase(g, -5, 99, -5, 99, 0); /* clamped */
 	CHECK_STR(u, row(g, 0), "");
 	grid_free(g);
@@ -109,12 +109,12 @@ static void test_erase_move(struct unit *u)
 static void test_history_lines(struct unit *u)
 {
 	struct grid *g = grid_new(2, 10, 5);
-	struct vt_attr red = {.fg = VT_COLOR_INDEX | 1, .flags = VT_BOLD};
+	struct vt_attr red = { .fg = VT_COLOR_INDEX | 1, .flags = VT_BOLD };
 	text(g, 0, "hi", red);
 	struct grid_line *l = grid_line(g, 0);
-	l->cells[5] = (struct vt_cell){.ch = {'e', 0x301, 0x302}, .width = 1};
-	l->cells[7] = (struct vt_cell){.ch = {0x4e2d}, .width = 2};
-	l->cells[8] = (struct vt_cell){.width = 0};
+	l->cells[5] = (struct vt_cell){ .ch = { 'e', 0x301, 0x302 }, .width = 1 };
+	l->cells[7] = (struct vt_cell){ .ch = { 0x4e2d }, .width = 2 };
+	l->cells[8] = (struct vt_cell){ .width = 0 };
 	l->wrapped = true;
 	grid_use(l, 9);
 	grid_scroll(g, 0, 2, 1, 0);
@@ -136,8 +136,8 @@ static void test_history_lines(struct unit *u)
 	/* A Latin-1 line (stored a byte per cell) keeps its marks and colours. */
 	text(g, 0, "caf", red);
 	l = grid_line(g, 0);
-	l->cells[3] = (struct vt_cell){.ch = {'e', 0x301}, .width = 1};
-	l->cells[4] = (struct vt_cell){.ch = {0xe9}, .width = 1, .attr = {.bg = VT_COLOR_RGB | 0x123456}};
+	l->cells[3] = (struct vt_cell){ .ch = { 'e', 0x301 }, .width = 1 };
+	l->cells[4] = (struct vt_cell){ .ch = { 0xe9 }, .width = 1, .attr = { .bg = VT_COLOR_RGB | 0x123456 } };
 	grid_use(l, 5);
 	grid_scroll(g, 0, 2, 1, 0);
 	CHECK_INT(u, grid_cell(g, -1, 0)->ch[0], 'c');
@@ -200,8 +200,8 @@ static void test_resize(struct unit *u)
 	CHECK_INT(u, grid_history(g), 0);
 	/* A wide character cut by the new width is blanked whole. */
 	struct grid_line *l = grid_line(g, 0);
-	l->cells[2] = (struct vt_cell){.ch = {0x4e2d}, .width = 2};
-	l->cells[3] = (struct vt_cell){.width = 0};
+	l->cells[2] = (struct vt_cell){ .ch = { 0x4e2d }, .width = 2 };
+	l->cells[3] = (struct vt_cell){ .width = 0 };
 	grid_use(l, 4);
 	grid_resize(g, 5, 3, &cr, &cc);
 	CHECK_INT(u, grid_cell(g, 0, 2)->width, 1);
@@ -214,7 +214,7 @@ static void test_resize(struct unit *u)
 
 int main(void)
 {
-	struct unit u = {0};
+	struct unit u = { 0 };
 	test_ring_scroll(&u);
 	test_region(&u);
 	test_erase_move(&u);

@@ -73,7 +73,8 @@ static void test_nested(struct unit *u)
 	     "{\n  \"networkPolicy\": {\n    \"default\": \"deny\",\n    \"allow\": [\"b.com\"]\n  }\n}\n");
 	edit(u, "{\"a\": 1, \"networkPolicy\": {}}", "networkPolicy.allow", "b.com",
 	     "{\"a\": 1, \"networkPolicy\": {\"allow\": [\"b.com\"]}}");
-	edit(u, "{\"a\": 1}", "networkPolicy.allow", "b.com", "{\"a\": 1, \"networkPolicy\": {\"allow\": [\"b.com\"]}}");
+	edit(u, "{\"a\": 1}", "networkPolicy.allow", "b.com",
+	     "{\"a\": 1, \"networkPolicy\": {\"allow\": [\"b.com\"]}}");
 	/* a key of the same name deeper down is not the one */
 	edit(u, "{\"x\": {\"allow\": []}, \"networkPolicy\": {\"allow\": []}}", "networkPolicy.allow", "c",
 	     "{\"x\": {\"allow\": []}, \"networkPolicy\": {\"allow\": [\"c\"]}}");
@@ -96,8 +97,8 @@ static void test_errors(struct unit *u)
 	edit(u, "{\"a\": [1, 2}", "additionalReadwritePaths", "/a", NULL);
 	edit(u, "{\"a\": \"x}", "additionalReadwritePaths", "/a", NULL);
 	edit(u, "{} {}", "additionalReadwritePaths", "/a", NULL);
-	edit(u, "{\"additionalReadwritePaths\": [], \"additionalReadwritePaths\": []}", "additionalReadwritePaths", "/a",
-	     NULL);
+	edit(u, "{\"additionalReadwritePaths\": [], \"additionalReadwritePaths\": []}", "additionalReadwritePaths",
+	     "/a", NULL);
 	edit(u, "{\"a\" 1}", "additionalReadwritePaths", "/a", NULL);
 	edit(u, "{}", "a..b", "/a", NULL);
 	char err[256];
@@ -123,7 +124,7 @@ static void test_approve_file(struct unit *u)
 	char dir[] = "/tmp/test_jsonedit.XXXXXX", path[128], err[256];
 	CHECK(u, mkdtemp(dir) != NULL);
 	snprintf(path, sizeof path, "%s/sub/sandbox.json", dir);
-	struct suggestion s = {.key = SUGGEST_KEY_RW};
+	struct suggestion s = { .key = SUGGEST_KEY_RW };
 	snprintf(s.value, sizeof s.value, "/etc");
 	/* missing file and directory: created */
 	CHECK_INT(u, approve_always(path, &s, err, sizeof err), 1);
@@ -154,7 +155,7 @@ static void test_approve_file(struct unit *u)
 
 int main(void)
 {
-	struct unit u = {0};
+	struct unit u = { 0 };
 	test_existing_list(&u);
 	test_already_there(&u);
 	test_missing_key(&u);

@@ -81,8 +81,15 @@ static void test_walk(struct unit *u)
 {
 	char d[] = "/tmp/test_launch.XXXXXX";
 	CHECK(u, mkdtemp(d) != NULL);
-	const char *files[] = { "a.pem", "sub/b.pem", "sub/deep/c.pem", "keep.txt", "x.code-workspace",
-				"sub/y.code-workspace", ".vscode/settings.json", ".cursor/rules/r.json", ".cursor/c.json" };
+	const char *files[] = { "a.pem",
+				"sub/b.pem",
+				"sub/deep/c.pem",
+				"keep.txt",
+				"x.code-workspace",
+				"sub/y.code-workspace",
+				".vscode/settings.json",
+				".cursor/rules/r.json",
+				".cursor/c.json" };
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++)
 		touch(d, files[i]);
 	struct rules g = { 0 }, ex = { 0 };
@@ -97,7 +104,7 @@ static void test_walk(struct unit *u)
 	CHECK(u, has(&out, d, "a.pem") && has(&out, d, "sub/b.pem") && has(&out, d, "sub/deep/c.pem"));
 	CHECK(u, has(&out, d, "x.code-workspace"));
 	CHECK(u, !has(&out, d, "sub/y.code-workspace")); /* `*` stays within one level */
-	CHECK(u, has(&out, d, ".vscode"));                 /* the directory itself, not descended */
+	CHECK(u, has(&out, d, ".vscode"));               /* the directory itself, not descended */
 	CHECK(u, !has(&out, d, ".vscode/settings.json"));
 	CHECK(u, has(&out, d, ".cursor/c.json"));
 	CHECK(u, !has(&out, d, ".cursor/rules/r.json")); /* a writable exception */
@@ -199,7 +206,10 @@ static void test_start(struct unit *u)
 	p.net.mode = NET_NONE;
 	CHECK_INT(u, run(&p, (char *[]){ "sh", "-c", "exit 3", NULL }, err, sizeof err), 3);
 	CHECK_INT(u, run(&p, (char *[]){ "sh", "-c", "kill -TERM $$", NULL }, err, sizeof err), 128 + 15);
-	CHECK_INT(u, run(&p, (char *[]){ "sh", "-c", "exec 2>/dev/null; echo x > /etc/test_launch", NULL }, err, sizeof err), 2);
+	CHECK_INT(
+		u,
+		run(&p, (char *[]){ "sh", "-c", "exec 2>/dev/null; echo x > /etc/test_launch", NULL }, err, sizeof err),
+		2);
 	CHECK(u, access("/etc/test_launch", F_OK) < 0);
 	CHECK_INT(u, run(&p, (char *[]){ "/no/such/binary", NULL }, err, sizeof err), -1);
 	CHECK_STR(u, err, "exec /no/such/binary: No such file or directory");

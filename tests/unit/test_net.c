@@ -28,9 +28,9 @@ static const struct {
 	{ "2001:db8::/32", "2001:db9::1", NULL, 443, 0 },
 	{ "[2001:db8::1]:443", "2001:db8::1", NULL, 443, 1 },
 	{ "[2001:db8::1]:443", "2001:db8::1", NULL, 22, 0 },
-	{ "93.184.0.0/16", "::ffff:93.184.1.1", NULL, 443, 1 },  /* mapped v6 folds to v4 */
+	{ "93.184.0.0/16", "::ffff:93.184.1.1", NULL, 443, 1 }, /* mapped v6 folds to v4 */
 	{ "::ffff:93.184.0.0/112", "93.184.1.1", NULL, 443, 1 },
-	{ "example.com", "93.184.216.34", NULL, 443, 0 },        /* names never match literals */
+	{ "example.com", "93.184.216.34", NULL, 443, 0 }, /* names never match literals */
 };
 
 static const struct {
@@ -73,10 +73,21 @@ static void test_patterns(struct unit *u)
 
 static void test_blocks(struct unit *u)
 {
-	static const char *const blocked[] = { "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1",
-					       "127.0.0.1", "169.254.169.254", "0.0.0.0", "::1", "fe80::1",
-					       "fd00::1", "fc00::1", "::ffff:10.0.0.1", "::ffff:127.0.0.1",
-					       "::ffff:169.254.169.254", "::" };
+	static const char *const blocked[] = { "10.1.2.3",
+					       "172.16.0.1",
+					       "172.31.255.255",
+					       "192.168.1.1",
+					       "127.0.0.1",
+					       "169.254.169.254",
+					       "0.0.0.0",
+					       "::1",
+					       "fe80::1",
+					       "fd00::1",
+					       "fc00::1",
+					       "::ffff:10.0.0.1",
+					       "::ffff:127.0.0.1",
+					       "::ffff:169.254.169.254",
+					       "::" };
 	static const char *const open[] = { "172.32.0.1", "8.8.8.8", "2001:db8::1", "11.0.0.1", "::ffff:8.8.8.8" };
 	struct net_addr a;
 	for (size_t i = 0; i < sizeof blocked / sizeof blocked[0]; i++) {

@@ -17,7 +17,7 @@
 #include "backends/procpath.h"
 #include "tests/unit/unit.h"
 
-static const struct origin hard = {.layer = LAYER_HARDCODED};
+static const struct origin hard = { .layer = LAYER_HARDCODED };
 
 static void policy_make(struct policy *p, const char *ws, char *hooks)
 {
@@ -174,7 +174,7 @@ static void test_fail_closed(struct unit *u, const struct policy *p, const char 
 
 int main(void)
 {
-	struct unit u = {0};
+	struct unit u = { 0 };
 	char dir[] = "/tmp/test_observer.XXXXXX", ws[256], out[256], hooks[4096], cmd[1024];
 	if (mkdtemp(dir) == NULL)
 		return 1;

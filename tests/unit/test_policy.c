@@ -26,27 +26,29 @@ static const struct {
 	  F ":1:31: additionalReadwritePaths[0]: \"build/out\" is a relative path; use an absolute path or ~/" },
 	{ "{\"additionalReadonlyPaths\": [\"/x/*\"]}",
 	  F ":1:30: additionalReadonlyPaths[0]: \"/x/*\": globs are not supported here, only paths" },
-	{ "{\"type\": \"sandboxed\"}",
-	  F ":1:10: type: \"sandboxed\" is not one of \"workspace_readwrite\", \"workspace_readonly\", \"insecure_none\"" },
+	{ "{\"type\": \"sandboxed\"}", F
+	  ":1:10: type: \"sandboxed\" is not one of \"workspace_readwrite\", \"workspace_readonly\", \"insecure_none\"" },
 	{ "{\"networkPolicy\": {\"default\": \"maybe\"}}",
 	  F ":1:31: networkPolicy.default: \"maybe\" is not one of \"allow\", \"deny\"" },
 	{ "{\"profiles\": {\"strict\": {}}}",
 	  F ":1:15: profiles.strict: \"strict\" is a built-in profile; a custom profile needs another name" },
 	{ "{\"profiles\": {\"p\": {\"deny\": [\"src/{a,b}\"]}}}",
 	  F ":1:30: profiles.p.deny[0]: \"src/{a,b}\" is not a supported glob: brace alternation is not supported" },
-	{ "{\"profiles\": {\"p\": {\"deny\": [\"[[:alpha:]]\"]}}}",
-	  F ":1:30: profiles.p.deny[0]: \"[[:alpha:]]\" is not a supported glob: POSIX character classes are not supported" },
+	{ "{\"profiles\": {\"p\": {\"deny\": [\"[[:alpha:]]\"]}}}", F
+	  ":1:30: profiles.p.deny[0]: \"[[:alpha:]]\" is not a supported glob: POSIX character classes are not supported" },
 	{ "{\"profiles\": {\"p\": {\"read_write\": [\"a*\"]}}}",
 	  F ":1:36: profiles.p.read_write[0]: \"a*\": globs are only supported in deny" },
 	{ "{\"profiles\": {\"p\": {\"restrict_network\": 1}}}",
 	  F ":1:41: profiles.p.restrict_network: expected a boolean, got a number" },
-	{ "{\"env\": {\"inherit\": \"some\"}}", F ":1:21: env.inherit: \"some\" is not one of \"all\", \"core\", \"none\"" },
+	{ "{\"env\": {\"inherit\": \"some\"}}",
+	  F ":1:21: env.inherit: \"some\" is not one of \"all\", \"core\", \"none\"" },
 	{ "{\"env\": {\"set\": {\"A\": 1}}}", F ":1:23: env.set.A: expected a string, got a number" },
 	{ "{\"env\": {\"exclude\": [\"A{B}\"]}}",
 	  F ":1:22: env.exclude[0]: \"A{B}\" is not a supported glob: brace alternation is not supported" },
 	{ "[1]", F ":1:1: (top level): expected an object, got an array" },
 	{ "{\"type\": }", F ":1:10: (top level): expected a value" },
-	{ "{\"networkPolicy\": {\"allow\": [\"a.com\"\n  \"b.com\"]}}", F ":2:3: networkPolicy.allow: expected ',' or ']'" },
+	{ "{\"networkPolicy\": {\"allow\": [\"a.com\"\n  \"b.com\"]}}",
+	  F ":2:3: networkPolicy.allow: expected ',' or ']'" },
 };
 
 static void test_config_errors(struct unit *u)
@@ -107,8 +109,9 @@ static void test_config_blocked_allow(struct unit *u)
 	struct perr e = { 0 };
 	CHECK_INT(u, config_parse(&c, F, t, strlen(t), LAYER_USER, "/u", &e), 0);
 	if (CHECK_INT(u, e.nwarnings, 1))
-		CHECK_STR(u, e.warnings[0], F ":1:43: networkPolicy.allow[1]: \"10.0.0.0/8\" has no effect: "
-					      "hardcoded: private address 10.0.0.0/8");
+		CHECK_STR(u, e.warnings[0],
+			  F ":1:43: networkPolicy.allow[1]: \"10.0.0.0/8\" has no effect: "
+			    "hardcoded: private address 10.0.0.0/8");
 	config_free(&c);
 	perr_free(&e);
 }
@@ -145,7 +148,8 @@ static void test_merge_lists(struct unit *u)
 {
 	struct config c;
 	struct perr e = { 0 };
-	merged(&c, "{\"additionalReadwritePaths\": [\"/a\"], \"networkPolicy\": {\"allow\": [\"a.com\"], \"deny\": [\"x.com\"]}}",
+	merged(&c,
+	       "{\"additionalReadwritePaths\": [\"/a\"], \"networkPolicy\": {\"allow\": [\"a.com\"], \"deny\": [\"x.com\"]}}",
 	       "{\"additionalReadwritePaths\": [\"/b\", \"/a\"], \"networkPolicy\": {\"allow\": [\"b.com\"], \"deny\": [\"y.com\"]}}",
 	       "{\"networkPolicy\": {\"deny\": [\"z.com\"]}}", &e);
 	CHECK_INT(u, c.add_rw.n, 2); /* unioned, no duplicates */
@@ -170,10 +174,14 @@ static const struct {
 } defaults[] = {
 	{ NULL, NULL, NULL, NULL, 0 },
 	{ "{\"networkPolicy\": {\"default\": \"allow\"}}", NULL, NULL, "allow", LAYER_USER },
-	{ "{\"networkPolicy\": {\"default\": \"allow\"}}", "{\"networkPolicy\": {\"default\": \"deny\"}}", NULL, "deny", LAYER_REPO },
-	{ "{\"networkPolicy\": {\"default\": \"deny\"}}", "{\"networkPolicy\": {\"default\": \"allow\"}}", NULL, "deny", LAYER_USER },
-	{ "{\"networkPolicy\": {\"default\": \"deny\"}}", NULL, "{\"networkPolicy\": {\"default\": \"allow\"}}", "deny", LAYER_USER },
-	{ "{\"networkPolicy\": {\"default\": \"allow\"}}", NULL, "{\"networkPolicy\": {\"default\": \"allow\"}}", "allow", LAYER_ADMIN },
+	{ "{\"networkPolicy\": {\"default\": \"allow\"}}", "{\"networkPolicy\": {\"default\": \"deny\"}}", NULL, "deny",
+	  LAYER_REPO },
+	{ "{\"networkPolicy\": {\"default\": \"deny\"}}", "{\"networkPolicy\": {\"default\": \"allow\"}}", NULL, "deny",
+	  LAYER_USER },
+	{ "{\"networkPolicy\": {\"default\": \"deny\"}}", NULL, "{\"networkPolicy\": {\"default\": \"allow\"}}", "deny",
+	  LAYER_USER },
+	{ "{\"networkPolicy\": {\"default\": \"allow\"}}", NULL, "{\"networkPolicy\": {\"default\": \"allow\"}}",
+	  "allow", LAYER_ADMIN },
 };
 
 static void test_merge_default(struct unit *u)
@@ -211,7 +219,8 @@ static void test_merge_scalars(struct unit *u)
 	CHECK(u, c.shared_cache.v);
 	config_free(&c);
 	/* env: set per name higher wins, lists union, ignore_default_excludes false wins */
-	merged(&c, "{\"env\": {\"set\": {\"A\": \"1\", \"B\": \"1\"}, \"exclude\": [\"X\"], \"ignore_default_excludes\": false}}",
+	merged(&c,
+	       "{\"env\": {\"set\": {\"A\": \"1\", \"B\": \"1\"}, \"exclude\": [\"X\"], \"ignore_default_excludes\": false}}",
 	       "{\"env\": {\"set\": {\"A\": \"2\"}, \"exclude\": [\"Y\"], \"ignore_default_excludes\": true, \"inherit\": \"core\"}}",
 	       NULL, &e);
 	CHECK_INT(u, c.env.set.n, 2);
@@ -227,22 +236,23 @@ static void test_merge_profiles(struct unit *u)
 {
 	struct config c;
 	struct perr e = { 0 };
-	merged(&c, "{\"profiles\": {\"p\": {\"extends\": \"strict\"}}}", "{\"profiles\": {\"p\": {\"extends\": \"devbox\"}, \"q\": {}}}",
-	       NULL, &e);
+	merged(&c, "{\"profiles\": {\"p\": {\"extends\": \"strict\"}}}",
+	       "{\"profiles\": {\"p\": {\"extends\": \"devbox\"}, \"q\": {}}}", NULL, &e);
 	CHECK_STR(u, config_profile(&c, "p")->extends.v, "strict"); /* the per-user one wins */
 	CHECK(u, config_profile(&c, "q") != NULL);
 	CHECK_INT(u, e.nwarnings, 1);
 	if (e.nwarnings)
-		CHECK_STR(u, e.warnings[0], "profiles.p: defined differently in /u/.sandmux/sandbox.json and "
-					    "/w/.sandmux/sandbox.json; the per-user one wins");
+		CHECK_STR(u, e.warnings[0],
+			  "profiles.p: defined differently in /u/.sandmux/sandbox.json and "
+			  "/w/.sandmux/sandbox.json; the per-user one wins");
 	config_free(&c);
 	perr_free(&e);
 	merged(&c, "{\"profiles\": {\"p\": {\"extends\": \"strict\", \"deny\": [\"a\"]}}}",
 	       "{\"profiles\": {\"p\": {\"deny\": [\"a\"], \"extends\": \"strict\"}}}", NULL, &e);
 	CHECK_INT(u, e.nwarnings, 0); /* the same definition twice is no conflict */
 	config_free(&c);
-	merged(&c, "{\"profiles\": {\"p\": {\"extends\": \"strict\"}}}", NULL, "{\"profiles\": {\"p\": {\"extends\": \"read-only\"}}}",
-	       &e);
+	merged(&c, "{\"profiles\": {\"p\": {\"extends\": \"strict\"}}}", NULL,
+	       "{\"profiles\": {\"p\": {\"extends\": \"read-only\"}}}", &e);
 	CHECK_STR(u, config_profile(&c, "p")->extends.v, "read-only"); /* admin wins */
 	config_free(&c);
 	perr_free(&e);
@@ -290,8 +300,12 @@ static void fixture_done(struct fixture *fx)
 
 static struct policy *load(struct fixture *fx, const char *flag, const char *env, struct perr *e)
 {
-	struct policy_opts o = { .home = fx->home, .workspace = fx->ws, .admin_file = fx->admin,
-				 .profile_flag = flag, .profile_env = env, .admin_ownership_unchecked = true };
+	struct policy_opts o = { .home = fx->home,
+				 .workspace = fx->ws,
+				 .admin_file = fx->admin,
+				 .profile_flag = flag,
+				 .profile_env = env,
+				 .admin_ownership_unchecked = true };
 	struct policy *p = NULL;
 	memset(e, 0, sizeof *e);
 	if (policy_load(&o, &p, e) < 0)
@@ -320,8 +334,9 @@ static void test_trust(struct unit *u)
 		CHECK(u, !p->tmp_writable);
 		CHECK_INT(u, e.nwarnings, 1);
 		if (e.nwarnings)
-			CHECK(u, strstr(e.warnings[0], "is not trusted; ignored what it widens: additionalReadwritePaths, "
-							"allowWeakerSandbox, networkPolicy.allow") != NULL);
+			CHECK(u,
+			      strstr(e.warnings[0], "is not trusted; ignored what it widens: additionalReadwritePaths, "
+						    "allowWeakerSandbox, networkPolicy.allow") != NULL);
 	}
 	policy_free(p);
 	perr_free(&e);
@@ -374,7 +389,8 @@ static void test_resolution(struct unit *u)
 	struct fixture fx;
 	struct perr e;
 	fixture_init(&fx);
-	put(fx.home, ".sandmux/sandbox.json", "{\"profile\": \"strict\",\n \"profiles\": {\"mine\": {\"extends\": \"read-only\"}}}");
+	put(fx.home, ".sandmux/sandbox.json",
+	    "{\"profile\": \"strict\",\n \"profiles\": {\"mine\": {\"extends\": \"read-only\"}}}");
 	struct policy *p = load(&fx, NULL, NULL, &e);
 	CHECK_STR(u, p ? p->profile : NULL, "strict"); /* config */
 	CHECK_INT(u, p ? p->profile_origin.line : 0, 1);
@@ -386,15 +402,18 @@ static void test_resolution(struct unit *u)
 	CHECK_STR(u, p ? p->profile : NULL, "devbox");
 	policy_free(p);
 	CHECK(u, load(&fx, "nope", NULL, &e) == NULL);
-	CHECK_STR(u, e.msg, "--sandbox: unknown profile \"nope\" (built-in: workspace, read-only, strict, devbox, off)");
+	CHECK_STR(u, e.msg,
+		  "--sandbox: unknown profile \"nope\" (built-in: workspace, read-only, strict, devbox, off)");
 	put(fx.home, ".sandmux/sandbox.json", "{\"profile\": \"typo\"}");
 	CHECK(u, load(&fx, NULL, NULL, &e) == NULL);
 	char want[512];
-	snprintf(want, sizeof want,
-		 "%s/.sandmux/sandbox.json:1:13: profile: unknown profile \"typo\" (built-in: workspace, read-only, strict, devbox, off)",
-		 fx.home);
+	snprintf(
+		want, sizeof want,
+		"%s/.sandmux/sandbox.json:1:13: profile: unknown profile \"typo\" (built-in: workspace, read-only, strict, devbox, off)",
+		fx.home);
 	CHECK_STR(u, e.msg, want);
-	put(fx.home, ".sandmux/sandbox.json", "{\"profiles\": {\"a\": {\"extends\": \"b\"}, \"b\": {\"extends\": \"a\"}}}");
+	put(fx.home, ".sandmux/sandbox.json",
+	    "{\"profiles\": {\"a\": {\"extends\": \"b\"}, \"b\": {\"extends\": \"a\"}}}");
 	CHECK(u, load(&fx, "a", NULL, &e) == NULL);
 	CHECK(u, strstr(e.msg, "in a loop") != NULL);
 	put(fx.home, ".sandmux/sandbox.json", "{}");
@@ -410,8 +429,9 @@ static const struct {
 	const char *profile;
 	int sandboxed, read_all, net, ptrace, ignore_excludes;
 } builtins[] = {
-	{ "workspace", 1, 1, NET_PROXY, 0, 1 }, { "read-only", 1, 1, NET_NONE, 0, 1 }, { "strict", 1, 0, NET_NONE, 0, 0 },
-	{ "devbox", 1, 1, NET_HOST, 1, 1 },    { "off", 0, 1, NET_HOST, 0, 1 },
+	{ "workspace", 1, 1, NET_PROXY, 0, 1 }, { "read-only", 1, 1, NET_NONE, 0, 1 },
+	{ "strict", 1, 0, NET_NONE, 0, 0 },     { "devbox", 1, 1, NET_HOST, 1, 1 },
+	{ "off", 0, 1, NET_HOST, 0, 1 },
 };
 
 static void test_builtins(struct unit *u)
@@ -433,7 +453,8 @@ static void test_builtins(struct unit *u)
 	fixture_done(&fx);
 }
 
-static void expect(struct unit *u, const struct policy *p, const char *path, enum fs_op op, bool allow, const char *rule)
+static void expect(struct unit *u, const struct policy *p, const char *path, enum fs_op op, bool allow,
+		   const char *rule)
 {
 	struct decision d = policy_decide_path(p, path, op);
 	if (!CHECK_INT(u, d.allow, allow) | !CHECK_STR(u, d.rule, rule))
@@ -463,20 +484,24 @@ static void test_decide(struct unit *u)
 	expect(u, p, P("%s%s", ws, "/src/../src/main.c"), OP_CREATE, true, "workspace");
 	expect(u, p, P("%s%s", ws, "/.git/config"), OP_WRITE, false, "hardcoded: protected path: .git/config");
 	expect(u, p, P("%s%s", ws, "/.git/objects/ab"), OP_CREATE, true, "workspace");
-	expect(u, p, P("%s%s", ws, "/.git/hooks/pre-commit"), OP_WRITE, false, "hardcoded: protected path: .git/hooks/**");
+	expect(u, p, P("%s%s", ws, "/.git/hooks/pre-commit"), OP_WRITE, false,
+	       "hardcoded: protected path: .git/hooks/**");
 	expect(u, p, P("%s%s", ws, "/.vscode/settings.json"), OP_WRITE, false, "hardcoded: protected path: .vscode/**");
 	expect(u, p, P("%s%s", ws, "/.vscode"), OP_RENAME, false, "hardcoded: protected path: .vscode/**");
-	expect(u, p, P("%s%s", ws, "/.sandmux/sandbox.json"), OP_WRITE, false, "hardcoded: protected path: .sandmux/**");
+	expect(u, p, P("%s%s", ws, "/.sandmux/sandbox.json"), OP_WRITE, false,
+	       "hardcoded: protected path: .sandmux/**");
 	expect(u, p, P("%s%s", ws, "/.cursor/rules/x.json"), OP_WRITE, true, "workspace");
 	expect(u, p, P("%s%s", ws, "/.cursor/mcp.json"), OP_WRITE, false, "hardcoded: protected path: .cursor/*.json");
-	expect(u, p, P("%s%s", ws, "/a.code-workspace"), OP_WRITE, false, "hardcoded: protected path: *.code-workspace");
+	expect(u, p, P("%s%s", ws, "/a.code-workspace"), OP_WRITE, false,
+	       "hardcoded: protected path: *.code-workspace");
 	expect(u, p, P("%s%s", ws, "/.git/config"), OP_READ, true, "profile: reads everywhere");
 	expect(u, p, P("%s%s", ws, "/certs/server.pem"), OP_READ, false, "deny: **/*.pem");
 	expect(u, p, P("%s%s", ws, "/.env"), OP_READ, false, "deny: .env");
 	expect(u, p, P("%s%s", ws, "/.env/inner"), OP_WRITE, false, "deny: .env");
 	expect(u, p, P("%s%s", home, "/.aws/credentials"), OP_READ, false, "deny: ~/.aws");
 	expect(u, p, P("%s%s", home, "/.cache/x"), OP_WRITE, true, "read_write: ~/.cache");
-	expect(u, p, P("%s%s", home, "/.sandmux/trust.json"), OP_WRITE, false, "hardcoded: sandmux's own files: ~/.sandmux");
+	expect(u, p, P("%s%s", home, "/.sandmux/trust.json"), OP_WRITE, false,
+	       "hardcoded: sandmux's own files: ~/.sandmux");
 	expect(u, p, P("%s%s", home, "/notes"), OP_WRITE, false, "not under a writable path");
 	expect(u, p, "/etc/passwd", OP_WRITE, false, "not under a writable path");
 	p->tmpdir = strdup(P("%s%s", home, "/.sandmux/state/tmp/s1"));
@@ -490,7 +515,8 @@ static void test_decide(struct unit *u)
 	expect(u, p, P("%s%s", home, "/notes"), OP_READ, false, "not under a readable path");
 	expect(u, p, "/usr/bin/ls", OP_EXEC, true, "profile strict: system path: /usr");
 	expect(u, p, P("%s%s", ws, "/a"), OP_WRITE, true, "workspace");
-	expect(u, p, P("%s%s", home, "/.ssh/known_hosts"), OP_READ, true, "hardcoded: ~/.ssh is always readable: ~/.ssh");
+	expect(u, p, P("%s%s", home, "/.ssh/known_hosts"), OP_READ, true,
+	       "hardcoded: ~/.ssh is always readable: ~/.ssh");
 	policy_free(p);
 	p = load(&fx, "read-only", NULL, &e);
 	expect(u, p, P("%s%s", ws, "/a"), OP_WRITE, false, "not under a writable path");
@@ -543,13 +569,16 @@ static void test_admin(struct unit *u)
 	/* unrestricted network would bypass the admin's networkPolicy */
 	CHECK(u, load(&fx, "devbox", NULL, &e) == NULL);
 	char want_net[600];
-	snprintf(want_net, sizeof want_net, "--sandbox: profile \"devbox\" has unrestricted network, which the admin "
-		 "networkPolicy of %s:1:30 does not allow", fx.admin);
+	snprintf(want_net, sizeof want_net,
+		 "--sandbox: profile \"devbox\" has unrestricted network, which the admin "
+		 "networkPolicy of %s:1:30 does not allow",
+		 fx.admin);
 	CHECK_STR(u, e.msg, want_net);
 	CHECK(u, load(&fx, "off", NULL, &e) == NULL);
 	put(fx.home, ".sandmux/sandbox.json", "{\"type\": \"insecure_none\"}");
 	CHECK(u, load(&fx, NULL, NULL, &e) == NULL);
-	put(fx.home, ".sandmux/sandbox.json", "{\"profiles\": {\"d\": {\"extends\": \"devbox\", \"restrict_network\": true}}}");
+	put(fx.home, ".sandmux/sandbox.json",
+	    "{\"profiles\": {\"d\": {\"extends\": \"devbox\", \"restrict_network\": true}}}");
 	p = load(&fx, "d", NULL, &e); /* devbox without network is fine */
 	CHECK(u, p != NULL);
 	policy_free(p);
@@ -560,7 +589,8 @@ static void test_admin(struct unit *u)
 	policy_free(p);
 	CHECK(u, load(&fx, "devbox", NULL, &e) == NULL);
 	char want[512];
-	snprintf(want, sizeof want, "--sandbox: profile \"devbox\" is weaker than \"workspace\", which the admin policy %s:1:13 requires",
+	snprintf(want, sizeof want,
+		 "--sandbox: profile \"devbox\" is weaker than \"workspace\", which the admin policy %s:1:13 requires",
 		 fx.admin);
 	CHECK_STR(u, e.msg, want);
 	CHECK(u, load(&fx, NULL, "off", &e) == NULL);

@@ -42,14 +42,22 @@ static void test_http_parse(struct unit *u)
 	CHECK_INT(u, http("GET http://a.test/ HTTP/1.1\r\nHost: a", &r), PARSE_MORE);
 	CHECK_INT(u, http("", &r), PARSE_MORE);
 	const char *bad[] = {
-		"GET /relative HTTP/1.1\r\n\r\n",        "GET https://a.test/ HTTP/1.1\r\n\r\n",
-		"GET http://u:p@a.test/ HTTP/1.1\r\n\r\n", "CONNECT a.test HTTP/1.1\r\n\r\n",
-		"CONNECT a.test:0 HTTP/1.1\r\n\r\n",      "CONNECT a.test:99999 HTTP/1.1\r\n\r\n",
-		"CONNECT a.test:443\r\n\r\n",             "CONNECT a.test:443 HTTP/2.0\r\n\r\n",
-		"GET http://a.test/ HTTP/1.1\r\n folded\r\n\r\n", "GET http://a.test/ HTTP/1.1\r\nNoColon\r\n\r\n",
-		"GET http://a_b..test/ HTTP/1.1\r\n\r\n",  "G\x01T http://a.test/ HTTP/1.1\r\n\r\n",
-		"CONNECT [::1:443 HTTP/1.1\r\n\r\n",      "GET http://a.test/\x7f HTTP/1.1\r\n\r\n",
-		"GET\r\n\r\n",                             "CONNECT 1.2.3.4:443x HTTP/1.1\r\n\r\n",
+		"GET /relative HTTP/1.1\r\n\r\n",
+		"GET https://a.test/ HTTP/1.1\r\n\r\n",
+		"GET http://u:p@a.test/ HTTP/1.1\r\n\r\n",
+		"CONNECT a.test HTTP/1.1\r\n\r\n",
+		"CONNECT a.test:0 HTTP/1.1\r\n\r\n",
+		"CONNECT a.test:99999 HTTP/1.1\r\n\r\n",
+		"CONNECT a.test:443\r\n\r\n",
+		"CONNECT a.test:443 HTTP/2.0\r\n\r\n",
+		"GET http://a.test/ HTTP/1.1\r\n folded\r\n\r\n",
+		"GET http://a.test/ HTTP/1.1\r\nNoColon\r\n\r\n",
+		"GET http://a_b..test/ HTTP/1.1\r\n\r\n",
+		"G\x01T http://a.test/ HTTP/1.1\r\n\r\n",
+		"CONNECT [::1:443 HTTP/1.1\r\n\r\n",
+		"GET http://a.test/\x7f HTTP/1.1\r\n\r\n",
+		"GET\r\n\r\n",
+		"CONNECT 1.2.3.4:443x HTTP/1.1\r\n\r\n",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
 		if (!CHECK_INT(u, http(bad[i], &r), PARSE_BAD))
@@ -143,8 +151,8 @@ static void test_dns_msg(struct unit *u)
 	CHECK_INT(u, dns_msg_query(q, sizeof q, 1, "bad..test", DNS_TYPE_A), -1);
 	qlen = dns_msg_query(q, sizeof q, 0x1234, "good.test", DNS_TYPE_A);
 	/* a CNAME (skipped), then an A record whose name is a pointer */
-	const uint8_t rr[] = { 0xc0, 12, 0, 5, 0, 1, 0, 0, 0, 60, 0, 4, 1, 'x', 0xc0, 12,
-			       0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 198, 51, 100, 10 };
+	const uint8_t rr[] = { 0xc0, 12, 0, 5, 0, 1, 0, 0, 0, 60, 0, 4, 1,   'x', 0xc0, 12,
+			       0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 198, 51,  100,  10 };
 	size_t len = dns_answer(m, q, (size_t)qlen, 0, rr, sizeof rr, 2);
 	struct net_addr a[4];
 	size_t n = 0;
@@ -158,7 +166,8 @@ static void test_dns_msg(struct unit *u)
 	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "evil.test", DNS_TYPE_A, a, 4, &n, NULL), -1);
 	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_AAAA, a, 4, &n, NULL), -1);
 	CHECK_INT(u, dns_msg_answer(m, len - 1, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n, NULL), -1);
-	CHECK_INT(u, dns_msg_answer(q, (size_t)qlen, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n, NULL), -1); /* not a reply */
+	CHECK_INT(u, dns_msg_answer(q, (size_t)qlen, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n, NULL),
+		  -1); /* not a reply */
 	len = dns_answer(m, q, (size_t)qlen, 3, NULL, 0, 0);
 	CHECK_INT(u, dns_msg_answer(m, len, 0x1234, "good.test", DNS_TYPE_A, a, 4, &n, NULL), 1);
 	/* a pointer loop must end */
@@ -183,8 +192,8 @@ static void test_net_addr(struct unit *u)
 	net_addr_unmap(&a);
 	CHECK_INT(u, a.family, AF_INET);
 	CHECK_STR(u, net_addr_format(&a, buf, sizeof buf), "127.0.0.1");
-	const char *reserved[] = { "0.0.0.0", "0.1.2.3", "224.0.0.1", "255.255.255.255", "100.64.0.1", "100.100.100.200",
-				   "::", "::1.2.3.4", "ff02::1", "fec0::1" };
+	const char *reserved[] = { "0.0.0.0",         "0.1.2.3", "224.0.0.1", "255.255.255.255", "100.64.0.1",
+				   "100.100.100.200", "::",      "::1.2.3.4", "ff02::1",         "fec0::1" };
 	for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++) {
 		net_addr_parse(reserved[i], &a);
 		if (!CHECK(u, net_addr_reserved(&a) != NULL))
@@ -222,7 +231,8 @@ static void on_denial(const struct net_denial *d, void *arg)
 static size_t exchange(struct loop *l, int port, const void *req, size_t len, char *out, size_t size)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	size_t got = 0;
 	if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0 || send(fd, req, len, 0) != (ssize_t)len) {
@@ -296,7 +306,8 @@ static void test_proxy_loop(struct unit *u)
 	const char *denied = "CONNECT other.test:443 HTTP/1.1\r\n\r\n";
 	exchange(l, port, denied, strlen(denied), out, sizeof out);
 	CHECK(u, strncmp(out, "HTTP/1.1 403 ", 13) == 0);
-	CHECK(u, strstr(out, "sandmux proxy: denied connect other.test:443 (networkPolicy: not in allow list)") != NULL);
+	CHECK(u,
+	      strstr(out, "sandmux proxy: denied connect other.test:443 (networkPolicy: not in allow list)") != NULL);
 	CHECK_INT(u, seen.n, 1);
 	CHECK_STR(u, seen.host, "other.test");
 	CHECK_INT(u, seen.port, 443);
@@ -316,7 +327,8 @@ static void test_proxy_loop(struct unit *u)
 	CHECK_STR(u, seen.host, "allowed.test");
 	CHECK_STR(u, seen.addr, "127.0.0.1");
 	CHECK_STR(u, seen.suggest, "");
-	const uint8_t socks_priv[] = { 5, 1, 0, 5, 1, 0, 3, 11, 'a', '.', 'w', 'i', 'l', 'd', '.', 't', 'e', 's', 't', 0, 80 };
+	const uint8_t socks_priv[] = { 5,   1,   0,   5,   1,   0,   3,   11,  'a', '.', 'w',
+				       'i', 'l', 'd', '.', 't', 'e', 's', 't', 0,   80 };
 	exchange(l, port, socks_priv, sizeof socks_priv, out, sizeof out);
 	CHECK(u, memcmp(out, "\x05\x00\x05\x02", 4) == 0);
 	CHECK_STR(u, seen.addr, "10.0.0.1");

@@ -4,8 +4,8 @@
 #include "policy/suggest.h"
 #include "tests/unit/unit.h"
 
-static const struct origin user = {.file = "/home/u/.sandmux/sandbox.json", .layer = LAYER_USER};
-static const struct origin hard = {.layer = LAYER_HARDCODED};
+static const struct origin user = { .file = "/home/u/.sandmux/sandbox.json", .layer = LAYER_USER };
+static const struct origin hard = { .layer = LAYER_HARDCODED };
 
 /* A workspace profile for /ws, built by hand: policy_decide_path() is the
  * judge of every suggestion, so this tests the rule, not the loader. */
@@ -122,7 +122,7 @@ static void test_hosts(struct unit *u)
 
 static void test_format(struct unit *u)
 {
-	struct suggestion s = {.key = SUGGEST_KEY_RW};
+	struct suggestion s = { .key = SUGGEST_KEY_RW };
 	char buf[256];
 	snprintf(s.value, sizeof s.value, "/etc");
 	suggest_format(&s, buf, sizeof buf);
@@ -163,7 +163,7 @@ static void test_apply(struct unit *u)
 
 int main(void)
 {
-	struct unit u = {0};
+	struct unit u = { 0 };
 	test_writes(&u);
 	test_reads(&u);
 	test_hosts(&u);

@@ -18,7 +18,7 @@
 
 static void test_bound(struct unit *u, const char *dir)
 {
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	snprintf(a.sun_path, sizeof a.sun_path, "%s/s", dir);
 	int s = socket(AF_UNIX, SOCK_STREAM, 0);
 	CHECK_INT(u, bind(s, (struct sockaddr *)&a, sizeof a), 0);
@@ -62,7 +62,7 @@ static void test_probe(struct unit *u)
 
 int main(void)
 {
-	struct unit u = {0};
+	struct unit u = { 0 };
 	char dir[] = "/tmp/test_unixsock.XXXXXX";
 	if (mkdtemp(dir) == NULL)
 		return 1;

@@ -228,7 +228,7 @@ static void test_scroll_region(struct unit *u)
 	CHECK_STR(u, row_text(vt, 3), "");
 	CHECK_STR(u, row_text(vt, 4), "e");
 	CHECK_INT(u, vt_history(vt), 0); /* a partial region feeds no history */
-	put(vt, "\033[2;1H\033M"); /* reverse index at the region's top */
+	put(vt, "\033[2;1H\033M");       /* reverse index at the region's top */
 	CHECK_STR(u, row_text(vt, 1), "");
 	CHECK_STR(u, row_text(vt, 2), "c");
 	CHECK_STR(u, row_text(vt, 3), "d");
@@ -272,7 +272,8 @@ static void test_scrollback(struct unit *u)
 static void test_wide_and_combining(struct unit *u)
 {
 	struct vt *vt = vt_new(3, 6, 0);
-	put(vt, "a\xe4\xb8\xad" "b"); /* a, U+4E2D (wide), b */
+	put(vt, "a\xe4\xb8\xad"
+		"b"); /* a, U+4E2D (wide), b */
 	CHECK_INT(u, vt_cell(vt, 0, 1)->ch[0], 0x4e2d);
 	CHECK_INT(u, vt_cell(vt, 0, 1)->width, 2);
 	CHECK_INT(u, vt_cell(vt, 0, 2)->width, 0);
@@ -503,7 +504,7 @@ static void osc_record(int command, const char *arg, size_t len, void *data)
 static void test_osc_hooks(struct unit *u)
 {
 	struct vt *vt = vt_new(3, 20, 0);
-	struct osc_seen seen = {0};
+	struct osc_seen seen = { 0 };
 	put(vt, "\033]52;c;aGVsbG8=\007"); /* no handler: ignored */
 	vt_set_osc_handler(vt, osc_record, &seen);
 	put(vt, "\033]52;c;aGVsbG8=\007"); /* clipboard not allowed: ignored */
@@ -719,7 +720,7 @@ static void test_random_bytes(struct unit *u)
 
 int main(void)
 {
-	struct unit u = {0};
+	struct unit u = { 0 };
 	test_text_and_cursor(&u);
 	test_save_restore(&u);
 	test_rep(&u);

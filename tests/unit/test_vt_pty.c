@@ -58,7 +58,7 @@ static void test_pair(struct unit *u)
 
 int main(void)
 {
-	struct unit u = {0};
+	struct unit u = { 0 };
 	test_pair(&u);
 	return unit_done(&u, "test_vt_pty");
 }

@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-struct unit { int passed, failed; };
+struct unit {
+	int passed, failed;
+};
 
-#define CHECK(u, cond) unit_check((u), (cond), #cond, __FILE__, __LINE__)
+#define CHECK(u, cond)          unit_check((u), (cond), #cond, __FILE__, __LINE__)
 #define CHECK_STR(u, got, want) unit_check_str((u), (got), (want), #got, __FILE__, __LINE__)
 #define CHECK_INT(u, got, want) unit_check_int((u), (long)(got), (long)(want), #got, __FILE__, __LINE__)
 
@@ -23,8 +25,8 @@ static inline int unit_check(struct unit *u, int ok, const char *what, const cha
 	return ok;
 }
 
-static inline int unit_check_str(struct unit *u, const char *got, const char *want, const char *what,
-				 const char *file, int line)
+static inline int unit_check_str(struct unit *u, const char *got, const char *want, const char *what, const char *file,
+				 int line)
 {
 	int ok = (got == NULL && want == NULL) || (got != NULL && want != NULL && strcmp(got, want) == 0);
 	if (!ok)
