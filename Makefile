@@ -33,21 +33,39 @@ deps:
 sandmux: $(OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)
 
-build/%.o: %.c $(wildcard */*.h)
+# Each object depends on the headers it includes (-MMD), not on every header.
+build/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) -MMD -MP $(PKG_CFLAGS) -c -o $@ $<
 
-build/asan/%.o: %.c $(wildcard */*.h)
+build/asan/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) -MMD -MP $(SANFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
-build/tests/%: tests/unit/%.c $(LIBOBJ) tests/unit/unit.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIBOBJ) $(PKG_LIBS)
+-include $(OBJ:.o=.d) $(ASANOBJ:.o=.d)
 
-build/asan/tests/%: tests/unit/%.c $(ASANOBJ) tests/unit/unit.h
+# The build checks the layering: a unit test links against the objects of
+# the highest layer it includes and the layers below it only, so an arrow
+# pointing up (policy/ calling backends/, backends/ calling shell/) breaks
+# the link. Layer of a test: shell or ui > backends or pty > policy.
+test_layer = $(if $(shell grep -lE '"(shell|ui)/' tests/unit/$(1).c),all,$(if $(shell grep -l '"backends/' tests/unit/$(1).c),backends,$(if $(shell grep -l '"pty/' tests/unit/$(1).c),pty,policy)))
+objs_policy   = $(filter $(1)policy/%,$(2))
+objs_backends = $(filter $(1)policy/% $(1)backends/%,$(2))
+objs_pty      = $(filter $(1)policy/% $(1)pty/%,$(2))
+objs_all      = $(2)
+libs_policy   = $(shell pkg-config --libs libcjson 2>/dev/null)
+libs_backends = $(shell pkg-config --libs libcjson libseccomp 2>/dev/null)
+libs_pty      = $(shell pkg-config --libs libcjson vterm 2>/dev/null)
+libs_all      = $(PKG_LIBS)
+
+.SECONDEXPANSION:
+build/tests/%: tests/unit/%.c $$(call objs_$$(call test_layer,$$*),build/,$$(LIBOBJ)) tests/unit/unit.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -o $@ $< $(ASANOBJ) $(PKG_LIBS)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(call objs_$(call test_layer,$*),build/,$(LIBOBJ)) $(libs_$(call test_layer,$*))
+
+build/asan/tests/%: tests/unit/%.c $$(call objs_$$(call test_layer,$$*),build/asan/,$$(ASANOBJ)) tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -o $@ $< $(call objs_$(call test_layer,$*),build/asan/,$(ASANOBJ)) $(libs_$(call test_layer,$*))
 
 unit: $(UNITBIN)
 unit-asan: $(ASANBIN)
