@@ -3,6 +3,8 @@
 # Unit tests run plain and under ASan/UBSan; tests/sandbox/*.sh run as the
 # caller and, when the caller is root, again as an unprivileged user that
 # this script creates; tests/e2e/*.sh drive sandmux inside tmux.
+# With arguments (tests/run.sh tests/sandbox/deny.sh ...), runs only those
+# scripts, the same two ways, and no unit tests.
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 log=$(mktemp)
@@ -14,7 +16,10 @@ count() { # count FILE: add its ok / not ok lines to the totals
 	pass=$((pass + p)); failn=$((failn + f))
 }
 
-for t in build/tests/test_* build/asan/tests/test_*; do
+units="build/tests/test_* build/asan/tests/test_*"
+scripts="tests/cli/*.sh tests/sandbox/*.sh tests/e2e/*.sh"
+[ $# -gt 0 ] && { units=""; scripts="$*"; }
+for t in $units; do
 	[ -x "$t" ] || continue
 	if "$t" >"$log" 2>&1; then r=0; else r=1; fi
 	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
@@ -50,7 +55,7 @@ run_script() { # run_script SCRIPT AS(root|user|self)
 	grep -E '^(not ok|#)' "$log" | head -40
 }
 
-for s in tests/cli/*.sh tests/sandbox/*.sh tests/e2e/*.sh; do
+for s in $scripts; do
 	[ -f "$s" ] || continue
 	run_script "$s" self
 	[ -n "$stage" ] && case "$s" in tests/sandbox/*|tests/e2e/user-*) run_script "$s" user ;; esac
