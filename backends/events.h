@@ -1,11 +1,9 @@
-/* events: denials, from whichever layer saw them (DESIGN.md "Denials").
- *
- * One struct denial per event. events_emit() appends it, as one JSON
- * object a line, to ~/.sandmux/state/denials.jsonl (size-capped: the full
- * file is rotated to denials.jsonl.1), keeps it in memory coalesced (same
- * pane + op + target counts up) and tells one listener (the UI, the
- * control socket, `sandmux run`). Used by the observer, the proxy and the
- * launcher's seccomp deny list alike. */
+/* events: the denials of a running sandbox on their way out: appended, as
+ * one JSON object a line, to ~/.sandmux/state/denials.jsonl (size-capped:
+ * the full file is rotated to denials.jsonl.1), kept coalesced in memory
+ * and told to one listener (the UI, the control socket, `sandmux run`).
+ * Used by the observer, the proxy and the launcher alike; the record
+ * itself is policy/denial.h. */
 #ifndef EVENTS_H
 #define EVENTS_H
 
@@ -14,49 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "policy/suggest.h"
-
-struct denial {
-	int64_t ts_ms;   /* wall clock, ms since the epoch */
-	int pane;        /* 0 for `sandmux run` */
-	pid_t pid;       /* host pid, 0 if unknown */
-	char comm[17];   /* /proc/PID/comm */
-	char op[12];     /* read write create remove rename exec connect bind signal syscall */
-	char layer[12];  /* observer landlock seccomp proxy */
-	char *target;    /* a path, "host:port", a syscall name */
-	char *rule;      /* the rule that decided, human-readable */
-	char *rule_file; /* the file the rule came from; NULL: built in */
-	int rule_line;
-	struct suggestion suggest;
-	unsigned count; /* in a coalesced list: how many times */
-};
-
-/* Deep copy / release of the strings a denial owns. */
-int denial_copy(struct denial *dst, const struct denial *src);
-void denial_clear(struct denial *);
-/* Sets ts_ms to now; the fields set from args are copied into fixed
- * buffers or strdup'ed. Returns -1 on allocation failure. */
-int denial_set(struct denial *, const char *op, const char *layer, const char *target, const char *rule);
-
-/* One JSON object, no newline, malloc'ed: the DESIGN.md fields, plus
- * "count" and "from" (rule file:line) when `coalesced`. */
-char *denial_to_json(const struct denial *, bool coalesced);
-/* "2026-11-30T01:02:03.456Z" */
-void denial_format_ts(int64_t ts_ms, char buf[32]);
-
-/* Coalesced denials, oldest first. At most DENIALS_MAX distinct ones are
- * kept (the oldest goes first): a process that causes denials by the
- * thousand must not make every new one cost more. */
-#define DENIALS_MAX 1024
-struct denials {
-	struct denial *v;
-	size_t n, cap;
-};
-/* Adds or counts up; returns the entry in the list (valid until the next
- * add), or NULL on allocation failure. */
-struct denial *denials_add(struct denials *, const struct denial *);
-size_t denials_count_pane(const struct denials *, int pane);
-void denials_free(struct denials *);
+#include "policy/denial.h"
 
 /* Appends one line; rotates the file to PATH.1 first when it would grow
  * past cap bytes. Creates the directory. 0, or -1 with err set. */

@@ -3,7 +3,7 @@
  * Every sandboxed pane starts with the observer on; its denials (and the
  * proxy's) are counted in the title, logged to
  * ~/.sandmux/state/denials.jsonl, kept for the denials pane, and queued
- * as prompts (escalate.c). An answer (escalate-view.c, a keypress only)
+ * as prompts (escalate-queue.c). An answer (escalate-view.c, a keypress only)
  * restarts the pane: its own command, or in a shell pane the last command
  * line the shell integration reported, in its cwd, as `$SHELL -c LINE`;
  * when that re-run ends, the pane's shell comes back in that directory

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "backends/events.h"
+#include "policy/denial.h"
 #include "ui/ui.h"
 
 void ui_safe_text(char *out, size_t cap, const char *text)

@@ -1,5 +1,5 @@
 /* denials: drawing the denials pane and the escalation prompts
- * (ui/denials.c, ui/prompt.c). The caller (shell/escalate-pane.c) decides
+ * (ui/denials.c, ui/prompt.c). The caller (shell/escalate-view.c) decides
  * what is listed and in which order; this only draws it. */
 #ifndef UI_DENIALS_H
 #define UI_DENIALS_H
