@@ -326,10 +326,13 @@ static int events_loop(int sock, struct buf *in, bool *accepted)
 	}
 }
 
-int client_events(int sock, int pane)
+int client_events(int sock, int pane, unsigned kinds)
 {
 	signal(SIGPIPE, SIG_IGN); /* a gone reader is EPIPE, handled */
-	int32_t filter = pane;
+	struct {
+		int32_t pane;
+		uint32_t kinds;
+	} filter = { pane, kinds };
 	struct buf out = { 0 }, in = { 0 };
 	proto_put(&out, MSG_SUBSCRIBE, &filter, sizeof filter);
 	bool accepted = false;

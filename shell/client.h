@@ -15,9 +15,10 @@ int client_attach(int sock, const char *profile);
 int client_request(int sock, int argc, char **argv, char *reply, size_t cap);
 /* The same, printing the reply; returns its status. */
 int client_command(int sock, int argc, char **argv);
-/* `sandmux events`: subscribes to the session's denials (pane 0: all)
- * and prints each as one JSON line until the server exits (0) or stdout's
- * reader goes away (0). 1 when the server refused or could not be read. */
-int client_events(int sock, int pane);
+/* `sandmux events`: subscribes to the session's events (pane 0: all;
+ * kinds: a mask from control_kinds_parse(), 0: all) and prints each as one
+ * JSON line until the server exits (0) or stdout's reader goes away (0).
+ * 1 when the server refused or could not be read. */
+int client_events(int sock, int pane, unsigned kinds);
 
 #endif

@@ -172,8 +172,7 @@ static int connect_target(const struct target *t)
 	return fd;
 }
 
-/* The session -t NAME picked (target_pick), connected; -1 after saying why. */
-static int connect_picked(const char *name)
+int session_connect(const char *name)
 {
 	struct target t;
 	return target_pick(&t, name) < 0 ? -1 : connect_target(&t);
@@ -256,7 +255,7 @@ static int verb_attach(int argc, char **argv)
 			return 2;
 		}
 	}
-	int fd = connect_picked(name);
+	int fd = session_connect(name);
 	return fd < 0 ? 1 : client_attach(fd, profile);
 }
 
@@ -269,18 +268,19 @@ static int verb_remote(int argc, char **argv, const char *verb)
 		name = argv[i + 1];
 		i += 2;
 	}
-	int fd = connect_picked(name);
+	int fd = session_connect(name);
 	if (fd < 0)
 		return 1;
 	argv[i - 1] = (char *)verb;
 	return client_command(fd, argc - i + 1, argv + i - 1);
 }
 
-/* sandmux events [-t NAME] [--pane N] */
+/* sandmux events [-t NAME] [--pane N] [--kind K,...] */
 static int verb_events(int argc, char **argv)
 {
 	const char *name = NULL;
 	long pane = 0;
+	unsigned kinds = 0;
 	for (int i = 1; i < argc; i++) {
 		char *end = NULL;
 		if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
@@ -288,13 +288,17 @@ static int verb_events(int argc, char **argv)
 		else if (strcmp(argv[i], "--pane") == 0 && i + 1 < argc &&
 			 ((pane = strtol(argv[++i], &end, 10)) > 0 && pane < INT_MAX && *end == 0))
 			continue;
+		else if (strcmp(argv[i], "--kind") == 0 && i + 1 < argc &&
+			 (kinds = control_kinds_parse(argv[++i])) != 0)
+			continue;
 		else {
-			fprintf(stderr, "usage: sandmux events [-t NAME] [--pane N]\n");
+			fprintf(stderr, "usage: sandmux events [-t NAME] [--pane N] [--kind "
+					"denial,prompt,answer,exit,attention]\n");
 			return 2;
 		}
 	}
-	int fd = connect_picked(name);
-	return fd < 0 ? 1 : client_events(fd, (int)pane);
+	int fd = session_connect(name);
+	return fd < 0 ? 1 : client_events(fd, (int)pane, kinds);
 }
 
 /* ls --json: one array of the sessions' objects (control.c), [] when

@@ -8,5 +8,10 @@ int cmd_policy(int argc, char **argv);  /* shell/cmd-policy.c */
 int cmd_trust(int argc, char **argv);   /* shell/cmd-policy.c */
 int cmd_doctor(int argc, char **argv);  /* shell/cmd-doctor.c */
 int cmd_session(int argc, char **argv); /* shell/cmd-session.c: no verb, attach, new, ls, events, kill-session */
+int cmd_ctl(int argc, char **argv);     /* shell/cmd-ctl.c: ctl, list, send, capture, kill-pane, answer */
+
+/* shell/cmd-session.c: the session NAME (NULL: this directory's, or the
+ * only one), connected; -1 after saying why. */
+int session_connect(const char *name);
 
 #endif

@@ -16,6 +16,26 @@ static int reply(struct buf *out, int status, const char *fmt, const char *arg)
 	return status;
 }
 
+struct pane *command_new_pane(struct server *s, struct window *w, const struct pane_spec *spec, char *err,
+			      size_t errlen)
+{
+	struct pane *p = w != NULL ? window_split(w, 0, spec, err, errlen) : NULL;
+	if (p != NULL)
+		return p;
+	/* no room in this window: the pane gets a window of its own */
+	w = session_new_window(s, NULL);
+	p = w != NULL ? window_split(w, 0, spec, err, errlen) : NULL;
+	if (p == NULL) {
+		if (w != NULL)
+			session_remove_window(s, w);
+		else
+			snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	session_select(s, w);
+	return p;
+}
+
 static int cmd_new(struct server *s, int argc, const char **argv, const char *cwd, struct buf *out)
 {
 	struct pane_spec spec = { .cwd = cwd };
@@ -46,20 +66,10 @@ static int cmd_new(struct server *s, int argc, const char **argv, const char *cw
 		snprintf(dir, sizeof dir, "%s/%s", cwd, spec.cwd);
 		spec.cwd = dir;
 	}
-	struct window *w = s->cur;
 	char err[256];
-	struct pane *p = w != NULL ? window_split(w, 0, &spec, err, sizeof err) : NULL;
-	if (p == NULL) {
-		/* no room in this window: the pane gets a window of its own */
-		w = session_new_window(s, NULL);
-		p = w != NULL ? window_split(w, 0, &spec, err, sizeof err) : NULL;
-		if (p == NULL) {
-			if (w != NULL)
-				session_remove_window(s, w);
-			return reply(out, 1, "sandmux new: %s\n", err);
-		}
-		session_select(s, w);
-	}
+	struct pane *p = command_new_pane(s, s->cur, &spec, err, sizeof err);
+	if (p == NULL)
+		return reply(out, 1, "sandmux new: %s\n", err);
 	char line[128];
 	snprintf(line, sizeof line, "%d", p->id);
 	if (p->state == PANE_FAILED)

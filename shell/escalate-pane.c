@@ -140,6 +140,7 @@ static void reoffer(struct pane *p, int status)
 	}
 	for (size_t i = l->n; i-- > 0;)
 		if (l->v[i].pane == p->id && esc_offer(e, &l->v[i], status) == 1) {
+			control_prompt_event(p->srv, p);
 			server_redraw(p->srv, true);
 			return;
 		}
@@ -297,6 +298,7 @@ static void on_denial(struct denial *d, void *arg)
 	p->esc->denials_run++;
 	if (esc_offer(p->esc, d, -1) == 1) {
 		server_log(p->srv, "pane %d: prompt: %s %s", p->id, d->op, d->target ? d->target : "");
+		control_prompt_event(p->srv, p);
 		server_redraw(p->srv, true);
 	}
 }

@@ -54,10 +54,41 @@ int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 	if (denial_copy(&p->d, d) < 0)
 		return -1;
 	p->exit_status = exit_status;
+	p->seq = ++e->next_seq;
 	p->cmd = e->last_cmd != NULL ? strdup(e->last_cmd) : NULL;
 	p->cwd = e->last_cwd != NULL ? strdup(e->last_cwd) : NULL;
 	e->nq++;
 	return 1;
+}
+
+static const char *const scope_keys[] = {
+	[ESC_ONCE] = "once",        [ESC_SESSION] = "session", [ESC_ALWAYS_USER] = "always",
+	[ESC_ALWAYS_REPO] = "repo", [ESC_DENY] = "deny",       [ESC_DISMISS] = "dismiss",
+};
+
+const char *esc_scope_key(enum esc_scope s)
+{
+	return scope_keys[s];
+}
+
+int esc_scope_parse(const char *key)
+{
+	for (size_t i = 0; key != NULL && i < sizeof scope_keys / sizeof scope_keys[0]; i++)
+		if (strcmp(key, scope_keys[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+int esc_raise(struct esc_pane *e, unsigned seq)
+{
+	for (size_t i = 0; i < e->nq; i++)
+		if (e->q[i].seq == seq) {
+			struct esc_prompt p = e->q[i];
+			memmove(&e->q[1], &e->q[0], i * sizeof p);
+			e->q[0] = p;
+			return 0;
+		}
+	return -1;
 }
 
 bool esc_pending(const struct esc_pane *e)

@@ -23,9 +23,15 @@ enum esc_scope {
 	ESC_DISMISS,     /* no, for now: the next denial may ask again */
 };
 
+/* "once", "session", "always", "repo", "deny", "dismiss": the control
+ * interface's names; esc_scope_parse() is -1 for another word. */
+const char *esc_scope_key(enum esc_scope);
+int esc_scope_parse(const char *key);
+
 struct esc_prompt {
 	struct denial d; /* an owned copy; d.suggest is what is offered */
 	int exit_status; /* -1; or the non-zero status it was offered again after */
+	unsigned seq;    /* its id in the pane, from 1: "PANE.SEQ" on the control interface */
 	char *cmd, *cwd; /* shell pane: the command line running then, and where; or NULL */
 };
 
@@ -42,6 +48,7 @@ struct esc_pane {
 	struct suggestion once;    /* applied at the next start only */
 	bool once_on;
 	unsigned denials_run; /* denials since the command last started */
+	unsigned next_seq;    /* the last prompt's seq */
 	/* what a restart runs (escalate-pane.c) */
 	char **argv;     /* the pane's own command; NULL: a shell pane */
 	char *cwd;       /* where the pane started */
@@ -60,6 +67,9 @@ struct esc_pane {
  * line and cwd as they are now. 1: queued, 0: not, -1: no memory. */
 int esc_offer(struct esc_pane *, const struct denial *, int exit_status);
 bool esc_pending(const struct esc_pane *);
+/* Makes the prompt seq the head (the one shown and answered); -1 when no
+ * such prompt waits. */
+int esc_raise(struct esc_pane *, unsigned seq);
 const struct esc_prompt *esc_head(const struct esc_pane *);
 /* Answers the head prompt; its suggestion goes to *out (key NULL after a
  * deny or dismiss). Prompts the answer also settles (the same suggestion)

@@ -267,9 +267,11 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 	/* a held connection proceeds (or fails) in place: no restart */
 	bool in_place = strcmp(esc_head(e)->d.op, "connect") == 0 && escalate_net_held(p);
 	struct suggestion s;
+	unsigned seq = esc_head(e)->seq;
 	if (esc_answer(e, scope, &s) < 0)
 		return;
 	server_log(c->srv, "pane %d: %s: %s", p->id, scope_name(scope), s.key != NULL ? s.value : "");
+	control_answer_event(c->srv, p, seq, esc_scope_key(scope), s.key != NULL ? &s : NULL);
 	if (in_place) {
 		e->once_on = false; /* once: this run only, which goes on */
 		escalate_net_answer(p, s.key != NULL ? &s : NULL);
@@ -286,6 +288,19 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 	if (!esc_pending(p->esc))
 		c->answer_pane = 0;
 	server_redraw(c->srv, true);
+}
+
+int escalate_answer(struct client *c, struct pane *p, enum esc_scope scope, char *err, size_t errlen)
+{
+	unsigned seq = esc_head(p->esc)->seq;
+	c->message[0] = 0;
+	answer(c, p, scope);
+	const struct esc_prompt *h = esc_head(p->esc);
+	if (h != NULL && h->seq == seq) { /* answer() said why in the message */
+		snprintf(err, errlen, "%s", c->message[0] ? c->message : "not answered");
+		return -1;
+	}
+	return 0;
 }
 
 static bool prompt_key(struct client *c, const struct key *k)

@@ -8,13 +8,16 @@
  *   escalate-view.c   the denials pane and the prompts: keys and drawing
  *
  * The invariant: a grant only ever comes from esc_answer(), and that is
- * only called from a key typed by an attached client (escalate_key()).
+ * only called from a key typed by an attached client (escalate_key()) or
+ * the person's control interface (escalate_answer(), ctl.c), which no
+ * sandbox can reach.
  * What a program prints (OSC strings included) can change which command
  * a prompt offers to re-run, and the prompt shows it, but never answers. */
 #ifndef ESCALATE_H
 #define ESCALATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct denials;
 struct suggestion;
@@ -64,6 +67,10 @@ void escalate_next_prompt(struct client *);
 /* A key typed by an attached client: true when the denials pane or an
  * open prompt took it. */
 bool escalate_key(struct client *, const struct key *);
+/* The control interface's "answer" (ctl.c): the person's own channel, as
+ * good as a key. Answers p's head prompt; -1 with why when it could not. */
+enum esc_scope;
+int escalate_answer(struct client *, struct pane *, enum esc_scope, char *err, size_t errlen);
 /* redraw: the denials pane instead of the panes (true when shown), and
  * the prompts over their panes. */
 bool escalate_draw_denials(struct client *);

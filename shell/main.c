@@ -17,9 +17,15 @@ static const struct verb {
 	{ "attach", cmd_session, "attach [-t NAME]" },
 	{ "new", cmd_session, "new [-n NAME] [--sandbox P] [--cwd DIR] -- CMD [ARG...]" },
 	{ "ls", cmd_session, "ls [--json]" },
-	{ "events", cmd_session, "events [-t NAME] [--pane N]" },
+	{ "events", cmd_session, "events [-t NAME] [--pane N] [--kind K,...]" },
 	{ "kill-session", cmd_session, "kill-session [-t NAME]" },
 	{ "tiled", cmd_session, "tiled [-t NAME]" },
+	{ "ctl", cmd_ctl, "ctl [-t NAME] [JSON]" },
+	{ "list", cmd_ctl, "list [-t NAME] [--json]" },
+	{ "send", cmd_ctl, "send -t [SESSION:]PANE KEY..." },
+	{ "capture", cmd_ctl, "capture -t [SESSION:]PANE [-S START] [-e]" },
+	{ "kill-pane", cmd_ctl, "kill-pane -t [SESSION:]PANE" },
+	{ "answer", cmd_ctl, "answer [SESSION:]PANE.N once|session|always|repo|deny|dismiss" },
 };
 
 static void usage(FILE *f)

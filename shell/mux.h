@@ -136,9 +136,14 @@ struct client {
 	int denials_filter; /* its pane filter, 0: all */
 	int denials_top;    /* its first line shown */
 	int answer_pane;    /* the pane whose prompt takes keys, 0: none */
-	/* a denial subscriber (shell/control.c): never attached */
+	/* the control interface (shell/ctl.c): JSON lines, not framed */
+	bool ctl;
+	bool ctl_skip; /* inside a line too long to take: skipping to its end */
+	bool ctl_eof;  /* it shut its writing side: answers and events still go out */
+	/* an event subscriber (shell/control.c): never attached */
 	bool subscribed;
-	int sub_pane;          /* only this pane's denials, 0: all */
+	int sub_pane;          /* only this pane's events, 0: all */
+	unsigned sub_kinds;    /* only these kinds (control_kinds_parse), 0: all */
 	unsigned long dropped; /* events not queued since it fell behind */
 };
 
@@ -186,6 +191,10 @@ void client_accept(struct server *);
 void client_drop(struct client *, const char *why);
 void client_fail(struct client *, const char *why);
 void client_send(struct client *, int type, const void *data, size_t len);
+/* A control-interface client: text and a newline, unframed. */
+void client_send_line(struct client *, const char *text);
+/* Whether c is still connected: a key or message may drop its client. */
+bool client_alive(const struct server *, const struct client *);
 void client_message(struct client *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The client is so far behind that drawing for it is skipped. */
 bool client_behind(const struct client *);
@@ -272,14 +281,37 @@ int bindings_help(const struct server *, char lines[][96], int max);
 /* command.c: runs a verb a client sent (new, info, workspace,
  * kill-session, tiled); returns its exit status, text in reply. */
 int command_run(struct server *, int argc, const char **argv, const char *cwd, struct buf *reply);
+/* A pane for spec in w (NULL: the current window), or in a new window when
+ * w has no room; NULL with err. */
+struct pane *command_new_pane(struct server *, struct window *w, const struct pane_spec *, char *err, size_t errlen);
 
-/* control.c: the JSON interface, read-only (it answers no prompt and
- * widens no policy). */
+/* ctl.c: the control interface (JSON lines; a connection whose first
+ * byte is '{'). Takes every whole request line in the client's input. */
+void ctl_input(struct client *);
+/* A pane by "ID", "W.N" (window W's Nth pane from 0) or name (or, name
+ * NULL, by id). */
+struct pane *ctl_find_pane(struct server *, const char *name, int id);
+
+/* control.c: events to subscribers and the session as JSON. */
 struct denial;
-/* MSG_SUBSCRIBE from a client: it gets every denial from now on. */
+/* MSG_SUBSCRIBE from a client: it gets every event from now on. */
 void control_subscribe(struct client *, const char *payload, size_t len);
+/* "denial,exit" as a mask of event kinds; 0 when one is unknown. */
+unsigned control_kinds_parse(const char *list);
 /* One denial (every one, not coalesced) to the subscribers that want it. */
 void control_publish(struct server *, const struct denial *);
+/* One event {"event":KIND,"pane":N,...fields} to the subscribers that
+ * want it; takes fields (an object, or NULL). */
+struct cJSON;
+void control_event(struct server *, const char *kind, int pane, struct cJSON *fields);
+/* "prompt": the pane's newest prompt was queued; "answer": prompt seq of
+ * the pane was answered (given: what was granted, or NULL). */
+struct suggestion;
+void control_prompt_event(struct server *, const struct pane *);
+void control_answer_event(struct server *, const struct pane *, unsigned seq, const char *scope,
+			  const struct suggestion *given);
+/* The session, its windows and panes (`ls --json`, ctl's "list"). */
+struct cJSON *control_session_json(const struct server *);
 /* The client's queue is empty: a subscriber that lost events hears how
  * many, and gets events again. */
 void control_caught_up(struct client *);

@@ -5,6 +5,7 @@
  * pidfd; the pane then stays, with its status in the title, until closed. */
 #include "shell/mux.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <signal.h>
 #include <malloc.h>
@@ -57,6 +58,14 @@ void pane_write(struct pane *p, const char *data, size_t len)
 	pane_flush(p);
 }
 
+/* {"why": WHY} for an attention event. */
+static cJSON *pane_why(const char *why)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "why", why);
+	return o;
+}
+
 static void pane_read(struct pane *p)
 {
 	char buf[16384];
@@ -78,8 +87,11 @@ static void pane_read(struct pane *p)
 		server_redraw(p->srv, false);
 		return;
 	}
-	if (vt_take_bell(p->vt) && p->win != p->srv->cur)
-		p->win->bell = true;
+	if (vt_take_bell(p->vt)) {
+		if (p->win != p->srv->cur)
+			p->win->bell = true;
+		control_event(p->srv, "attention", p->id, pane_why("bell"));
+	}
 	char reply[256];
 	size_t r;
 	while ((r = vt_take_reply(p->vt, reply, sizeof reply)) > 0)
@@ -95,6 +107,13 @@ static void on_pane_out(struct watch *w, int events, void *arg)
 		pane_flush(p);
 	if (p->fd >= 0 && (events & (LOOP_IN | LOOP_ERR)))
 		pane_read(p);
+}
+
+static void pane_exit_event(const struct pane *p)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, p->state == PANE_KILLED ? "signal" : "status", p->status);
+	control_event(p->srv, "exit", p->id, o);
 }
 
 static void on_pane_exit(struct watch *w, int events, void *arg)
@@ -119,6 +138,7 @@ static void on_pane_exit(struct watch *w, int events, void *arg)
 	p->pidfd = -1;
 	server_log(p->srv, "pane %d: %s %d", p->id, p->state == PANE_KILLED ? "killed by signal" : "exited", p->status);
 	server_redraw(p->srv, true);
+	pane_exit_event(p);
 	escalate_pane_exited(p);
 	/* a shell that ends well closes its pane, like tmux; a command given
 	 * with `sandmux new`, or one that failed, stays to show its status */

@@ -1,7 +1,9 @@
 /* server-client: one connection on the session socket. A client either
  * attaches (MSG_HELLO, then input and resizes; the server sends drawn
- * output), runs one command (MSG_COMMAND, one MSG_REPLY, closed) or
- * subscribes to denials (MSG_SUBSCRIBE, then only listens: control.c). A
+ * output), runs one command (MSG_COMMAND, one MSG_REPLY, closed),
+ * subscribes to events (MSG_SUBSCRIBE, then only listens: control.c) or
+ * speaks the control interface (JSON lines from its first byte '{':
+ * ctl.c). A
  * client that sends anything malformed is dropped with a log line; losing
  * a client never touches the session. */
 #include "shell/mux.h"
@@ -23,8 +25,7 @@
 
 static void on_client(struct watch *w, int events, void *arg);
 
-/* Whether c is still connected: a key or message may drop its client. */
-static bool client_alive(const struct server *s, const struct client *c)
+bool client_alive(const struct server *s, const struct client *c)
 {
 	for (const struct client *x = s->clients; x != NULL; x = x->next)
 		if (x == c)
@@ -121,6 +122,12 @@ static void client_end(struct client *c, int32_t status, const char *why)
 		session_resize(s);
 }
 
+/* LOOP_IN, unless a control client has said all it will say. */
+static int reading(const struct client *c)
+{
+	return c->ctl_eof ? 0 : LOOP_IN;
+}
+
 static void client_flush(struct client *c)
 {
 	while (c->out.len > 0) {
@@ -142,13 +149,20 @@ static void client_flush(struct client *c)
 		client_drop(c, NULL);
 		return;
 	}
-	watch_set(c->w, LOOP_IN | (c->out.len > 0 ? LOOP_OUT : 0));
+	watch_set(c->w, reading(c) | (c->out.len > 0 ? LOOP_OUT : 0));
 }
 
 void client_send(struct client *c, int type, const void *data, size_t len)
 {
 	proto_put(&c->out, (enum msg_type)type, data, len);
-	watch_set(c->w, LOOP_IN | LOOP_OUT);
+	watch_set(c->w, reading(c) | LOOP_OUT);
+}
+
+void client_send_line(struct client *c, const char *text)
+{
+	buf_addstr(&c->out, text);
+	buf_add(&c->out, "\n", 1);
+	watch_set(c->w, reading(c) | LOOP_OUT);
 }
 
 void client_message(struct client *c, const char *fmt, ...)
@@ -361,12 +375,30 @@ static void on_client(struct watch *w, int events, void *arg)
 	ssize_t n = read(c->fd, buf, sizeof buf);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
+	if (n == 0 && c->ctl && !c->ctl_eof && (c->out.len > 0 || c->subscribed)) {
+		/* a control client that is done asking still gets its answers,
+		 * and a subscriber its events, until it closes its end too */
+		c->ctl_eof = true;
+		c->closing = !c->subscribed;
+		watch_set(c->w, c->out.len > 0 ? LOOP_OUT : 0);
+		return;
+	}
 	if (n <= 0) {
 		server_log(c->srv, "client %d went away", c->fd);
 		client_drop(c, NULL);
 		return;
 	}
+	/* the control interface's JSON lines: no framed message starts with '{' */
+	if (c->in.len == 0 && !c->attached && !c->subscribed && !c->ctl && buf[0] == '{')
+		c->ctl = true;
 	buf_add(&c->in, buf, (size_t)n);
+	if (c->ctl) {
+		struct server *s = c->srv;
+		ctl_input(c);
+		if (client_alive(s, c) && c->out.len > 0)
+			client_flush(c);
+		return;
+	}
 	if (client_dispatch(c) && c->out.len > 0)
 		client_flush(c);
 }

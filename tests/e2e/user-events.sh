@@ -24,7 +24,7 @@ until_ok() {
 lsj() { m_sandmux ls --json | python3 -c "import json,sys; s=json.load(sys.stdin)[0]; print($1)"; }
 subscribers() { [ "$(lsj 's["subscribers"]')" = "$1" ]; }
 # sub NAME [ARGS]: a subscriber in the background; its exit status goes to NAME.rc.
-sub() { _n=$1; shift; (m_sandmux events "$@" >"$EV/$_n" 2>"$EV/$_n.err"; echo $? >"$EV/$_n.rc") & }
+sub() { _n=$1; shift; (m_sandmux events --kind denial "$@" >"$EV/$_n" 2>"$EV/$_n.err"; echo $? >"$EV/$_n.rc") & }
 lines() { [ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ]; }
 
 sub all
@@ -46,6 +46,7 @@ for k, v in want.items():
     assert e.get(k) == v, (k, e.get(k), v)
 assert e["rule"] and isinstance(e["pid"], int) and e["ts"].endswith("Z"), e
 assert e["suggest"] == {"additionalReadwritePaths": [sys.argv[2].rsplit("/", 1)[0]]}, e["suggest"]
+assert e.pop("event") == "denial", e
 assert set(e) == {"ts", "pane", "pid", "comm", "op", "target", "rule", "layer", "suggest"}, sorted(e)
 PY
 }
@@ -93,7 +94,7 @@ until_ok 5 subscribers 2 && ok "and the server forgets it" || fail "and the serv
 # dropped and counted, never queued without end.
 N=6000
 # It reads nothing until $EV/go exists, then passes each line on at once.
-(m_sandmux events | python3 -c '
+(m_sandmux events --kind denial | python3 -c '
 import os, sys, time
 while not os.path.exists(sys.argv[1]):
     time.sleep(0.1)

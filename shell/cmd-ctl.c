@@ -1,0 +1,336 @@
+/* cmd-ctl: the control interface's command line (README "Control
+ * interface"): `sandmux ctl` sends JSON requests as they are; list, send,
+ * capture, kill-pane and answer build one request each and print its
+ * response for a person or a script. A target "SESSION:PANE" names the
+ * session too; otherwise the session is the current directory's (or the
+ * only one), as for every verb. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "shell/buf.h"
+#include "shell/cmd.h"
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Reads one line into line (without the newline); 1, 0 at the end, -1. */
+static int read_line(int fd, struct buf *in, struct buf *line)
+{
+	for (;;) {
+		char *nl = memchr(in->p, '\n', in->len);
+		if (in->len > 0 && nl != NULL) {
+			line->len = 0;
+			buf_add(line, in->p, (size_t)(nl - in->p));
+			buf_add(line, "", 1);
+			buf_drop(in, (size_t)(nl - in->p) + 1);
+			return 1;
+		}
+		char b[65536];
+		ssize_t n = read(fd, b, sizeof b);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -1 : 0;
+		buf_add(in, b, (size_t)n);
+	}
+}
+
+/* Sends one request; its response in *out (a parsed object), and with
+ * follow, every line after it (events) printed until the server goes. */
+static int roundtrip(const char *session, cJSON *req, bool follow, cJSON **out)
+{
+	int fd = session_connect(session);
+	char *text = req != NULL ? cJSON_PrintUnformatted(req) : NULL;
+	cJSON_Delete(req);
+	if (fd < 0 || text == NULL) {
+		free(text);
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	struct buf in = { 0 }, line = { 0 };
+	int r = write_all(fd, text, strlen(text)) < 0 || write_all(fd, "\n", 1) < 0 ? -1 : read_line(fd, &in, &line);
+	free(text);
+	*out = r == 1 ? cJSON_Parse(line.p) : NULL;
+	if (r == 1 && follow && (printf("%s\n", line.p) < 0 || fflush(stdout) != 0))
+		r = 0;
+	while (r == 1 && follow && (r = read_line(fd, &in, &line)) == 1)
+		if (printf("%s\n", line.p) < 0 || fflush(stdout) != 0)
+			break;
+	close(fd);
+	buf_free(&in);
+	buf_free(&line);
+	if (*out == NULL) {
+		fprintf(stderr, "sandmux: the server did not answer\n");
+		return 1;
+	}
+	cJSON *err = cJSON_GetObjectItemCaseSensitive(*out, "error");
+	if (cJSON_IsString(err)) {
+		fprintf(stderr, "sandmux: %s\n", err->valuestring);
+		return 1;
+	}
+	return 0;
+}
+
+/* "SESSION:PANE" or "PANE": the session part (NULL: the default) goes to
+ * session, the pane part is returned. */
+static const char *split_target(char *t, const char **session)
+{
+	char *colon = strrchr(t, ':');
+	*session = NULL;
+	if (colon == NULL)
+		return t;
+	*colon = 0;
+	*session = t;
+	return colon + 1;
+}
+
+static cJSON *request(const char *verb, const char *target)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "id", 1);
+	cJSON_AddStringToObject(o, "verb", verb);
+	if (target != NULL)
+		cJSON_AddStringToObject(o, "target", target);
+	return o;
+}
+
+/* sandmux ctl [-t NAME] [JSON]: one request and its response (and, for
+ * subscribe, the events after it); without JSON, lines from stdin to the
+ * session and lines from it to stdout, until both ends are done. */
+static int ctl_pipe(const char *session)
+{
+	int fd = session_connect(session);
+	if (fd < 0)
+		return 1;
+	struct pollfd pf[2] = { { .fd = STDIN_FILENO, .events = POLLIN }, { .fd = fd, .events = POLLIN } };
+	for (;;) {
+		if (poll(pf, 2, -1) < 0 && errno != EINTR)
+			break;
+		char b[65536];
+		if (pf[0].revents & (POLLIN | POLLHUP)) {
+			ssize_t n = read(STDIN_FILENO, b, sizeof b);
+			if (n <= 0) {
+				shutdown(fd, SHUT_WR); /* the server answers what it has, then closes */
+				pf[0].fd = -1;
+			} else if (write_all(fd, b, (size_t)n) < 0)
+				break;
+		}
+		if (pf[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			ssize_t n = read(fd, b, sizeof b);
+			if (n <= 0 || write_all(STDOUT_FILENO, b, (size_t)n) < 0)
+				break;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+static int verb_ctl(int argc, char **argv)
+{
+	const char *session = NULL;
+	int i = 1;
+	if (i + 1 < argc && strcmp(argv[i], "-t") == 0) {
+		session = argv[i + 1];
+		i += 2;
+	}
+	if (i == argc)
+		return ctl_pipe(session);
+	if (i + 1 != argc) {
+		fprintf(stderr, "usage: sandmux ctl [-t NAME] ['{\"id\":1,\"verb\":\"list\"}']\n");
+		return 2;
+	}
+	cJSON *req = cJSON_Parse(argv[i]), *resp = NULL;
+	if (!cJSON_IsObject(req)) {
+		fprintf(stderr, "sandmux ctl: the request is not a JSON object\n");
+		cJSON_Delete(req);
+		return 2;
+	}
+	cJSON *verb = cJSON_GetObjectItemCaseSensitive(req, "verb");
+	bool follow = cJSON_IsString(verb) && strcmp(verb->valuestring, "subscribe") == 0;
+	int r = roundtrip(session, req, follow, &resp);
+	char *text = resp != NULL ? cJSON_PrintUnformatted(resp) : NULL;
+	if (text != NULL && !follow)
+		printf("%s\n", text); /* with follow, the response was the first line printed */
+	free(text);
+	cJSON_Delete(resp);
+	return r;
+}
+
+static void list_print(const cJSON *session)
+{
+	const cJSON *w, *p;
+	printf("%-5s %-16s %-6s %-10s %-12s %7s %7s\n", "PANE", "NAME", "WINDOW", "STATE", "PROFILE", "DENIALS",
+	       "PROMPTS");
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(session, "windows"))
+	{
+		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(w, "panes"))
+		{
+			const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "name"));
+			printf("%-5d %-16s %-6d %-10s %-12s %7d %7d\n",
+			       cJSON_GetObjectItemCaseSensitive(p, "id")->valueint, name && *name ? name : "-",
+			       cJSON_GetObjectItemCaseSensitive(w, "index")->valueint,
+			       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "state")),
+			       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "profile")),
+			       cJSON_GetObjectItemCaseSensitive(p, "denials")->valueint,
+			       cJSON_GetObjectItemCaseSensitive(p, "prompts")->valueint);
+		}
+	}
+}
+
+/* sandmux list [-t NAME] [--json] */
+static int verb_list(int argc, char **argv)
+{
+	const char *session = NULL;
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
+			session = argv[++i];
+		else if (strcmp(argv[i], "--json") == 0)
+			json = true;
+		else {
+			fprintf(stderr, "usage: sandmux list [-t NAME] [--json]\n");
+			return 2;
+		}
+	}
+	cJSON *resp = NULL;
+	int r = roundtrip(session, request("list", NULL), false, &resp);
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(resp, "session");
+	if (r == 0 && json) {
+		char *text = cJSON_PrintUnformatted(s);
+		printf("%s\n", text != NULL ? text : "null");
+		free(text);
+	} else if (r == 0)
+		list_print(s);
+	cJSON_Delete(resp);
+	return r;
+}
+
+/* The -t PANE every pane verb takes; NULL after printing the usage. */
+static char *pane_flag(int *i, int argc, char **argv, const char *usage)
+{
+	if (*i + 1 < argc && strcmp(argv[*i], "-t") == 0) {
+		*i += 2;
+		return argv[*i - 1];
+	}
+	fprintf(stderr, "usage: sandmux %s\n", usage);
+	return NULL;
+}
+
+/* sandmux send -t PANE KEYS... (key names such as Enter, C-c, Up; other
+ * words are typed as they stand) */
+static int verb_send(int argc, char **argv)
+{
+	int i = 1;
+	const char *session, *usage = "send -t [SESSION:]PANE KEY...";
+	char *t = pane_flag(&i, argc, argv, usage);
+	if (t == NULL || i == argc) {
+		if (t != NULL)
+			fprintf(stderr, "usage: sandmux %s\n", usage);
+		return 2;
+	}
+	cJSON *req = request("send-keys", split_target(t, &session)), *keys = cJSON_AddArrayToObject(req, "keys"),
+	      *resp = NULL;
+	for (; i < argc; i++)
+		cJSON_AddItemToArray(keys, cJSON_CreateString(argv[i]));
+	int r = roundtrip(session, req, false, &resp);
+	cJSON_Delete(resp);
+	return r;
+}
+
+/* sandmux capture -t PANE [-S START] [-e] */
+static int verb_capture(int argc, char **argv)
+{
+	int i = 1;
+	const char *session, *usage = "capture -t [SESSION:]PANE [-S START] [-e]";
+	char *t = pane_flag(&i, argc, argv, usage);
+	if (t == NULL)
+		return 2;
+	cJSON *req = request("capture", split_target(t, &session)), *resp = NULL;
+	for (; i < argc; i++) {
+		char *end = NULL;
+		long start;
+		if (strcmp(argv[i], "-e") == 0)
+			cJSON_AddBoolToObject(req, "attributes", true);
+		else if (strcmp(argv[i], "-S") == 0 && i + 1 < argc && (start = strtol(argv[++i], &end, 10)) <= 0 &&
+			 *end == 0)
+			cJSON_AddNumberToObject(req, "start", (double)start);
+		else {
+			fprintf(stderr, "usage: sandmux %s\n", usage);
+			cJSON_Delete(req);
+			return 2;
+		}
+	}
+	int r = roundtrip(session, req, false, &resp);
+	const cJSON *l;
+	cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(resp, "lines")) printf("%s\n", l->valuestring);
+	cJSON_Delete(resp);
+	return r;
+}
+
+/* sandmux kill-pane -t PANE */
+static int verb_kill_pane(int argc, char **argv)
+{
+	int i = 1;
+	const char *session, *usage = "kill-pane -t [SESSION:]PANE";
+	char *t = pane_flag(&i, argc, argv, usage);
+	if (t == NULL || i != argc) {
+		if (t != NULL)
+			fprintf(stderr, "usage: sandmux %s\n", usage);
+		return 2;
+	}
+	cJSON *resp = NULL;
+	int r = roundtrip(session, request("kill-pane", split_target(t, &session)), false, &resp);
+	cJSON_Delete(resp);
+	return r;
+}
+
+/* sandmux answer [SESSION:]PANE.N once|session|always|repo|deny|dismiss */
+static int verb_answer(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: sandmux answer [SESSION:]PROMPT once|session|always|repo|deny|dismiss\n");
+		return 2;
+	}
+	const char *session, *prompt = split_target(argv[1], &session);
+	cJSON *req = request("answer", NULL), *resp = NULL;
+	cJSON_AddStringToObject(req, "prompt", prompt);
+	cJSON_AddStringToObject(req, "scope", argv[2]);
+	int r = roundtrip(session, req, false, &resp);
+	cJSON_Delete(resp);
+	return r;
+}
+
+int cmd_ctl(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} verbs[] = {
+		{ "ctl", verb_ctl },         { "list", verb_list },           { "send", verb_send },
+		{ "capture", verb_capture }, { "kill-pane", verb_kill_pane }, { "answer", verb_answer },
+	};
+	signal(SIGPIPE, SIG_IGN);
+	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+		if (strcmp(argv[0], verbs[i].name) == 0)
+			return verbs[i].fn(argc, argv);
+	return 2;
+}
