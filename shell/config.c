@@ -15,7 +15,7 @@
 
 void mux_config_defaults(struct mux_config *cfg)
 {
-	*cfg = (struct mux_config){ .scrollback = 2000, .status = true, .net_hold = 30 };
+	*cfg = (struct mux_config){ .scrollback = 2000, .status = true, .net_hold = 30, .quiet_after = 5 };
 	keys_parse("C-b", &cfg->prefix);
 }
 
@@ -47,6 +47,25 @@ static int config_binds(struct mux_config *cfg, const char *path, const struct j
 	return 0;
 }
 
+/* "alert_command": ["notify-send", "sandmux"]: the alert's text is added. */
+static int config_alert_command(struct mux_config *cfg, const char *path, const struct json *arr, char *err,
+				size_t errlen)
+{
+	const struct json *e;
+	if (arr->type != JSON_ARRAY || arr->child == NULL)
+		return bad(path, arr, err, errlen, "want an array of strings: the program and its first arguments");
+	cfg->alert_argc = 0;
+	json_each(e, arr)
+	{
+		if (e->type != JSON_STRING || strlen(e->str) >= sizeof cfg->alert_argv[0] || e->str[0] == 0)
+			return bad(path, e, err, errlen, "want a non-empty string shorter than 256 bytes");
+		if (cfg->alert_argc == MUX_ALERT_ARGS)
+			return bad(path, e, err, errlen, "at most 8 words");
+		snprintf(cfg->alert_argv[cfg->alert_argc++], sizeof cfg->alert_argv[0], "%s", e->str);
+	}
+	return 0;
+}
+
 static int config_member(struct mux_config *cfg, const char *path, const struct json *v, char *err, size_t errlen)
 {
 	if (strcmp(v->key, "prefix") == 0) {
@@ -66,9 +85,24 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 		*(strcmp(v->key, "status") == 0 ? &cfg->status : &cfg->clipboard_write) = v->boolean;
 	} else if (strcmp(v->key, "bind") == 0) {
 		return config_binds(cfg, path, v, err, errlen);
+	} else if (strcmp(v->key, "quiet_after") == 0) {
+		if (v->type != JSON_NUMBER || v->number < 0 || v->number > 3600 || v->number != (int)v->number)
+			return bad(path, v, err, errlen, "want a whole number of seconds from 0 (never) to 3600");
+		cfg->quiet_after = (int)v->number;
+	} else if (strcmp(v->key, "alert_terminal") == 0) {
+		static const char *const names[] = { "off", "osc9", "osc777" };
+		size_t i = 0;
+		while (v->type == JSON_STRING && i < 3 && strcmp(v->str, names[i]) != 0)
+			i++;
+		if (v->type != JSON_STRING || i == 3)
+			return bad(path, v, err, errlen, "want \"off\", \"osc9\" or \"osc777\"");
+		cfg->alert_terminal = (int)i;
+	} else if (strcmp(v->key, "alert_command") == 0) {
+		return config_alert_command(cfg, path, v, err, errlen);
 	} else {
 		return bad(path, v, err, errlen,
-			   "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind)");
+			   "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind, "
+			   "quiet_after, alert_terminal, alert_command)");
 	}
 	return 0;
 }

@@ -301,11 +301,18 @@ static int verb_new_pane(const struct req *r)
 		free(argv);
 		return fail(r, "layout", "unknown layout (even-horizontal, even-vertical or tiled)");
 	}
+	cJSON *fresh = cJSON_GetObjectItemCaseSensitive(r->o, "new_window");
+	if (fresh != NULL && !cJSON_IsBool(fresh)) {
+		free(argv);
+		return fail(r, "new_window", "must be true or false");
+	}
 	struct window *w = window >= 0 ? window_by_index(s, window) : s->cur;
 	if (window >= 0 && w == NULL) {
 		free(argv);
 		return fail(r, "window", "no such window");
 	}
+	if (cJSON_IsTrue(fresh))
+		w = NULL; /* command_new_pane() opens one */
 	if (agent != NULL)
 		spec.name = spec.name != NULL ? spec.name : agent;
 	spec.cwd = cwd != NULL ? cwd : s->workspace;

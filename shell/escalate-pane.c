@@ -141,6 +141,7 @@ static void reoffer(struct pane *p, int status)
 	for (size_t i = l->n; i-- > 0;)
 		if (l->v[i].pane == p->id && esc_offer(e, &l->v[i], status) == 1) {
 			control_prompt_event(p->srv, p);
+			alerts_prompt(p);
 			server_redraw(p->srv, true);
 			return;
 		}

@@ -213,13 +213,35 @@ static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 	return 4;
 }
 
-/* Only the prompt this client opened covers its pane: a pending one is
- * the title's "prompt!" until then, so it hides nothing a program shows. */
+/* The one-line bar over the active pane's last row while a prompt waits
+ * there and nobody answers it yet: what was denied and the key that opens
+ * the prompt. Typing still reaches the pane. */
+static void prompt_bar(struct client *c, const struct pane *p)
+{
+	const struct esc_prompt *q = esc_head(p->esc);
+	char target[400], key[32], more[48] = "", line[600];
+	ui_safe_text(target, sizeof target, q->d.target);
+	keys_name(&c->srv->cfg.prefix, key, sizeof key);
+	if (p->esc->nq > 1)
+		snprintf(more, sizeof more, " (+%zu more)", p->esc->nq - 1);
+	snprintf(line, sizeof line, " sandbox: %s denied %s %s%s · %s a to answer", q->d.comm[0] ? q->d.comm : "?",
+		 q->d.op, target, more, key);
+	ui_text(c->ui, p->y + p->h - 1, p->x, p->w, line, UI_ALERT);
+}
+
+/* Only the prompt this client opened covers its pane; until then a
+ * pending one is the title's "prompt!" and, in the active pane, a one-line
+ * bar, so it hides no more than one row of what a program shows. */
 void escalate_draw_prompts(struct client *c, struct window *w)
 {
 	for (struct pane *p = w->panes; p != NULL; p = p->next) {
-		if (!esc_pending(p->esc) || (w->zoomed && p != w->active) || c->answer_pane != p->id)
+		if (!esc_pending(p->esc) || (w->zoomed && p != w->active))
 			continue;
+		if (c->answer_pane != p->id) {
+			if (p == w->active && p->h > 2)
+				prompt_bar(c, p);
+			continue;
+		}
 		char l[4][1200];
 		int n = prompt_lines(p, c->answer_pane == p->id, l);
 		const char *lines[4] = { l[0], l[1], l[2], l[3] };

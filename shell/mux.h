@@ -42,6 +42,7 @@ struct policy;
 /* ~/.sandmux/sandmux.json */
 #define MUX_MAX_BINDS  32
 #define MUX_MAX_PARKED 64
+#define MUX_ALERT_ARGS 8
 struct mux_bind {
 	struct key key;
 	char cmd[32];
@@ -55,6 +56,10 @@ struct mux_config {
 	bool status;
 	bool clipboard_write; /* OSC 52 writes reach the sandmux buffer */
 	int net_hold;         /* seconds a refused connection waits for its prompt; 0: never */
+	int quiet_after;      /* seconds of quiet after output that ask for attention; 0: never */
+	enum { ALERT_TERM_OFF, ALERT_TERM_OSC9, ALERT_TERM_OSC777 } alert_terminal; /* tell the person's terminal */
+	char alert_argv[MUX_ALERT_ARGS][256]; /* "alert_command": run with the alert's text added */
+	int alert_argc;
 };
 /* Defaults, then the file at path (may be absent). 0, or -1 with
  * "FILE:LINE:COL: FIELD: what is wrong" in err. */
@@ -94,6 +99,9 @@ struct pane {
 	struct proxy *proxy;       /* NET_PROXY: the pane's filtering proxy (pane-spawn.c) */
 	struct policy *net_policy; /* what that proxy decides by, kept as long as it */
 	struct esc_pane *esc;      /* prompts, grants, what a restart runs (shell/escalate.h) */
+	unsigned alerts;           /* ALERT_BELL | ALERT_NOTIFY | ALERT_QUIET not yet seen (alerts.c) */
+	uint64_t last_output;      /* loop_now_ms() of its last output */
+	uint64_t quiet_timer;
 };
 
 struct window {
@@ -105,7 +113,6 @@ struct window {
 	struct pane *active;
 	struct layout *root;
 	bool zoomed;
-	bool bell;  /* a pane rang while the window was not shown */
 	int preset; /* last layout_preset applied, -1 none */
 };
 
@@ -252,6 +259,21 @@ struct pane *pane_find(struct server *, int id);
 
 /* pane-osc.c: routes the pane's OSC strings (clipboard, osc_hook). */
 void pane_osc_init(struct pane *);
+
+/* alerts.c: what asks for the person's attention (bell, notification,
+ * quiet after output, a waiting prompt), per pane and per window. */
+enum { ALERT_PROMPT = 1, ALERT_BELL = 2, ALERT_NOTIFY = 4, ALERT_QUIET = 8 };
+unsigned alerts_pane(const struct pane *);
+void alerts_bell(struct pane *);
+void alerts_prompt(struct pane *);
+/* OSC 9, 777 and 99 from the pane's program. */
+void alerts_notify(struct pane *, int command, const char *arg, size_t len);
+void alerts_output(struct pane *);
+/* The person sees the current window's active pane: its alerts end. */
+void alerts_seen(struct server *);
+void alerts_pane_free(struct pane *);
+/* The status-bar mark of a window: "!", "#", "~" or "". */
+const char *alerts_window_mark(const struct window *);
 
 /* redraw.c */
 void redraw_clients(struct server *);

@@ -56,6 +56,10 @@ static void pane_osc(int command, const char *arg, size_t len, void *data)
 			clipboard_set(p->srv, arg, len);
 		return;
 	}
+	if (command == 9 || command == 777 || command == 99) {
+		alerts_notify(p, command, arg, len);
+		return;
+	}
 	if (p->osc_hook != NULL)
 		p->osc_hook(command, arg, len, p->osc_hook_data);
 }

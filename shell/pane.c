@@ -58,14 +58,6 @@ void pane_write(struct pane *p, const char *data, size_t len)
 	pane_flush(p);
 }
 
-/* {"why": WHY} for an attention event. */
-static cJSON *pane_why(const char *why)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "why", why);
-	return o;
-}
-
 static void pane_read(struct pane *p)
 {
 	char buf[16384];
@@ -87,11 +79,9 @@ static void pane_read(struct pane *p)
 		server_redraw(p->srv, false);
 		return;
 	}
-	if (vt_take_bell(p->vt)) {
-		if (p->win != p->srv->cur)
-			p->win->bell = true;
-		control_event(p->srv, "attention", p->id, pane_why("bell"));
-	}
+	alerts_output(p);
+	if (vt_take_bell(p->vt))
+		alerts_bell(p);
 	char reply[256];
 	size_t r;
 	while ((r = vt_take_reply(p->vt, reply, sizeof reply)) > 0)
@@ -268,6 +258,7 @@ void pane_free(struct pane *p)
 		close(p->pidfd);
 	pane_close_fd(p);
 	vt_free(p->vt);
+	alerts_pane_free(p);
 	escalate_pane_free(p); /* its observer may decide by the proxy's policy */
 	pane_net_free(p);
 	free(p);

@@ -27,7 +27,10 @@ static void draw_pane(struct client *c, struct pane *p, bool active, bool all)
 {
 	char title[256];
 	pane_title(p, title, sizeof title);
-	ui_text(c->ui, p->y, p->x, p->w, title, active ? UI_TITLE_ACTIVE : UI_TITLE);
+	ui_text(c->ui, p->y, p->x, p->w, title,
+		alerts_pane(p) != 0 ? UI_TITLE_ALERT
+		: active            ? UI_TITLE_ACTIVE
+				    : UI_TITLE);
 	struct ui_sel sel = { 0 };
 	int scroll = 0;
 	if (p->copy != NULL) {
@@ -66,13 +69,11 @@ static void draw_status(struct client *c)
 	int x = n;
 	for (struct window *w = s->windows; w != NULL && x < s->cols; w = w->next) {
 		const char *name = w->name[0] ? w->name : w->active != NULL ? w->active->name : "";
-		int len = snprintf(line, sizeof line, "%d:%s%s ", w->index, name,
-				   w == s->cur ? "*"
-				   : w->bell   ? "!"
-					       : "");
+		const char *mark = alerts_window_mark(w);
+		int len = snprintf(line, sizeof line, "%d:%s%s%s ", w->index, name, w == s->cur ? "*" : "", mark);
 		ui_text(c->ui, row, x, len < s->cols - x ? len : s->cols - x, line,
 			w == s->cur ? UI_STATUS_CURRENT
-			: w->bell   ? UI_ALERT
+			: mark[0]   ? UI_ALERT
 				    : UI_STATUS);
 		x += len;
 	}
@@ -165,6 +166,7 @@ static void draw_client(struct client *c)
 
 void redraw_clients(struct server *s)
 {
+	alerts_seen(s);
 	for (struct client *c = s->clients; c != NULL; c = c->next) {
 		if (!c->attached)
 			continue;

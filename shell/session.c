@@ -55,7 +55,6 @@ void session_select(struct server *s, struct window *w)
 	if (w == NULL || w == s->cur)
 		return;
 	s->cur = w;
-	w->bell = false;
 	window_layout(w);
 	server_redraw(s, true);
 }

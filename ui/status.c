@@ -23,6 +23,10 @@ static void style_attr(struct ui *ui, enum ui_style s, attr_t *at, int *pair)
 		*at = colour ? A_BOLD : A_REVERSE | A_BOLD;
 		*pair = colour ? ui_pair(ui, COLOR_BLACK, COLOR_GREEN) : 0;
 		break;
+	case UI_TITLE_ALERT:
+		*at = colour ? A_BOLD : A_REVERSE | A_BLINK;
+		*pair = colour ? ui_pair(ui, COLOR_BLACK, COLOR_YELLOW) : 0;
+		break;
 	case UI_STATUS:
 		*at = colour ? A_NORMAL : A_REVERSE;
 		*pair = colour ? ui_pair(ui, COLOR_BLACK, COLOR_CYAN) : 0;

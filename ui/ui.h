@@ -48,6 +48,7 @@ enum ui_style {
 	UI_NORMAL,
 	UI_TITLE,
 	UI_TITLE_ACTIVE,
+	UI_TITLE_ALERT, /* a pane that wants its person: a prompt, a bell, quiet */
 	UI_STATUS,
 	UI_STATUS_CURRENT,
 	UI_BORDER,
