@@ -57,10 +57,15 @@ static int config_alert_command(struct mux_config *cfg, const char *path, const 
 	cfg->alert_argc = 0;
 	json_each(e, arr)
 	{
-		if (e->type != JSON_STRING || strlen(e->str) >= sizeof cfg->alert_argv[0] || e->str[0] == 0)
-			return bad(path, e, err, errlen, "want a non-empty string shorter than 256 bytes");
-		if (cfg->alert_argc == MUX_ALERT_ARGS)
-			return bad(path, e, err, errlen, "at most 8 words");
+		const char *why =
+			e->type != JSON_STRING || strlen(e->str) >= sizeof cfg->alert_argv[0] || e->str[0] == 0
+				? "want a non-empty string shorter than 256 bytes"
+			: cfg->alert_argc == MUX_ALERT_ARGS ? "at most 8 words"
+							    : NULL;
+		if (why != NULL) {
+			snprintf(err, errlen, "%s:%d:%d: alert_command[%zu]: %s", path, e->line, e->col, e->index, why);
+			return -1;
+		}
 		snprintf(cfg->alert_argv[cfg->alert_argc++], sizeof cfg->alert_argv[0], "%s", e->str);
 	}
 	return 0;

@@ -39,7 +39,29 @@ int main(void)
 	CHECK_INT(&u, load("{\"net_hold\": \"30\"}", &cfg, err, sizeof err), -1);
 	CHECK(&u, strstr(err, ":1:14: net_hold:") != NULL);
 	CHECK_INT(&u, load("{\"nope\": 1}", &cfg, err, sizeof err), -1);
-	CHECK(&u,
-	      strstr(err, "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind)") != NULL);
+	CHECK(&u, strstr(err, "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind, "
+			      "quiet_after, alert_terminal, alert_command)") != NULL);
+	/* attention (shell/alerts.c) */
+	mux_config_defaults(&cfg);
+	CHECK_INT(&u, cfg.quiet_after, 5);
+	CHECK_INT(&u, cfg.alert_terminal, ALERT_TERM_OFF);
+	CHECK_INT(&u, cfg.alert_argc, 0);
+	CHECK_INT(
+		&u,
+		load("{\"quiet_after\": 0, \"alert_terminal\": \"osc777\", \"alert_command\": [\"notify-send\", \"-a\", \"sandmux\"]}",
+		     &cfg, err, sizeof err),
+		0);
+	CHECK_INT(&u, cfg.quiet_after, 0);
+	CHECK_INT(&u, cfg.alert_terminal, ALERT_TERM_OSC777);
+	CHECK_INT(&u, cfg.alert_argc, 3);
+	CHECK_STR(&u, cfg.alert_argv[2], "sandmux");
+	CHECK_INT(&u, load("{\"alert_terminal\": \"beep\"}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, ":1:20: alert_terminal: want \"off\", \"osc9\" or \"osc777\"") != NULL);
+	CHECK_INT(&u, load("{\"alert_command\": []}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, "alert_command: want an array of strings") != NULL);
+	CHECK_INT(&u, load("{\"alert_command\": [\"a\", 2]}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, ":1:25: alert_command[1]: want a non-empty string") != NULL);
+	CHECK_INT(&u, load("{\"quiet_after\": 1.5}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, "quiet_after: want a whole number of seconds from 0 (never) to 3600") != NULL);
 	return unit_done(&u, "test_config");
 }
