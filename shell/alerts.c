@@ -7,8 +7,8 @@
  *   - it went quiet for quiet_after seconds after output (ALERT_QUIET:
  *     the usual sign of an agent waiting for its person).
  * The last three are only raised while the person is not looking at the
- * pane (the active pane of the current window, a client attached) and
- * end when they look. The window's status-bar entry shows the strongest
+ * pane (a pane of the current window, a client attached) and end when
+ * they look; quiet only follows output they have not seen. The window's status-bar entry shows the strongest
  * mark of its panes, the pane's title turns a colour, and each new alert
  * is an "attention" event, optionally told to the person's terminal (a
  * notification sandmux builds, never the pane's bytes) and to a command
@@ -29,10 +29,12 @@
 
 #define NOTE_MAX 200
 
+/* On a client's screen now: a pane of the current window (only the
+ * active one when it is zoomed), with a client attached. */
 static bool seen(const struct pane *p)
 {
 	const struct server *s = p->srv;
-	if (s->cur != p->win || p->win->active != p)
+	if (s->cur != p->win || (p->win->zoomed && p->win->active != p))
 		return false;
 	for (const struct client *c = s->clients; c != NULL; c = c->next)
 		if (c->attached)
@@ -175,7 +177,7 @@ static void quiet_check(void *arg)
 		p->quiet_timer = timer_add(p->srv->loop, (int)((uint64_t)after - idle), quiet_check, p);
 		return;
 	}
-	if (!seen(p) && p->state == PANE_RUNNING)
+	if (!seen(p) && p->state == PANE_RUNNING && p->last_output > p->seen_at)
 		raise_alert(p, ALERT_QUIET, NULL, 0);
 }
 
@@ -193,9 +195,12 @@ void alerts_output(struct pane *p)
 void alerts_seen(struct server *s)
 {
 	struct window *w = s->cur;
-	struct pane *p = w != NULL ? w->active : NULL;
-	if (p != NULL && p->alerts != 0 && seen(p))
-		p->alerts = 0; /* drawn as seen in this very frame */
+	uint64_t now = loop_now_ms();
+	for (struct pane *p = w != NULL ? w->panes : NULL; p != NULL; p = p->next)
+		if (seen(p)) {
+			p->alerts = 0; /* drawn as seen in this very frame */
+			p->seen_at = now;
+		}
 }
 
 void alerts_pane_free(struct pane *p)

@@ -11,6 +11,7 @@
 
 #include "pty/vt.h"
 #include "shell/escalate.h"
+#include "shell/mode.h"
 
 struct mux_cmd {
 	const char *name;
@@ -151,12 +152,31 @@ static void do_paste(struct client *c, struct window *w)
 	free(out);
 }
 
+static void help_draw(struct client *c)
+{
+	char lines[64][96];
+	int n = bindings_help(c->srv, lines, 64);
+	ui_erase(c->ui);
+	int rows = ui_rows(c->ui);
+	ui_text(c->ui, 0, 0, ui_cols(c->ui), " sandmux key bindings (press any key to close)", UI_TITLE_ACTIVE);
+	for (int i = 0; i < n && i + 1 < rows; i++)
+		ui_text(c->ui, i + 1, 1, ui_cols(c->ui) - 1, lines[i], UI_NORMAL);
+}
+
+/* Any key closes it. */
+static bool help_key(struct client *c, const struct key *k)
+{
+	(void)c;
+	(void)k;
+	return false;
+}
+
+const struct client_mode mode_help = { .name = "help", .draw = help_draw, .key = help_key };
+
 static void do_help(struct client *c, struct window *w)
 {
 	(void)w;
-	c->help = true;
-	c->full = true;
-	server_redraw(c->srv, false);
+	mode_enter(c, &mode_help);
 }
 
 static void do_denials(struct client *c, struct window *w)
@@ -181,6 +201,11 @@ static void do_rename_prompt(struct client *c, struct window *w)
 {
 	(void)w;
 	prompt_open(c, PROMPT_RENAME);
+}
+static void do_overview(struct client *c, struct window *w)
+{
+	(void)w;
+	mode_enter(c, &mode_overview);
 }
 static void do_answer(struct client *c, struct window *w)
 {
@@ -211,6 +236,8 @@ static const struct mux_cmd cmds[] = {
 	{ "paste", "]", "paste the copy buffer into the pane", do_paste },
 	{ "detach", "d", "detach this client (the session keeps running)", do_detach },
 	{ "help", "?", "this list", do_help },
+	{ "overview", "w", "every pane of every window, and their prompts: Enter jumps, o s a r d x answer",
+	  do_overview },
 	{ "denials", "D", "the denials pane: f filter by pane, arrows scroll, q close", do_denials },
 	{ "answer", "a", "next sandbox prompt: o once, s session, a/r always, d deny", do_answer },
 	{ "rename-window", ",", "rename the window (empty: named after its pane again)", do_rename_prompt },
@@ -315,7 +342,7 @@ static void mouse(struct client *c, const struct key *k)
 {
 	struct window *w = c->srv->cur;
 	const struct key_mouse *m = &k->mouse;
-	if (w == NULL || c->help)
+	if (w == NULL || c->mode != NULL)
 		return;
 	if (c->drag != NULL) {
 		if (!m->pressed && !m->motion)
@@ -449,11 +476,8 @@ void bindings_key(struct client *c, const struct key *k, const char *raw, size_t
 		mouse(c, k);
 		return;
 	}
-	if (c->help) {
-		c->help = false;
-		server_redraw(s, true);
+	if (mode_key(c, k)) /* help, the overview */
 		return;
-	}
 	if (escalate_key(c, k)) /* the denials pane, an open prompt */
 		return;
 

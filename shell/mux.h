@@ -12,7 +12,10 @@
  *   redraw.c        composing each client's screen with ui/
  *   bindings.c      the command table and key bindings
  *   command.c       verbs from `sandmux new`, `ls`, `kill-session`
- *   control.c       the JSON interface: denial subscribers, `ls --json`
+ *   control.c       events to subscribers, the session as JSON (`ls --json`)
+ *   ctl.c           the control interface: JSON-line requests on the socket
+ *   alerts.c        attention: prompts, bell, notifications, quiet panes
+ *   mode.c          what covers a client's screen: help, overview.c
  *   copy.c          copy mode: scroll, search, select, copy
  *   config.c        ~/.sandmux/sandmux.json
  *   peer.c          refusing socket peers that run inside a sandbox
@@ -68,7 +71,8 @@ void mux_config_defaults(struct mux_config *);
 
 enum pane_state { PANE_RUNNING, PANE_EXITED, PANE_KILLED, PANE_FAILED };
 
-struct copy; /* copy.c */
+struct copy;        /* copy.c */
+struct client_mode; /* mode.h */
 
 struct pane {
 	struct pane *next; /* in its window, in creation order */
@@ -101,6 +105,7 @@ struct pane {
 	struct esc_pane *esc;      /* prompts, grants, what a restart runs (shell/escalate.h) */
 	unsigned alerts;           /* ALERT_BELL | ALERT_NOTIFY | ALERT_QUIET not yet seen (alerts.c) */
 	uint64_t last_output;      /* loop_now_ms() of its last output */
+	uint64_t seen_at;          /* ... and of the last frame that showed it */
 	uint64_t quiet_timer;
 };
 
@@ -126,13 +131,14 @@ struct client {
 	bool closing; /* drop once out is sent */
 	int rows, cols;
 	struct ui *ui;
-	bool full;           /* redraw everything at the next draw */
-	bool prefix;         /* the prefix key was pressed */
-	bool pasting;        /* inside a bracketed paste: every byte is text */
-	bool help;           /* the help screen is up */
-	struct buf keys;     /* input bytes not yet a whole key */
-	uint64_t keys_timer; /* flushes them if no more come (client_keys_late) */
-	struct layout *drag; /* a border being dragged with the mouse */
+	bool full;                      /* redraw everything at the next draw */
+	bool prefix;                    /* the prefix key was pressed */
+	bool pasting;                   /* inside a bracketed paste: every byte is text */
+	const struct client_mode *mode; /* covers the screen and takes keys (shell/mode.h), or NULL */
+	int mode_sel, mode_top;         /* the mode's selected row and first row shown */
+	struct buf keys;                /* input bytes not yet a whole key */
+	uint64_t keys_timer;            /* flushes them if no more come (client_keys_late) */
+	struct layout *drag;            /* a border being dragged with the mouse */
 	int drag_index;
 	char prompt[128]; /* a line being typed in the status bar; prompt_on says so */
 	bool prompt_on;
@@ -269,7 +275,7 @@ void alerts_prompt(struct pane *);
 /* OSC 9, 777 and 99 from the pane's program. */
 void alerts_notify(struct pane *, int command, const char *arg, size_t len);
 void alerts_output(struct pane *);
-/* The person sees the current window's active pane: its alerts end. */
+/* A frame shows the current window: its panes' alerts end. */
 void alerts_seen(struct server *);
 void alerts_pane_free(struct pane *);
 /* The status-bar mark of a window: "!", "#", "~" or "". */

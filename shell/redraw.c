@@ -9,6 +9,7 @@
 
 #include "pty/vt.h"
 #include "shell/escalate.h"
+#include "shell/mode.h"
 #include "shell/proto.h"
 
 static void sink_client(void *arg, const char *data, size_t len)
@@ -92,17 +93,6 @@ static void draw_status(struct client *c)
 	}
 }
 
-static void draw_help(struct client *c)
-{
-	char lines[64][96];
-	int n = bindings_help(c->srv, lines, 64);
-	ui_erase(c->ui);
-	int rows = ui_rows(c->ui);
-	ui_text(c->ui, 0, 0, ui_cols(c->ui), " sandmux key bindings (press any key to close)", UI_TITLE_ACTIVE);
-	for (int i = 0; i < n && i + 1 < rows; i++)
-		ui_text(c->ui, i + 1, 1, ui_cols(c->ui) - 1, lines[i], UI_NORMAL);
-}
-
 /* The part of a larger client outside the session's size. */
 static void draw_outside(struct client *c)
 {
@@ -141,8 +131,8 @@ static void draw_client(struct client *c)
 	bool all = c->full;
 	if (all)
 		ui_erase(c->ui);
-	if (c->help) {
-		draw_help(c);
+	if (mode_draw(c)) {
+		/* help, the overview: the whole screen */
 	} else if (escalate_draw_denials(c)) {
 		/* the denials pane covers the screen */
 	} else if (w != NULL) {

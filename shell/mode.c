@@ -1,0 +1,40 @@
+/* mode: entering, leaving and dispatching to a client's mode (mode.h). */
+#include "shell/mode.h"
+
+void mode_enter(struct client *c, const struct client_mode *m)
+{
+	mode_leave(c);
+	c->mode = m;
+	c->mode_sel = c->mode_top = 0;
+	c->full = true;
+	server_redraw(c->srv, true);
+}
+
+void mode_leave(struct client *c)
+{
+	const struct client_mode *m = c->mode;
+	if (m == NULL)
+		return;
+	c->mode = NULL;
+	if (m->exit != NULL)
+		m->exit(c);
+	c->full = true;
+	server_redraw(c->srv, true);
+}
+
+bool mode_key(struct client *c, const struct key *k)
+{
+	if (c->mode == NULL)
+		return false;
+	if (!c->mode->key(c, k))
+		mode_leave(c);
+	return true;
+}
+
+bool mode_draw(struct client *c)
+{
+	if (c->mode == NULL)
+		return false;
+	c->mode->draw(c);
+	return true;
+}
