@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "policy/json.h"
 #include "shell/buf.h"
 #include "shell/cmd.h"
 
@@ -317,6 +318,146 @@ static int verb_answer(int argc, char **argv)
 	int r = roundtrip(session, req, false, &resp);
 	cJSON_Delete(resp);
 	return r;
+}
+
+/* ---- sandmux new --file WALL.json ---- */
+
+#define WALL_MAX (1 << 20)
+
+struct wall_err {
+	const char *path;
+	char *msg;
+	size_t cap;
+};
+
+static int wall_bad(struct wall_err *e, const struct json *v, const char *field, const char *why)
+{
+	snprintf(e->msg, e->cap, "%s:%d:%d: %s: %s", e->path, v->line, v->col, field, why);
+	return -1;
+}
+
+/* One pane object into a new-pane request. */
+static int wall_pane(struct wall_err *e, const struct json *o, size_t i, cJSON *req)
+{
+	static const char *const strings[] = { "name", "agent", "profile", "cwd", "layout" };
+	char field[64];
+	if (o->type != JSON_OBJECT) {
+		snprintf(field, sizeof field, "panes[%zu]", i);
+		return wall_bad(e, o, field, "want an object with \"command\" (and name, agent, profile, cwd, window)");
+	}
+	const struct json *m, *a;
+	json_each(m, o)
+	{
+		snprintf(field, sizeof field, "panes[%zu].%s", i, m->key);
+		bool str = false;
+		for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
+			str |= strcmp(m->key, strings[k]) == 0;
+		if (str && m->type != JSON_STRING)
+			return wall_bad(e, m, field, "want a string");
+		if (str) {
+			cJSON_AddStringToObject(req, m->key, m->str);
+		} else if (strcmp(m->key, "command") == 0) {
+			if (m->type != JSON_ARRAY || m->child == NULL)
+				return wall_bad(e, m, field, "want an array of strings: the program and its arguments");
+			cJSON *argv = cJSON_AddArrayToObject(req, "command");
+			json_each(a, m)
+			{
+				if (a->type != JSON_STRING)
+					return wall_bad(e, a, field, "want strings only");
+				cJSON_AddItemToArray(argv, cJSON_CreateString(a->str));
+			}
+		} else if (strcmp(m->key, "window") == 0) {
+			if (m->type == JSON_STRING && strcmp(m->str, "new") == 0)
+				cJSON_AddBoolToObject(req, "new_window", true);
+			else if (m->type == JSON_NUMBER && m->number >= 0 && m->number == (int)m->number)
+				cJSON_AddNumberToObject(req, "window", m->number);
+			else
+				return wall_bad(e, m, field, "want a window index or \"new\"");
+		} else {
+			return wall_bad(e, m, field, "unknown key (known: command, name, agent, profile, cwd, window)");
+		}
+	}
+	if (json_get(o, "command") == NULL) {
+		snprintf(field, sizeof field, "panes[%zu]", i);
+		return wall_bad(e, o, field, "no \"command\"");
+	}
+	return 0;
+}
+
+/* {"layout": "tiled", "panes": [{"name": "a", "command": ["claude"]}, ...]}:
+ * every pane checked first, then opened one request each. */
+static int wall_requests(struct wall_err *e, const struct json *root, cJSON *reqs)
+{
+	if (root->type != JSON_OBJECT)
+		return wall_bad(e, root, "(top level)", "want an object with \"panes\" (and \"layout\")");
+	const struct json *layout = json_get(root, "layout"), *panes = json_get(root, "panes"), *m, *p;
+	json_each(m, root) if (strcmp(m->key, "layout") != 0 && strcmp(m->key, "panes") != 0) return wall_bad(
+		e, m, m->key, "unknown key (known: layout, panes)");
+	if (layout != NULL && layout->type != JSON_STRING)
+		return wall_bad(e, layout, "layout", "want even-horizontal, even-vertical or tiled");
+	if (panes == NULL || panes->type != JSON_ARRAY || panes->child == NULL)
+		return wall_bad(e, panes != NULL ? panes : root, "panes", "want a non-empty array of panes");
+	size_t i = 0;
+	json_each(p, panes)
+	{
+		cJSON *req = cJSON_CreateObject();
+		cJSON_AddNumberToObject(req, "id", (double)i);
+		cJSON_AddStringToObject(req, "verb", "new-pane");
+		cJSON_AddItemToArray(reqs, req);
+		if (wall_pane(e, p, i, req) < 0)
+			return -1;
+		if (p->next == NULL && layout != NULL && json_get(p, "layout") == NULL)
+			cJSON_AddStringToObject(req, "layout", layout->str);
+		i++;
+	}
+	return 0;
+}
+
+int ctl_wall_file(const char *session, const char *path)
+{
+	char msg[600];
+	struct wall_err e = { path, msg, sizeof msg };
+	FILE *f = fopen(path, "re");
+	char *text = f != NULL ? malloc(WALL_MAX + 1) : NULL;
+	size_t len = text != NULL ? fread(text, 1, WALL_MAX + 1, f) : 0;
+	if (f != NULL)
+		fclose(f);
+	if (text == NULL || len > WALL_MAX) {
+		fprintf(stderr, "sandmux new: %s: %s\n", path,
+			f == NULL ? strerror(errno) : "unreadable or over 1 MiB");
+		free(text);
+		return 2;
+	}
+	struct json_error je = { 0 };
+	struct json *root = json_parse(text, len, &je);
+	free(text);
+	if (root == NULL) {
+		fprintf(stderr, "sandmux new: %s:%d:%d: %s: %s\n", path, je.line, je.col,
+			je.path[0] ? je.path : "(top level)", je.msg);
+		return 2;
+	}
+	cJSON *reqs = cJSON_CreateArray();
+	int r = wall_requests(&e, root, reqs);
+	json_free(root);
+	if (r < 0) {
+		fprintf(stderr, "sandmux new: %s\n", msg);
+		cJSON_Delete(reqs);
+		return 2;
+	}
+	cJSON *req, *resp;
+	int status = 0;
+	cJSON_ArrayForEach(req, reqs)
+	{
+		resp = NULL;
+		int rr = roundtrip(session, cJSON_Duplicate(req, true), false, &resp);
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(resp, "pane");
+		if (rr == 0 && cJSON_IsNumber(id))
+			printf("pane %d\n", id->valueint);
+		status |= rr;
+		cJSON_Delete(resp);
+	}
+	cJSON_Delete(reqs);
+	return status;
 }
 
 int cmd_ctl(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +268,14 @@ static int verb_remote(int argc, char **argv, const char *verb)
 	if (i + 1 < argc && strcmp(argv[i], "-t") == 0) {
 		name = argv[i + 1];
 		i += 2;
+	}
+	if (strcmp(verb, "new") == 0 && i + 1 < argc && strcmp(argv[i], "--file") == 0) {
+		if (i + 2 != argc) {
+			fprintf(stderr, "usage: sandmux new [-t SESSION] --file WALL.json\n");
+			return 2;
+		}
+		signal(SIGPIPE, SIG_IGN);
+		return ctl_wall_file(name, argv[i + 1]);
 	}
 	int fd = session_connect(name);
 	if (fd < 0)

@@ -13,5 +13,8 @@ int cmd_ctl(int argc, char **argv);     /* shell/cmd-ctl.c: ctl, list, send, cap
 /* shell/cmd-session.c: the session NAME (NULL: this directory's, or the
  * only one), connected; -1 after saying why. */
 int session_connect(const char *name);
+/* shell/cmd-ctl.c: `sandmux new --file WALL.json`, one control request a
+ * pane; the exit status. */
+int ctl_wall_file(const char *session, const char *path);
 
 #endif

@@ -36,45 +36,99 @@ struct pane *command_new_pane(struct server *s, struct window *w, const struct p
 	return p;
 }
 
-static int cmd_new(struct server *s, int argc, const char **argv, const char *cwd, struct buf *out)
+#define NEW_USAGE                                                                                           \
+	"usage: sandmux new [-t SESSION] [-n NAME] [--sandbox P] [--cwd DIR] [--layout L] [--json] -- CMD " \
+	"[ARG...] [::: CMD [ARG...]]... | new [-t SESSION] --file WALL.json\n"
+
+struct new_opts {
+	struct pane_spec spec;
+	int preset; /* -1: keep the layout */
+	bool json;
+};
+
+/* The options before "--"; returns the index of the first command word,
+ * or -1 after a reply. */
+static int new_options(int argc, const char **argv, struct new_opts *o, struct buf *out)
 {
-	struct pane_spec spec = { .cwd = cwd };
 	int i = 1;
-	for (; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
+	for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			o->json = true;
+			continue;
 		}
 		if (i + 1 >= argc)
-			return reply(out, 2, "sandmux new: %s needs a value\n", argv[i]);
-		if (strcmp(argv[i], "-n") == 0)
-			spec.name = argv[++i];
-		else if (strcmp(argv[i], "--sandbox") == 0)
-			spec.profile = argv[++i];
-		else if (strcmp(argv[i], "--cwd") == 0)
-			spec.cwd = argv[++i];
-		else
-			return reply(out, 2, "sandmux new: unknown option %s\n", argv[i]);
+			return reply(out, 2, "sandmux new: %s needs a value\n", argv[i]), -1;
+		const char *opt = argv[i++];
+		if (strcmp(opt, "-n") == 0)
+			o->spec.name = argv[i];
+		else if (strcmp(opt, "--sandbox") == 0)
+			o->spec.profile = argv[i];
+		else if (strcmp(opt, "--cwd") == 0)
+			o->spec.cwd = argv[i];
+		else if (strcmp(opt, "--layout") != 0)
+			return reply(out, 2, "sandmux new: unknown option %s\n", opt), -1;
+		else if ((o->preset = layout_preset_by_name(argv[i])) < 0)
+			return reply(out, 2, "sandmux new: --layout %s: want even-horizontal, even-vertical or tiled\n",
+				     argv[i]),
+			       -1;
 	}
-	if (i >= argc)
-		return reply(
-			out, 2, "%s",
-			"sandmux new: no command (usage: new [-n NAME] [--sandbox P] [--cwd DIR] -- CMD [ARG...])\n");
-	spec.argv = (char *const *)(argv + i);
-	char dir[4200];
-	if (spec.cwd[0] != '/') { /* relative to where `sandmux new` ran */
-		snprintf(dir, sizeof dir, "%s/%s", cwd, spec.cwd);
-		spec.cwd = dir;
+	if (i + 1 >= argc || strcmp(argv[i + 1], ":::") == 0)
+		return reply(out, 2, "sandmux new: no command\n%s", NEW_USAGE), -1;
+	return i + 1;
+}
+
+/* One pane a command; commands are separated by ":::" (a wall in one
+ * step). With -n NAME the panes are NAME, NAME-2, NAME-3... */
+static int cmd_new(struct server *s, int argc, const char **argv, const char *cwd, struct buf *out)
+{
+	struct new_opts o = { .spec = { .cwd = cwd }, .preset = -1 };
+	int i = new_options(argc, argv, &o, out);
+	if (i < 0)
+		return 2;
+	char dir[4200], name[80];
+	if (o.spec.cwd[0] != '/') { /* relative to where `sandmux new` ran */
+		snprintf(dir, sizeof dir, "%s/%s", cwd, o.spec.cwd);
+		o.spec.cwd = dir;
 	}
-	char err[256];
-	struct pane *p = command_new_pane(s, s->cur, &spec, err, sizeof err);
-	if (p == NULL)
-		return reply(out, 1, "sandmux new: %s\n", err);
-	char line[128];
-	snprintf(line, sizeof line, "%d", p->id);
-	if (p->state == PANE_FAILED)
-		return reply(out, 1, "sandmux new: pane %s did not start (see its screen)\n", line);
-	return reply(out, 0, "pane %s\n", line);
+	for (int k = i; k <= argc; k++) /* every command checked before any pane opens */
+		if ((k == argc || strcmp(argv[k], ":::") == 0) && (k == i || strcmp(argv[k - 1], ":::") == 0))
+			return reply(out, 2, "sandmux new: an empty command between :::\n%s", NEW_USAGE);
+	const char *base = o.spec.name;
+	struct buf ids = { 0 };
+	struct pane *p = NULL;
+	int status = 0;
+	for (int n = 1; i < argc; n++) {
+		int end = i;
+		while (end < argc && strcmp(argv[end], ":::") != 0)
+			end++;
+		argv[end] = NULL; /* each command its own argv */
+		if (base != NULL && n > 1)
+			snprintf(name, sizeof name, "%.60s-%d", base, n), o.spec.name = name;
+		o.spec.argv = (char *const *)(argv + i);
+		char err[256], id[32];
+		if ((p = command_new_pane(s, s->cur, &o.spec, err, sizeof err)) == NULL) {
+			status = reply(out, 1, "sandmux new: %s\n", err);
+			break;
+		}
+		snprintf(id, sizeof id, "%s%d", ids.len > 0 ? "," : "", p->id);
+		buf_addstr(&ids, id);
+		if (p->state == PANE_FAILED)
+			status = reply(out, 1, "sandmux new: pane %s did not start (see its screen)\n",
+				       id + (id[0] == ','));
+		i = end + 1;
+	}
+	if (p != NULL && o.preset >= 0)
+		window_next_layout(p->win, o.preset);
+	buf_add(&ids, "", 1);
+	char line[2048];
+	if (o.json)
+		snprintf(line, sizeof line, "{\"panes\":[%s]}\n", ids.p);
+	else
+		snprintf(line, sizeof line, "pane %s\n", ids.p);
+	if (status == 0 || ids.len > 1)
+		buf_addstr(out, line);
+	buf_free(&ids);
+	return status;
 }
 
 static int cmd_info(struct server *s, struct buf *out)

@@ -183,14 +183,6 @@ struct pane *ctl_find_pane(struct server *s, const char *name, int id)
 	return id > 0 ? pane_find(s, id) : NULL;
 }
 
-static int layout_by_name(const char *name)
-{
-	for (int i = 0; i < LAYOUT_NPRESETS; i++)
-		if (strcmp(name, layout_preset_name((enum layout_preset)i)) == 0)
-			return i;
-	return -1;
-}
-
 /* SGR for a cell's attributes, from a reset: what `capture -e` shows. */
 static void sgr_add(struct buf *b, const struct vt_attr *a)
 {
@@ -296,7 +288,7 @@ static int verb_new_pane(const struct req *r)
 		free(argv);
 		return fail(r, "cwd", "must be an absolute path");
 	}
-	int preset = layout != NULL ? layout_by_name(layout) : -1;
+	int preset = layout != NULL ? layout_preset_by_name(layout) : -1;
 	if (layout != NULL && preset < 0) {
 		free(argv);
 		return fail(r, "layout", "unknown layout (even-horizontal, even-vertical or tiled)");

@@ -13,6 +13,14 @@ const char *layout_preset_name(enum layout_preset p)
 	return p < LAYOUT_NPRESETS ? preset_names[p] : "?";
 }
 
+int layout_preset_by_name(const char *name)
+{
+	for (int i = 0; i < LAYOUT_NPRESETS; i++)
+		if (strcmp(name, preset_names[i]) == 0)
+			return i;
+	return -1;
+}
+
 static int gap_of(enum layout_type t)
 {
 	return t == LAYOUT_LR ? 1 : 0;

@@ -27,6 +27,8 @@ struct layout {
 /* The layouts `next-layout` cycles through. */
 enum layout_preset { LAYOUT_EVEN_LR, LAYOUT_EVEN_TB, LAYOUT_TILED, LAYOUT_NPRESETS };
 const char *layout_preset_name(enum layout_preset);
+/* The preset of that name, or -1. */
+int layout_preset_by_name(const char *name);
 
 struct layout *layout_new_leaf(void *pane, int x, int y, int w, int h);
 void layout_free(struct layout *);

@@ -10,8 +10,9 @@
 
 #include "shell/buf.h"
 
-#define MSG_MAX       (1u << 20)
-#define PROTO_VERSION 1
+#define MSG_MAX          (1u << 20)
+#define PROTO_VERSION    1
+#define COMMAND_ARGS_MAX 1024 /* strings in one MSG_COMMAND (a wall of panes in one `new`) */
 
 enum msg_type {
 	/* client -> server */

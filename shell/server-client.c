@@ -298,8 +298,8 @@ static void client_input(struct client *c, const char *p, size_t len)
 
 static void client_command(struct client *c, const char *p, size_t len)
 {
-	const char *argv[65];
-	int argc = proto_strings(p, len, argv, 64);
+	const char *argv[COMMAND_ARGS_MAX + 1];
+	int argc = proto_strings(p, len, argv, COMMAND_ARGS_MAX);
 	if (argc >= 0)
 		argv[argc] = NULL; /* `new` execs the tail */
 	if (argc < 2) {
