@@ -16,6 +16,7 @@
 
 #include "pty/vt.h"
 #include "shell/approve.h"
+#include "shell/mode.h"
 #include "shell/mux.h"
 #include "ui/denials.h"
 
@@ -43,10 +44,8 @@ static const struct denial **view_rows(struct server *s, int pane, size_t *n)
 	return v;
 }
 
-bool escalate_draw_denials(struct client *c)
+static void denials_draw(struct client *c)
 {
-	if (!c->denials_on)
-		return false;
 	size_t n;
 	const struct denial **v = view_rows(c->srv, c->denials_filter, &n);
 	int rows = ui_rows(c->ui), page = rows > 2 ? rows - 2 : 1;
@@ -62,7 +61,6 @@ bool escalate_draw_denials(struct client *c)
 		 n, filter);
 	ui_draw_denials(c->ui, rows, ui_cols(c->ui), title, (const struct denial *const *)v, n, (size_t)c->denials_top);
 	free(v);
-	return true;
 }
 
 /* f: all panes, then each pane that has denials, in id order. */
@@ -79,22 +77,16 @@ static void next_filter(struct client *c)
 	c->denials_top = 0;
 }
 
-void escalate_toggle_denials(struct client *c)
-{
-	c->denials_on = !c->denials_on;
-	c->denials_top = 0;
-	c->full = true;
-	server_redraw(c->srv, true);
-}
-
-static void denials_key(struct client *c, const struct key *k)
+/* Every key is the pane's: q or Escape closes it; no key answers anything. */
+static bool denials_key(struct client *c, const struct key *k)
 {
 	int page = ui_rows(c->ui) > 3 ? ui_rows(c->ui) - 3 : 1;
+	if (k->kind != KEY_PLAIN)
+		return true;
 	switch (k->code) {
 	case 'q':
 	case VT_KEY_ESCAPE:
-		escalate_toggle_denials(c);
-		return;
+		return false;
 	case 'f':
 		next_filter(c);
 		break;
@@ -120,10 +112,23 @@ static void denials_key(struct client *c, const struct key *k)
 		c->denials_top = 1 << 30;
 		break;
 	default:
-		return;
+		return true;
 	}
 	c->full = true;
 	server_redraw(c->srv, true);
+	return true;
+}
+
+const struct client_mode mode_denials = { .name = "denials", .draw = denials_draw, .key = denials_key };
+
+void escalate_toggle_denials(struct client *c)
+{
+	if (c->mode == &mode_denials) {
+		mode_leave(c);
+		return;
+	}
+	mode_enter(c, &mode_denials);
+	c->denials_top = 0;
 }
 
 /* ---- prompts ---- */
@@ -158,7 +163,8 @@ void escalate_next_prompt(struct client *c)
 		session_select(s, p->win);
 	window_focus(p->win, p);
 	c->answer_pane = p->id;
-	c->denials_on = false;
+	if (c->mode == &mode_denials)
+		mode_leave(c);
 	server_redraw(s, true);
 }
 
@@ -368,11 +374,7 @@ static bool prompt_key(struct client *c, const struct key *k)
 bool escalate_key(struct client *c, const struct key *k)
 {
 	if (k->kind != KEY_PLAIN) /* mouse reports and unknown sequences: never an answer */
-		return c->denials_on || c->answer_pane != 0;
-	if (c->denials_on) {
-		denials_key(c, k);
-		return true;
-	}
+		return c->answer_pane != 0;
 	if (c->answer_pane != 0 && k->mods == 0)
 		return prompt_key(c, k);
 	return false;

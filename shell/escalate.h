@@ -71,9 +71,8 @@ bool escalate_key(struct client *, const struct key *);
  * good as a key. Answers p's head prompt; -1 with why when it could not. */
 enum esc_scope;
 int escalate_answer(struct client *, struct pane *, enum esc_scope, char *err, size_t errlen);
-/* redraw: the denials pane instead of the panes (true when shown), and
- * the prompts over their panes. */
-bool escalate_draw_denials(struct client *);
+/* redraw: the prompts over their panes (the denials pane is a client
+ * mode, mode_denials in mode.h). */
 void escalate_draw_prompts(struct client *, struct window *);
 void escalate_server_free(struct server *);
 

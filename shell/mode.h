@@ -1,5 +1,5 @@
 /* mode: what covers a client's whole screen and takes its keys for a
- * while — the help screen, the overview (shell/overview.c) — as one
+ * while — the help screen, the denials pane, the overview — as one
  * interface, as tmux's window_mode: a name, how it draws, what a key does
  * and how it ends. The client holds at most one (client->mode). */
 #ifndef MODE_H
@@ -21,6 +21,7 @@ struct client_mode {
 
 extern const struct client_mode mode_help;     /* shell/bindings.c */
 extern const struct client_mode mode_overview; /* shell/overview.c */
+extern const struct client_mode mode_denials;  /* shell/escalate-view.c */
 
 /* Puts the client in the mode (leaving the one it was in). */
 void mode_enter(struct client *, const struct client_mode *);

@@ -145,9 +145,8 @@ struct client {
 	enum { PROMPT_SEARCH, PROMPT_COMMAND, PROMPT_RENAME } prompt_kind;
 	char message[128]; /* one line shown in the status bar until a key */
 	/* escalation (shell/escalate-view.c) */
-	bool denials_on;    /* the denials pane is up */
 	int denials_filter; /* its pane filter, 0: all */
-	int denials_top;    /* its first line shown */
+	int denials_top;    /* its first line shown (mode_denials) */
 	int answer_pane;    /* the pane whose prompt takes keys, 0: none */
 	/* the control interface (shell/ctl.c): JSON lines, not framed */
 	bool ctl;

@@ -132,9 +132,7 @@ static void draw_client(struct client *c)
 	if (all)
 		ui_erase(c->ui);
 	if (mode_draw(c)) {
-		/* help, the overview: the whole screen */
-	} else if (escalate_draw_denials(c)) {
-		/* the denials pane covers the screen */
+		/* help, the denials pane, the overview: the whole screen */
 	} else if (w != NULL) {
 		if (w->zoomed && w->active != NULL) {
 			draw_pane(c, w->active, true, all);
