@@ -35,8 +35,12 @@ r=$(ctl '{"id":2,"verb":"new-pane","name":"echo","command":["sh","-c","while rea
 ECHO=$(field "$r" 'r["pane"]')
 r=$(ctl "{\"id\":3,\"verb\":\"new-pane\",\"name\":\"writer\",\"command\":[\"sh\",\"-c\",\"touch '$OUT/w' && echo WROTE; sleep 60\"]}")
 WRITER=$(field "$r" 'r["pane"]')
-r=$(ctl '{"id":4,"verb":"new-pane","name":"bell","command":["sh","-c","sleep 1; printf \"\\a\"; echo RANG; sleep 60"]}')
+# The bell rings in a window of its own, once the person looks at window 0
+# (a pane on screen asks for no attention).
+r=$(ctl '{"id":4,"verb":"new-pane","name":"bell","new_window":true,"command":["sh","-c","while [ ! -e ring ]; do sleep 0.1; done; printf \"\\a\"; echo RANG; sleep 60"]}')
 BELL=$(field "$r" 'r["pane"]')
+ctl '{"id":41,"verb":"select","window":0}' >/dev/null
+touch "$WS/ring" # select is answered once the window is shown
 r=$(ctl '{"id":5,"verb":"new-pane","name":"quits","layout":"tiled","command":["sh","-c","sleep 1; exit 7"]}')
 QUITS=$(field "$r" 'r["pane"]')
 same "four new panes, each answered with its id" "$(field "$(ctl '{"id":6,"verb":"list"}')" 'sorted(p["name"] for w in r["session"]["windows"] for p in w["panes"] if p["name"] in ("echo","writer","bell","quits"))')" "['bell', 'echo', 'quits', 'writer']"
