@@ -230,8 +230,8 @@ static void prompt_bar(struct client *c, const struct pane *p)
 	keys_name(&c->srv->cfg.prefix, key, sizeof key);
 	if (p->esc->nq > 1)
 		snprintf(more, sizeof more, " (+%zu more)", p->esc->nq - 1);
-	snprintf(line, sizeof line, " sandbox: %s denied %s %s%s · %s a to answer", q->d.comm[0] ? q->d.comm : "?",
-		 q->d.op, target, more, key);
+	snprintf(line, sizeof line, " sandbox prompt: %s %s by %s%s · %s a to answer", q->d.op, target,
+		 q->d.comm[0] ? q->d.comm : "?", more, key);
 	ui_text(c->ui, p->y + p->h - 1, p->x, p->w, line, UI_ALERT);
 }
 

@@ -37,7 +37,7 @@ title_colour() { # title_colour WINDOW: the SGR codes before the title's first c
 	$TM capture-pane -p -e -t main | head -1 | grep -q '43m'
 }
 title_colour 3 && ok "the asking pane's title turns yellow" || fail "the asking pane's title turns yellow"
-m_expect "its waiting prompt shows a one-line bar with the key" "sandbox: touch denied create $OUT/x"
+m_expect "its waiting prompt shows a one-line bar with the key" "sandbox prompt: create $OUT/x by touch"
 m_expect "the bar names the key to answer" "C-b a to answer"
 m_type "typed-while-waiting"
 m_expect "typing still reaches the pane" "typed-while-waiting"
