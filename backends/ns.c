@@ -246,6 +246,8 @@ out:
 	return rc;
 }
 
+/* `deny` matches and what the ignore files name: both unreadable,
+ * unwritable and immovable the same way. */
 static int ns_deny(struct sbx *s)
 {
 	struct ns_paths d = { 0 };
@@ -256,6 +258,11 @@ static int ns_deny(struct sbx *s)
 				       s, "mount",
 				       "deny globs: too many entries to walk below their literal prefix; anchor them deeper")
 			     : sbx_fail(s, "mount", "walk the deny globs");
+	else if (ns_ignore_walk(s->p, &d) < 0)
+		rc = errno == E2BIG ? sbx_failx(s, "mount",
+						"ignore files: too many entries in the workspace to walk; ignore the "
+						"big directories (node_modules/, say) by name")
+				    : sbx_fail(s, "mount", "walk the workspace for the ignore files");
 	for (size_t i = 0; rc == 0 && i < d.n; i++)
 		rc = ns_hide(s, d.v[i]);
 	ns_paths_free(&d);

@@ -19,6 +19,7 @@
 #include "backends/procpath.h"
 #include "backends/unixsock.h"
 #include "policy/config.h"
+#include "policy/ignore.h"
 #include "policy/policy.h"
 #include "policy/suggest.h"
 
@@ -68,10 +69,12 @@ static const struct sysdesc syscalls[] = {
 
 #define WRITE_INTENT (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
 
-/* Reads need the observer only where the profile can refuse them. */
+/* Reads need the observer only where the profile can refuse them: also
+ * with ignore files that ignore something (files they match may be made
+ * after launch, where no bind-over covers them). */
 static bool reads_restricted(const struct policy *p)
 {
-	return !p->read_all || p->deny.n > 0;
+	return !p->read_all || p->deny.n > 0 || ignore_active(&p->ignore);
 }
 
 /* open/openat: notified only with a write-intent flag, unless reads are
