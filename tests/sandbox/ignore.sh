@@ -14,6 +14,7 @@ secrets/
 /build/out.txt
 !keep.env
 \#hash
+/build/*.log
 I
 echo '*.pem' >.sandmuxignore
 echo ENVSECRET1 >a.env
@@ -51,16 +52,21 @@ done
 
 # Made after launch: from outside while the sandbox runs, and from inside.
 rm -f late.env go ready
-out=$(sbx -- sh -c 'touch ready; n=0; while [ ! -e go ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n+1)); done; cat late.env && echo READ-OK' 2>&1 &
+ln -s /proc/self/cwd pc
+out=$(sbx -- sh -c 'touch ready; n=0; while [ ! -e go ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n+1)); done
+	for f in late.env /proc/self/cwd/late.env pc/late.env pc/build/late.log; do cat $f && echo READ-OK; done' 2>&1 &
 	n=0
 	while [ ! -e ready ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
 	echo LATESECRET >late.env
+	echo LATESECRET >build/late.log
 	touch go
 	wait)
+rm -f pc
 case "$out" in *LATESECRET* | *READ-OK*) fail "made from outside while running: unreadable inside"; echo "$out" | sed 's/^/#   /' ;; *) ok "made from outside while running: unreadable inside" ;; esac
 contains "made from outside: the denial names .cursorignore:2" "$out" "late.env (.cursorignore:2: *.env)"
 check "made from outside: the file is there (outside)" grep -q LATESECRET late.env
-rm -f late.env go ready
+same "made from outside: four tries, four refusals" "$(echo "$out" | grep -c 'Permission denied')" 4
+rm -f late.env build/late.log go ready
 out=$(sbx -- sh -c 'echo INSIDE > new.env; cat new.env; echo x > new.pem' 2>&1)
 refuse "made from inside: no new.env nor new.pem on the host" sh -c 'ls new.env new.pem 2>/dev/null | grep .'
 contains "made from inside: the denial names .cursorignore:2" "$out" "new.env (.cursorignore:2: *.env)"
