@@ -182,7 +182,7 @@ int ns_glob_walk(const struct rules *globs, const struct rules *except, struct n
 /* The workspace's .git is never matched nor entered (ignore.h). */
 static bool walk_ignore_match(const struct walk *w, const char *path, bool is_dir)
 {
-	return ignore_match(&w->p->ignore, w->p->workspace, path, is_dir) != NULL;
+	return ignore_match_entry(&w->p->ignore, w->p->workspace, path, is_dir) != NULL;
 }
 
 int ns_ignore_walk(const struct policy *p, struct ns_paths *out)

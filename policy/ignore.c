@@ -280,12 +280,14 @@ static const struct rule *positive(const struct rule *r)
 	return r != NULL && r->text[0] != '!' ? r : NULL;
 }
 
-/* One file's rules: each parent directory from the top, then the path. */
-static const struct rule *file_match(const struct rules *r, size_t from, size_t to, const char *rel, int is_dir)
+/* One file's rules: each parent directory from the top (unless the
+ * caller knows none is ignored), then the path. */
+static const struct rule *file_match(const struct rules *r, size_t from, size_t to, const char *rel, int is_dir,
+				     bool parents)
 {
 	char dir[PATH_MAX];
 	const struct rule *m;
-	for (const char *sl = strchr(rel + 1, '/'); sl != NULL; sl = strchr(sl + 1, '/')) {
+	for (const char *sl = parents ? strchr(rel + 1, '/') : NULL; sl != NULL; sl = strchr(sl + 1, '/')) {
 		if ((size_t)(sl - rel) >= sizeof dir)
 			return NULL;
 		memcpy(dir, rel, (size_t)(sl - rel));
@@ -298,7 +300,7 @@ static const struct rule *file_match(const struct rules *r, size_t from, size_t 
 	return is_dir != 1 ? positive(last_match(r, from, to, rel, false)) : NULL;
 }
 
-const struct rule *ignore_match(const struct rules *r, const char *ws, const char *path, int is_dir)
+static const struct rule *match(const struct rules *r, const char *ws, const char *path, int is_dir, bool parents)
 {
 	size_t w = strcmp(ws, "/") == 0 ? 0 : strlen(ws);
 	if (r->n == 0 || strncmp(path, ws, w) != 0 || path[w] != '/' || path[w + 1] == '\0')
@@ -310,10 +312,20 @@ const struct rule *ignore_match(const struct rules *r, const char *ws, const cha
 		const struct rule *m;
 		for (to = from + 1; to < r->n && r->v[to].origin.file == r->v[from].origin.file;)
 			to++;
-		if ((m = file_match(r, from, to, rel, is_dir)) != NULL)
+		if ((m = file_match(r, from, to, rel, is_dir, parents)) != NULL)
 			return m;
 	}
 	return NULL;
+}
+
+const struct rule *ignore_match(const struct rules *r, const char *ws, const char *path, int is_dir)
+{
+	return match(r, ws, path, is_dir, true);
+}
+
+const struct rule *ignore_match_entry(const struct rules *r, const char *ws, const char *path, bool is_dir)
+{
+	return match(r, ws, path, is_dir, false);
 }
 
 bool ignore_active(const struct rules *r)

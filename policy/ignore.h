@@ -35,6 +35,10 @@ int ignore_load(struct policy *p, struct config *cfg, struct perr *err);
  * pattern counts too: the stricter answer). */
 const struct rule *ignore_match(const struct rules *, const char *workspace, const char *path, int is_dir);
 
+/* The same for a walk from the workspace root that only enters
+ * directories not ignored: the parents are not matched again. */
+const struct rule *ignore_match_entry(const struct rules *, const char *workspace, const char *path, bool is_dir);
+
 /* Whether any pattern ignores something (not only `!` ones). */
 bool ignore_active(const struct rules *);
 
