@@ -50,6 +50,14 @@ for obs in "" --no-observer; do
 	rm -f link hard copy
 done
 
+# The ignore files themselves cannot be changed from inside (the next
+# launch would read them).
+cp .cursorignore .t/ci.before
+cp .sandmuxignore .t/si.before
+sbx -- sh -c 'echo > .cursorignore; echo > .sandmuxignore; rm -f .cursorignore .sandmuxignore; mv .sandmuxignore x; mv .cursorignore y' 2>/dev/null
+check "the ignore files are unchanged (outside)" sh -c 'cmp .cursorignore .t/ci.before && cmp .sandmuxignore .t/si.before'
+rm -f x y
+
 # Made after launch: from outside while the sandbox runs, and from inside.
 rm -f late.env go ready
 ln -s /proc/self/cwd pc
