@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "policy/config.h"
 #include "policy/glob.h"
@@ -238,7 +239,13 @@ int ignore_load(struct policy *p, struct config *cfg, struct perr *err)
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char path[PATH_MAX], *text;
 		size_t len;
+		struct stat st;
 		snprintf(path, sizeof path, "%s/%s", strcmp(p->workspace, "/") == 0 ? "" : p->workspace, names[i]);
+		/* a FIFO (or a symlink to one) would block the read for ever */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			perr_set(err, path, 0, 0, NULL, "not a regular file");
+			return -1;
+		}
 		int r = config_read_file(path, &text, &len, err);
 		if (r < 0)
 			return -1;

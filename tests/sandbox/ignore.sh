@@ -101,4 +101,8 @@ echo 'bad[' >>.sandmuxignore
 out=$(sbx -- true 2>&1)
 refuse "a bad pattern refuses the launch" sbx -- true
 contains "the error names file, line, column" "$out" "$ws/.sandmuxignore:2:4: pattern: unterminated '['"
+rm -f .sandmuxignore && mkfifo .sandmuxignore
+out=$(cd "$ws" && timeout 30 "$SANDMUX" run -- true 2>&1)
+same "a FIFO as .sandmuxignore refuses the launch at once (no hang)" "$?" 2
+contains "... saying so" "$out" "$ws/.sandmuxignore: not a regular file"
 exit $T_FAILED
