@@ -309,8 +309,10 @@ static const struct rule *file_match(const struct rules *r, size_t from, size_t 
 
 static const struct rule *match(const struct rules *r, const char *ws, const char *path, int is_dir, bool parents)
 {
+	if (r->n == 0 || ws == NULL)
+		return NULL;
 	size_t w = strcmp(ws, "/") == 0 ? 0 : strlen(ws);
-	if (r->n == 0 || strncmp(path, ws, w) != 0 || path[w] != '/' || path[w + 1] == '\0')
+	if (strncmp(path, ws, w) != 0 || path[w] != '/' || path[w + 1] == '\0')
 		return NULL;
 	const char *rel = path + w;
 	if (strncmp(rel, "/.git", 5) == 0 && (rel[5] == '\0' || rel[5] == '/'))

@@ -109,6 +109,7 @@ static void test_syntax(struct unit *u)
 	CHECK_STR(u, why(&r, WS, 1), NULL);
 	CHECK_STR(u, why(&r, "/other/x.env", 0), NULL);
 	CHECK_STR(u, why(&r, "/wsx/x.env", 0), NULL);
+	CHECK(u, ignore_match(&r, NULL, WS "/a.env", 0) == NULL); /* a policy without a workspace */
 	CHECK(u, ignore_active(&r));
 	rules_free(&r);
 	perr_free(&e);
