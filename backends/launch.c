@@ -468,7 +468,10 @@ int launch_start(struct launch *l)
 		snprintf(l->err, sizeof l->err, "launch: no policy or no command");
 		return -1;
 	}
-	if (p->sandboxed)
+	/* With the observer, a protected directory missing at launch is
+	 * refused when created (nothing is made in the workspace); without
+	 * it, only a covered stand-in keeps it from being made. */
+	if (p->sandboxed && !l->want_notify)
 		ns_precreate(p, l->made, (int)(sizeof l->made / sizeof l->made[0]));
 	char **env = launch_env(l);
 	if (env == NULL) {

@@ -50,7 +50,8 @@ struct launch {
 				 * (weak.c); proxy_fd/proxy_port are then a listener
 				 * on the host's 127.0.0.1, made by launch_start() */
 	char *made[8];  /* protected directories launch_start() made empty
-				 * in the workspace (so they can be covered) */
+				 * in the workspace (so they can be covered), only
+				 * without the observer */
 	char err[512];  /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */
 };
 

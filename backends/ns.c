@@ -140,10 +140,14 @@ static int ns_cmp(const void *a, const void *b)
 
 /* A protected directory that does not exist yet (no .vscode, no .sandmux
  * in this checkout) could be created and filled from inside, where no
- * bind can cover it. So an empty one is made (by the parent, before the
- * clone), when its parent exists, lies in the workspace and the sandbox
- * could write there, and it is covered like the others; launch_cleanup()
- * removes it again if still empty. Returns how many were made. */
+ * bind can cover it: a mount needs an existing target, and Landlock has
+ * no rule for one name inside a writable directory. The observer refuses
+ * such a creation (policy_decide_path), so nothing is made in the
+ * workspace when it runs. Without the observer (`run --no-observer`) an
+ * empty one is made (by the parent, before the clone), when its parent
+ * exists, lies in the workspace and the sandbox could write there, and it
+ * is covered like the others; launch_cleanup() removes it again if still
+ * empty. Returns how many were made. */
 int ns_precreate(const struct policy *p, char **made, int max)
 {
 	int nmade = 0;
@@ -246,6 +250,8 @@ out:
 	return rc;
 }
 
+/* `deny` matches and what the ignore files name: both unreadable,
+ * unwritable and immovable the same way. */
 static int ns_deny(struct sbx *s)
 {
 	struct ns_paths d = { 0 };
@@ -256,6 +262,11 @@ static int ns_deny(struct sbx *s)
 				       s, "mount",
 				       "deny globs: too many entries to walk below their literal prefix; anchor them deeper")
 			     : sbx_fail(s, "mount", "walk the deny globs");
+	else if (ns_ignore_walk(s->p, &d) < 0)
+		rc = errno == E2BIG ? sbx_failx(s, "mount",
+						"ignore files: too many entries in the workspace to walk; ignore the "
+						"big directories (node_modules/, say) by name")
+				    : sbx_fail(s, "mount", "walk the workspace for the ignore files");
 	for (size_t i = 0; rc == 0 && i < d.n; i++)
 		rc = ns_hide(s, d.v[i]);
 	ns_paths_free(&d);

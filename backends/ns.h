@@ -24,6 +24,12 @@ bool ns_paths_under(const struct ns_paths *, const char *path);
  * not followed. -1 with errno set on failure (E2BIG: too many entries). */
 int ns_glob_walk(const struct rules *globs, const struct rules *except, struct ns_paths *out);
 
+/* Appends every existing path of the workspace its ignore files ignore
+ * (policy/ignore.h), likewise: an ignored directory is not descended
+ * into, nor is the workspace's .git. -1 with errno (E2BIG) on failure. */
+struct policy;
+int ns_ignore_walk(const struct policy *, struct ns_paths *out);
+
 /* Appends the unix sockets found below dir, at most depth levels down. */
 void ns_socket_walk(const char *dir, int depth, struct ns_paths *out);
 

@@ -19,6 +19,8 @@
 #include "backends/procpath.h"
 #include "backends/unixsock.h"
 #include "policy/config.h"
+#include "policy/glob.h"
+#include "policy/ignore.h"
 #include "policy/policy.h"
 #include "policy/suggest.h"
 
@@ -68,10 +70,12 @@ static const struct sysdesc syscalls[] = {
 
 #define WRITE_INTENT (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
 
-/* Reads need the observer only where the profile can refuse them. */
+/* Reads need the observer only where the profile can refuse them: also
+ * with ignore files that ignore something (files they match may be made
+ * after launch, where no bind-over covers them). */
 static bool reads_restricted(const struct policy *p)
 {
-	return !p->read_all || p->deny.n > 0;
+	return !p->read_all || p->deny.n > 0 || ignore_active(&p->ignore);
 }
 
 /* open/openat: notified only with a write-intent flag, unless reads are
@@ -222,7 +226,8 @@ struct check {
 	char *raw[2];  /* absolute, not resolved */
 	char *path[2]; /* what is decided on */
 	enum fs_op op[2];
-	bool follow; /* the first path's final symlink is followed */
+	bool follow;        /* the first path's final symlink is followed */
+	bool unresolved[2]; /* procpath_canon() could not resolve it */
 };
 
 static void plan_checks(struct observer_core *o, const struct seccomp_notif *req, const struct sysdesc *s,
@@ -265,6 +270,7 @@ static void refine_checks(const struct observer_core *o, const struct sysdesc *s
 			continue;
 		free(c->path[i]);
 		c->path[i] = procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists);
+		c->unresolved[i] = c->path[i] == NULL;
 		if (i == 0 && c->op[0] == OP_CREATE && exists)
 			c->op[0] = OP_WRITE; /* O_CREAT, creat on an existing file */
 		if (i == 0 ? !worth_checking(s, c->op[0], exists) : exists && s->kind == K_LINK)
@@ -302,6 +308,13 @@ static const char *host_path(const struct observer_core *o, const char *path, ch
 	return o->weak ? path : launch_host_path(o->policy, path, buf, size);
 }
 
+/* What refuses a path the observer cannot resolve (observer_unresolvable). */
+static const struct decision unresolvable = {
+	.allow = false,
+	.rule = "observer: a path it cannot resolve (through /proc/PID/cwd, root or fd), refused",
+	.origin = { .layer = LAYER_HARDCODED },
+};
+
 static void observer_report(struct observer_core *o, const struct seccomp_notif *req, const char *comm,
 			    const char *path, enum fs_op op, const struct decision *dec)
 {
@@ -310,10 +323,107 @@ static void observer_report(struct observer_core *o, const struct seccomp_notif 
 		d.rule_file = dec->origin.file ? strdup(dec->origin.file) : NULL;
 		d.rule_line = dec->origin.line;
 		char buf[PATH_MAX];
-		suggest_path(o->policy, host_path(o, path, buf, sizeof buf), op, &d.suggest);
+		if (dec->rule != unresolvable.rule) /* no policy entry helps there */
+			suggest_path(o->policy, host_path(o, path, buf, sizeof buf), op, &d.suggest);
 		observer_emit(o, req, comm, &d);
 	}
 	denial_clear(&d);
+}
+
+/* The component after the next '/' of s, or NULL at the end. */
+static const char *next_segment(const char *s)
+{
+	const char *sl = strchr(s, '/');
+	return sl != NULL && sl[1] != '\0' ? sl + 1 : NULL;
+}
+
+/* "/proc/PID/cwd/x", "/proc/self/root/x", "/proc/PID/task/TID/fd/N/x":
+ * a path through a link of /proc that procpath_canon() refuses to
+ * follow (magic links), with something after it. */
+static bool proc_link_path(const char *path)
+{
+	if (strncmp(path, "/proc/", 6) != 0)
+		return false;
+	const char *s = next_segment(path + 6); /* after PID */
+	if (s != NULL && strncmp(s, "task/", 5) == 0 && (s = next_segment(s + 5)) == NULL)
+		return false;
+	if (s == NULL)
+		return false;
+	if (strncmp(s, "cwd/", 4) == 0 || strncmp(s, "root/", 5) == 0)
+		return next_segment(s) != NULL;
+	return strncmp(s, "fd/", 3) == 0 && (s = next_segment(s + 3)) != NULL && next_segment(s) != NULL;
+}
+
+/* Whether name matches the last segment (other than `**`) of one of the
+ * globs: ".vscode" for ".vscode/ **", "*.json" for ".cursor/ *.json"
+ * (without the spaces), "*.env" or "secrets" for an ignore file's "*.env"
+ * or "secrets/". */
+static bool segment_matches(const struct rules *r, const char *name)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		char seg[NAME_MAX + 1];
+		const char *g = r->v[i].text;
+		if (g[0] == '!')
+			continue; /* an ignore file's negation */
+		size_t end = strlen(g);
+		while (end > 0 && g[end - 1] == '/')
+			end--;
+		size_t start = end;
+		while (start > 0 && g[start - 1] != '/')
+			start--;
+		if (end - start == 2 && g[start] == '*' && g[start + 1] == '*' && start > 1) {
+			end = start - 1;
+			for (start = end; start > 0 && g[start - 1] != '/';)
+				start--;
+		}
+		if (end - start > NAME_MAX || end == start)
+			continue;
+		memcpy(seg, g + start, end - start);
+		seg[end - start] = '\0';
+		if (glob_match_text(seg, name, false))
+			return true;
+	}
+	return false;
+}
+
+/* Whether a component of path is a name one of the globs could match
+ * (segment_matches): only then can a symlink in the path lead to a match
+ * the path as written does not show. */
+static bool path_may_match(const struct rules *r, const char *path)
+{
+	char name[NAME_MAX + 1];
+	for (const char *s = path; r->n > 0 && *s != '\0';) {
+		size_t n = strcspn(s, "/");
+		if (n > 0 && n <= NAME_MAX) {
+			memcpy(name, s, n);
+			name[n] = '\0';
+			if (segment_matches(r, name))
+				return true;
+		}
+		s += n + (s[n] == '/');
+	}
+	return false;
+}
+
+/* After resolving: a path the observer would have to refuse if it knew
+ * where it leads, but cannot resolve, is refused (fail closed): one
+ * through a magic link of /proc, or in a directory it cannot resolve (a
+ * symlink to /proc/self/cwd) the creation of a name a protected glob
+ * could match or any call on one a deny glob or ignore file could. */
+static int observer_unresolvable(const struct observer_core *o, const struct check *c, struct decision *dec)
+{
+	for (int i = 0; i < 2; i++) {
+		if (c->raw[i] == NULL || !c->unresolved[i])
+			continue;
+		bool create = c->op[i] == OP_CREATE || c->op[i] == OP_RENAME;
+		if ((proc_link_path(c->raw[i]) && !launch_dev_allowed(c->raw[i])) ||
+		    (create && path_may_match(&o->policy->protect, c->raw[i])) ||
+		    path_may_match(&o->policy->deny, c->raw[i]) || path_may_match(&o->policy->ignore, c->raw[i])) {
+			*dec = unresolvable;
+			return i;
+		}
+	}
+	return -1;
 }
 
 /* Landlock grants the terminal and null devices for writing, /dev and
@@ -327,7 +437,7 @@ static bool runtime_path(const struct policy *p, const char *path, enum fs_op op
 		return true;
 	if (p->shared_cache && path_under(path, LAUNCH_CACHE_DIR))
 		return true;
-	return (op == OP_READ || op == OP_EXEC) && launch_always_readable(path);
+	return (op == OP_READ || op == OP_EXEC) && launch_always_readable(path) && !proc_link_path(path);
 }
 
 /* Decides one notification: the first denied path, or none. The policy
@@ -344,6 +454,26 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
 			return i;
 	}
 	return -1;
+}
+
+/* Calls allowed as written that are resolved all the same, because only
+ * the observer refuses what they could reach through a symlink
+ * ("ln -s . me; mkdir me/.vscode", "cat /proc/self/cwd/new.env"): every
+ * creation or rename (a protected directory missing at launch has no
+ * bind-over); with ignore files, every call, since what they match made
+ * after launch has no bind-over either ("ln -s late.env y; cat y"); with
+ * `deny` globs, every call on a path with a name one could match (the
+ * cost of resolving every call there, about half a notified call, was
+ * left out before and stays out). */
+static bool observer_resolve_anyway(const struct policy *p, const struct check *c)
+{
+	if (ignore_active(&p->ignore))
+		return true;
+	for (int i = 0; i < 2; i++)
+		if (c->path[i] != NULL &&
+		    (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || path_may_match(&p->deny, c->path[i])))
+			return true;
+	return false;
 }
 
 /* Most calls are allowed as written: those go on at once (Landlock
@@ -393,7 +523,7 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = { { NULL, NULL }, { NULL, NULL }, { OP_READ, OP_READ }, false };
+	struct check c = { { NULL, NULL }, { NULL, NULL }, { OP_READ, OP_READ }, false, { false, false } };
 	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;
@@ -406,9 +536,11 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 		return observer_connect(o, req, s->kind);
 	if (s != NULL && o->root >= 0) {
 		plan_checks(o, req, s, &c);
-		if (observer_decide(o, &c, &dec) >= 0) {
+		if (observer_decide(o, &c, &dec) >= 0 || observer_resolve_anyway(o->policy, &c)) {
 			refine_checks(o, s, &c);
 			denied = observer_decide(o, &c, &dec);
+			if (denied < 0)
+				denied = observer_unresolvable(o, &c, &dec);
 		}
 	}
 	/* A denial names a process and a path read through /proc: the id
@@ -432,7 +564,8 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 	/* The denial is told before the answer, so that whoever sees the
 	 * command end has already been sent every denial it met. */
 	if (denied >= 0)
-		observer_report(o, req, comm, c.path[denied], c.op[denied], &dec);
+		observer_report(o, req, comm, c.path[denied] != NULL ? c.path[denied] : c.raw[denied], c.op[denied],
+				&dec);
 	if (seccomp_notify_respond(o->fd, o->resp) != 0)
 		o->stats.gone++;
 out:

@@ -1,6 +1,7 @@
-/* walk: the existing paths a list of globs matches, for the bind-overs of
- * ns.c. Each glob is walked from its literal prefix only, the pseudo file
- * systems are never entered, and the walk is bounded so a glob such as
+/* walk: the existing paths a list of globs (or the ignore files) matches,
+ * for the bind-overs of ns.c. Each glob is walked from its literal prefix
+ * only, the ignore files from the workspace root, the pseudo file systems
+ * are never entered, and the walk is bounded so a glob such as
  * "/ ** / *.pem" (without the spaces) cannot stall a launch for minutes. */
 #include "backends/ns.h"
 
@@ -14,13 +15,18 @@
 
 #include "backends/sandbox.h"
 #include "policy/glob.h"
+#include "policy/ignore.h"
 #include "policy/policy.h"
 
 #define WALK_MAX_ENTRIES 200000
 
 struct walk {
+	/* whether path (is_dir: a directory) is a match, which is not descended */
+	bool (*match)(const struct walk *, const char *path, bool is_dir);
 	const struct glob *g;
 	const struct rules *except;
+	const struct policy *p; /* for the ignore files */
+	const char *prune;      /* a directory never entered; NULL: none */
 	struct ns_paths *out;
 	long budget;
 	int depth; /* levels below the prefix a match can be at; -1: any (`**`) */
@@ -97,6 +103,12 @@ static bool walk_is_dir(const struct dirent *e, const char *path)
 	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static bool walk_glob_match(const struct walk *w, const char *path, bool is_dir)
+{
+	(void)is_dir;
+	return glob_match(w->g, path) && !walk_excepted(w->except, path);
+}
+
 static int walk_dir(struct walk *w, const char *dir, int level)
 {
 	DIR *d = opendir(dir);
@@ -116,13 +128,14 @@ static int walk_dir(struct walk *w, const char *dir, int level)
 		if (snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, e->d_name) >=
 		    (int)sizeof path)
 			continue;
-		if (walk_pseudo(path))
+		if (walk_pseudo(path) || (w->prune != NULL && strcmp(path, w->prune) == 0))
 			continue;
-		if (glob_match(w->g, path) && !walk_excepted(w->except, path)) {
+		bool is_dir = walk_is_dir(e, path);
+		if (w->match(w, path, is_dir)) {
 			ns_paths_add(w->out, path);
 			continue;
 		}
-		if ((w->depth < 0 || level < w->depth) && walk_is_dir(e, path))
+		if ((w->depth < 0 || level < w->depth) && is_dir)
 			rc = walk_dir(w, path, level + 1);
 	}
 	closedir(d);
@@ -144,7 +157,7 @@ static int walk_one(const char *pattern, const struct rules *except, struct ns_p
 		return -1;
 	}
 	const char *prefix = glob_prefix(&g);
-	struct walk w = { &g, except, out, *budget, walk_depth(pattern, prefix) };
+	struct walk w = { walk_glob_match, &g, except, NULL, NULL, out, *budget, walk_depth(pattern, prefix) };
 	int rc = 0;
 	if (prefix[0] == '/' && lstat(prefix, &st) == 0) {
 		if (glob_match(&g, prefix) && !walk_excepted(except, prefix))
@@ -164,6 +177,23 @@ int ns_glob_walk(const struct rules *globs, const struct rules *except, struct n
 		if (walk_one(globs->v[i].text, except, out, &budget) < 0)
 			return -1;
 	return 0;
+}
+
+/* The workspace's .git is never matched nor entered (ignore.h). */
+static bool walk_ignore_match(const struct walk *w, const char *path, bool is_dir)
+{
+	return ignore_match_entry(&w->p->ignore, w->p->workspace, path, is_dir) != NULL;
+}
+
+int ns_ignore_walk(const struct policy *p, struct ns_paths *out)
+{
+	struct stat st;
+	char git[PATH_MAX];
+	if (!ignore_active(&p->ignore) || p->workspace == NULL || lstat(p->workspace, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(git, sizeof git, "%s/.git", p->workspace);
+	struct walk w = { walk_ignore_match, NULL, NULL, p, git, out, WALK_MAX_ENTRIES, -1 };
+	return walk_dir(&w, p->workspace, 1);
 }
 
 /* Unix sockets below dir, at most `depth` levels down, in a bounded walk

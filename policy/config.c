@@ -420,7 +420,7 @@ static const struct field top_fields[] = {
 	{ NULL, NULL },
 };
 
-static const char *config_own_file(struct config *cfg, const char *file, enum layer layer)
+const char *config_own_file(struct config *cfg, const char *file, enum layer layer)
 {
 	char **v = realloc(cfg->files, (cfg->nfiles + 1) * sizeof *v);
 	enum layer *l = v ? realloc(cfg->file_layers, (cfg->nfiles + 1) * sizeof *l) : NULL;

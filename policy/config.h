@@ -59,6 +59,9 @@ int config_parse(struct config *cfg, const char *file, const char *text, size_t 
 /* Reads a whole policy file (at most 1 MiB) into *text (NUL-terminated,
  * caller frees): 1 read, 0 absent, -1 error (err set). */
 int config_read_file(const char *file, char **text, size_t *len, struct perr *err);
+/* Keeps a copy of file among cfg's files (listed as read) and returns it:
+ * what origins point at. */
+const char *config_own_file(struct config *cfg, const char *file, enum layer);
 /* Reads and parses a file: 1 loaded, 0 absent, -1 error. */
 int config_load(struct config *cfg, const char *file, enum layer, const char *home, struct perr *err);
 void config_free(struct config *);

@@ -1,5 +1,5 @@
 /* decide: allow or deny one file operation, and say which rule decided.
- * Order: deny globs, then sandmux's own files and other read-only roots,
+ * Order: deny globs and ignore files, then sandmux's own files and other read-only roots,
  * then protected paths (for writes) minus their exceptions, then the
  * temp dir, write roots and read roots. */
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 
 #include "policy/config.h"
 #include "policy/glob.h"
+#include "policy/ignore.h"
 
 static struct decision decision(bool allow, const char *rule, struct origin o)
 {
@@ -110,6 +111,8 @@ struct decision policy_decide_path(const struct policy *p, const char *path, enu
 		return decision(true, "no sandbox", p->profile_origin);
 	char *norm = path_normalize(path);
 	const struct rule *r = rules_glob(&p->deny, norm);
+	if (r == NULL)
+		r = ignore_match(&p->ignore, p->workspace, norm, -1);
 	struct decision d;
 	if (r)
 		d = decision(false, rule_text(r), r->origin);

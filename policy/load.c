@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "policy/config.h"
+#include "policy/ignore.h"
 #include "policy/profile.h"
 #include "policy/trust.h"
 
@@ -116,7 +117,8 @@ int policy_load(const struct policy_opts *opts, struct policy **out, struct perr
 	struct policy_opts o = *opts;
 	o.home = p->home;
 	o.workspace = p->workspace;
-	if (load_layers(cfg, &o, err) < 0 || profile_resolve(p, cfg, &o, err) < 0) {
+	if (load_layers(cfg, &o, err) < 0 || profile_resolve(p, cfg, &o, err) < 0 ||
+	    (p->sandboxed && ignore_load(p, cfg, err) < 0)) {
 		policy_free(p);
 		return -1;
 	}
@@ -140,7 +142,7 @@ void policy_free(struct policy *p)
 	free(p->workspace);
 	free(p->home);
 	free(p->tmpdir);
-	struct rules *lists[] = { &p->read,    &p->write,          &p->readonly,  &p->deny,
+	struct rules *lists[] = { &p->read,    &p->write,          &p->readonly,  &p->deny,    &p->ignore,
 				  &p->protect, &p->protect_except, &p->net.allow, &p->net.deny };
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
 		rules_free(lists[i]);

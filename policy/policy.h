@@ -107,6 +107,7 @@ struct policy {
 	struct rules deny;           /* globs: no read, no write, no rename */
 	struct rules protect;        /* globs: write-protected (DESIGN.md "Protected paths") */
 	struct rules protect_except; /* globs: writable although under `protect` */
+	struct rules ignore;         /* .cursorignore, .sandmuxignore: like deny (policy/ignore.h) */
 	bool tmp_writable;           /* !disableTmpWrite */
 	bool shared_cache;           /* enableSharedBuildCache */
 	bool allow_weaker;           /* allowWeakerSandbox: without user namespaces, the weaker sandbox */

@@ -18,7 +18,8 @@ static const char *const protected_globs[] = {
 	".cursor/*.json",       ".cursor/**/*.json", ".cursor/.workspace-trusted",
 	".claude/*.json",       ".claude/**/*.json", ".vscode/**",
 	"*.code-workspace",     ".git/hooks/**",     ".git/config",
-	".git/info/attributes", ".cursorignore",     ".sandmux/**",
+	".git/info/attributes", ".cursorignore",     ".sandmuxignore",
+	".sandmux/**",
 };
 static const char *const protected_except[] = { ".cursor/rules", ".cursor/commands", ".cursor/worktrees",
 						".cursor/skills", ".cursor/agents" };

@@ -62,6 +62,8 @@ void policy_show_text(const struct policy *p, FILE *f)
 	text_rules(f, "writable", &p->write);
 	text_rules(f, "never writable", &p->readonly);
 	text_rules(f, "denied (no read, write or rename)", &p->deny);
+	text_rules(f, "ignored by .cursorignore/.sandmuxignore (like denied; paths from the workspace root)",
+		   &p->ignore);
 	text_rules(f, "write-protected", &p->protect);
 	text_rules(f, "writable exceptions", &p->protect_except);
 	fprintf(f, "temp dir: %s\n", p->tmp_writable ? "writable" : "read-only (disableTmpWrite)");
@@ -164,6 +166,7 @@ int policy_show_json(const struct policy *p, FILE *f)
 	cJSON_AddItemToObject(j, "write", json_rules(&p->write));
 	cJSON_AddItemToObject(j, "readonly", json_rules(&p->readonly));
 	cJSON_AddItemToObject(j, "deny", json_rules(&p->deny));
+	cJSON_AddItemToObject(j, "ignore", json_rules(&p->ignore));
 	cJSON_AddItemToObject(j, "protect", json_rules(&p->protect));
 	cJSON_AddItemToObject(j, "protect_except", json_rules(&p->protect_except));
 	cJSON_AddBoolToObject(j, "tmp_writable", p->tmp_writable);

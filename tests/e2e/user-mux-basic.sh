@@ -8,6 +8,8 @@ m_start
 m_type 'echo first-$((6*7))'
 m_expect "typing reaches the first pane" "first-42"
 contains "the title line names the profile and the state" "$(m_screen | head -1)" "running · workspace · denials 0"
+# The running session made nothing in the workspace (checked from outside).
+same "no .vscode or .sandmux made in the workspace" "$(ls -A "$WS" | grep -cE '^(\.vscode|\.sandmux)$')" 0
 
 m_keys C-b %
 m_wait main ' 2: ' && ok "prefix % splits side by side" || fail "prefix % splits side by side"

@@ -49,4 +49,20 @@ for obs in "" --no-observer; do
 		sh -c "ls '$fresh/.vscode/settings.json' '$fresh/.sandmux/sandbox.json' '$fresh/.git/hooks/pre-commit' 2>/dev/null | grep ."
 	same "fresh checkout ${obs:-(observer on)}: left as it was after the run" "$(ls -A "$fresh" "$fresh/.git" | grep -cE '^(\.vscode|\.sandmux|hooks)$')" "0"
 done
+# With the observer, nothing is made in the workspace while a sandbox
+# runs either (checked from outside during the run), and the tricks that
+# reach the missing names another way are refused too.
+t_dir fresh
+(cd "$fresh" && git init -q . && rm -rf .git/hooks)
+seen=$(cd "$fresh" && "$SANDMUX" run -- sh -c 'touch ready; n=0; while [ ! -e go ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n+1)); done' 2>&1 &
+	n=0
+	while [ ! -e "$fresh/ready" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	ls -A "$fresh" "$fresh/.git"
+	touch "$fresh/go"
+	wait)
+contains "fresh checkout: the sandbox was running when looked at" "$seen" "ready"
+same "fresh checkout: no .vscode, .sandmux or .git/hooks on the host during the run" "$(echo "$seen" | grep -cE '^(\.vscode|\.sandmux|hooks)$')" "0"
+(cd "$fresh" && "$SANDMUX" run -- sh -c 'ln -s . me; mkdir me/.vscode; mkdir -p me/.git/hooks; mkdir /proc/self/cwd/.sandmux; ln -s /proc/self/cwd pc; mkdir pc/.vscode pc/.sandmux; mkdir x; mv x .vscode; ln -s x .sandmux; mkdir -p .cursor/x && echo x > .cursor/mcp.json') 2>/dev/null
+same "fresh checkout: symlinked, /proc and rename routes made nothing" "$(ls -A "$fresh" "$fresh/.git" | grep -cE '^(\.vscode|\.sandmux|hooks)$')" "0"
+refuse "fresh checkout: no .cursor/mcp.json either" test -e "$fresh/.cursor/mcp.json"
 exit $T_FAILED

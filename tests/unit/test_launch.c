@@ -15,6 +15,7 @@
 #include "backends/launch.h"
 #include "backends/ns.h"
 #include "backends/sandbox.h"
+#include "policy/ignore.h"
 #include "policy/policy.h"
 #include "tests/unit/unit.h"
 
@@ -115,6 +116,35 @@ static void test_walk(struct unit *u)
 	rules_free(&g);
 	rules_free(&ex);
 	char cmd[4200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+	CHECK_INT(u, system(cmd), 0);
+}
+
+/* The ignore files' walk: git's order, ignored directories and .git not
+ * descended into. */
+static void test_ignore_walk(struct unit *u)
+{
+	char d[] = "/tmp/test_launch.XXXXXX", file[4200], cmd[4200];
+	CHECK(u, mkdtemp(d) != NULL);
+	const char *files[] = { "a.env",         "keep.env",          "sub/b.env",  "secrets/key",
+				"build/out.txt", "sub/build/out.txt", ".git/x.env", "readme" };
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+		touch(d, files[i]);
+	const char *text = "*.env\nsecrets/\n/build/out.txt\n!keep.env\n";
+	struct policy p = { .workspace = d };
+	struct perr e = { 0 };
+	struct ns_paths out = { 0 };
+	snprintf(file, sizeof file, "%s/.cursorignore", d);
+	CHECK_INT(u, ignore_parse(&p.ignore, file, text, strlen(text), &e), 0);
+	CHECK_INT(u, ns_ignore_walk(&p, &out), 0);
+	CHECK(u, has(&out, d, "a.env") && has(&out, d, "sub/b.env") && has(&out, d, "build/out.txt"));
+	CHECK(u, has(&out, d, "secrets") && !has(&out, d, "secrets/key")); /* the directory, not descended */
+	CHECK(u, !has(&out, d, "keep.env") && !has(&out, d, "sub/build/out.txt") && !has(&out, d, "readme"));
+	CHECK(u, !has(&out, d, ".git/x.env"));
+	CHECK_INT(u, out.n, 4);
+	ns_paths_free(&out);
+	rules_free(&p.ignore);
+	perr_free(&e);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
 	CHECK_INT(u, system(cmd), 0);
 }
@@ -237,6 +267,7 @@ int main(void)
 	struct unit u = { 0 };
 	test_chan(&u);
 	test_walk(&u);
+	test_ignore_walk(&u);
 	test_paths(&u);
 	test_weak_refusal(&u);
 	test_start(&u);
