@@ -107,6 +107,8 @@ static cJSON *pane_json(const struct pane *p)
 	pane_state_json(o, p);
 	cJSON_AddNumberToObject(o, "denials", p->denials);
 	cJSON_AddNumberToObject(o, "prompts", p->esc != NULL ? (double)p->esc->nq : 0);
+	/* shell integration look-alikes a program printed (forged or out of place) */
+	cJSON_AddNumberToObject(o, "reports_ignored", p->esc != NULL ? (double)p->esc->gate.ignored : 0);
 	cJSON_AddBoolToObject(o, "active", p == p->win->active);
 	return o;
 }
