@@ -137,8 +137,9 @@ static enum report_kind mark(struct report_gate *g, const char *b, size_t n, int
 {
 	if (n == 1 && b[0] == 'A') {
 		g->state = REPORT_AT_PROMPT;
+		/* cmd stays: the observer may report the last command's
+		 * denials after its prompt is back */
 		set_str(&g->line, NULL);
-		set_str(&g->cmd, NULL); /* nothing runs at a prompt */
 		return REPORT_PROMPT;
 	}
 	if (n == 1 && b[0] == 'C' && g->state == REPORT_AT_PROMPT) {

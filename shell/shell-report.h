@@ -35,7 +35,7 @@ struct report_gate {
 	char secret[INTEGRATION_SECRET_LEN + 1]; /* "": no integration, nothing is taken */
 	enum report_state state;
 	char *line;            /* 633;E at the current prompt, until its 133;C */
-	char *cmd;             /* the command line running (or that ran last), or NULL */
+	char *cmd;             /* the command line running, or that ran last (NULL: none reported) */
 	char *cwd;             /* the cwd of the last prompt, or NULL */
 	unsigned long ignored; /* report-like OSC strings not taken */
 };
