@@ -162,6 +162,23 @@ void escalate_next_prompt(struct client *c)
 	server_redraw(s, true);
 }
 
+/* One argument of the pane's own command, quoted as a shell would need
+ * it when it is not a plain word, so that "a b" and a b read apart. */
+static void put_arg(FILE *f, const char *arg, bool space)
+{
+	if (space)
+		fputc(' ', f);
+	if (arg[0] != 0 &&
+	    strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-") == strlen(arg)) {
+		fputs(arg, f);
+		return;
+	}
+	fputc('\'', f);
+	for (const char *p = arg; *p; p++)
+		*p == '\'' ? fputs("'\"'\"'", f) : fputc(*p, f); /* no backslash: the display doubles it */
+	fputc('\'', f);
+}
+
 /* "re-run: touch /x/y   in /ws" as the prompt says it: the pane's own
  * command, or the command line a shell pane was running at the denial,
  * every byte shown (ui_exact_text). malloc'ed, or NULL. */
@@ -175,7 +192,7 @@ static char *what_runs(const struct pane *p, const char *line, const char *dir)
 		return NULL;
 	if (e->argv != NULL)
 		for (size_t i = 0; e->argv[i] != NULL; i++)
-			fprintf(f, "%s%s", i ? " " : "", e->argv[i]);
+			put_arg(f, e->argv[i], i > 0);
 	else if (line != NULL)
 		fputs(line, f);
 	fclose(f);
@@ -243,7 +260,7 @@ static void prompt_view(const struct pane *p, struct prompt_view *v)
 	free(val);
 	bool held = strcmp(q->d.op, "connect") == 0 && escalate_net_held(p);
 	char *run = held ? NULL : what_runs(p, q->cmd, q->cwd);
-	if (held || run == NULL ||
+	if ((!held && run == NULL) ||
 	    asprintf(
 		    &v->l[2], " %s",
 		    held ? "the connection is held: approved, it proceeds for this run (no restart); refused, it fails now"
@@ -252,7 +269,8 @@ static void prompt_view(const struct pane *p, struct prompt_view *v)
 	free(run);
 	v->l[3] = strdup(keys_all);
 	int room = p->h - 1; /* the title line stays */
-	v->rerun = v->l[2] != NULL && rows_of(v->l, 1, p->w) <= room;
+	/* a held connection re-runs nothing: only its grant must show whole */
+	v->rerun = v->l[2] != NULL && (held || rows_of(v->l, 1, p->w) <= room);
 	if (!v->rerun) {
 		free(v->l[2]);
 		free(v->l[3]);
