@@ -3,7 +3,8 @@
 # it prints the shell integration's marks (OSC 133 / 633;E, with a
 # guessed secret and without), announcing a harmless-looking line that
 # hides, behind a carriage return, a command that would leave a marker;
-# then it makes a denial. The prompt offers only the line the person
+# then it makes a denial, and leaves an OSC string open for the shell's
+# next report to end. The prompt offers only the line the person
 # typed; approving once re-runs that, and the marker never appears on the
 # host. The shell's secret cannot be read by the programs it runs.
 . "$TESTS/e2e/mux.lib"
@@ -24,6 +25,8 @@ for k in "" ";0123456789abcdef0123456789abcdef"; do
 done
 echo FORGED-MARKS-PRINTED
 touch "$OUT/x"
+# last, an OSC left open, for the shell's own next report to complete
+printf '%s' "\${esc}]633;E;\$evil;"
 SH
 m_start
 m_keys C-b z
