@@ -42,6 +42,8 @@ static void init_drop_stdio(const struct sbx *s)
 	for (int i = 0; i < 3; i++)
 		if (s->l->stdio[i] > 2)
 			close(s->l->stdio[i]);
+	if (s->l->pass_fd >= 0)
+		close(s->l->pass_fd); /* the command's alone */
 }
 
 /* Returns the command's status once it has exited (weaker sandbox: or

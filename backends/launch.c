@@ -47,6 +47,7 @@ void launch_init(struct launch *l)
 	l->proxy_fd = -1;
 	l->pty_fd = -1;
 	l->status_fd = -1;
+	l->pass_fd = -1;
 }
 
 int sbx_fail(struct sbx *s, const char *step, const char *what)
@@ -81,6 +82,24 @@ static void launch_exec_found(char *const *argv)
 			execv(file, argv);
 			return;
 		}
+	}
+}
+
+/* pass_fd becomes LAUNCH_PASS_FD, kept across exec; it is dropped when
+ * the not-dumpable exec asked for cannot be made, so that no other
+ * process could read what it carries from the command. */
+static void launch_pass(const struct launch *l)
+{
+	if (l->pass_fd < 0)
+		return;
+	if (l->pass_fd != LAUNCH_PASS_FD) {
+		dup2(l->pass_fd, LAUNCH_PASS_FD);
+		close(l->pass_fd);
+	} else
+		fcntl(LAUNCH_PASS_FD, F_SETFD, 0);
+	if (l->exec_nodump) {
+		launch_exec_nodump(l->argv, environ);
+		close(LAUNCH_PASS_FD);
 	}
 }
 
@@ -132,6 +151,7 @@ static void launch_exec(struct sbx *s)
 		_exit(127);
 	}
 	environ = s->envp; /* execvp looks up argv[0] in the command's own PATH */
+	launch_pass(l);
 	launch_exec_found(l->argv);
 	execvp(l->argv[0], l->argv);
 	char what[256];
@@ -152,8 +172,10 @@ fail_dup:
  * fd would defeat every path rule. */
 static int launch_close_fds(struct sbx *s)
 {
-	int keep[6], n = 0;
+	int keep[7], n = 0;
 	keep[n++] = s->chan;
+	if (s->l->pass_fd >= 0)
+		keep[n++] = s->l->pass_fd;
 	if (s->status_w >= 0)
 		keep[n++] = s->status_w;
 	if (s->l->tty >= 0)
@@ -161,7 +183,7 @@ static int launch_close_fds(struct sbx *s)
 	for (int i = 0; i < 3; i++)
 		if (s->l->stdio[i] > 2)
 			keep[n++] = s->l->stdio[i];
-	for (int i = 1; i < n; i++) /* insertion sort: at most six */
+	for (int i = 1; i < n; i++) /* insertion sort: at most seven */
 		for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
 			int t = keep[j];
 			keep[j] = keep[j - 1];

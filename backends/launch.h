@@ -34,6 +34,11 @@ struct launch {
 	int proxy_listen_port;    /* its port on the sandbox's 127.0.0.1; 0: any free port */
 	char *const *extra_env;   /* NULL-terminated "NAME=VALUE" set after the env policy, or NULL */
 	bool want_status;         /* hand back status_fd (sandboxed commands only) */
+	int pass_fd;              /* -1, or an fd the command alone gets, as LAUNCH_PASS_FD
+				 * (init closes its copy): the shell integration's secret */
+	bool exec_nodump;         /* exec argv[0] (an absolute path) so that the process is
+				 * not dumpable (exec-nodump.c); if that fails, the command
+				 * runs as usual without pass_fd */
 
 	/* outputs */
 	pid_t pid;      /* host pid of the sandbox's init */
@@ -55,6 +60,8 @@ struct launch {
 	char err[512];  /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */
 };
 
+#define LAUNCH_PASS_FD 3
+
 void launch_init(struct launch *);
 /* Without user namespaces (clone fails with EPERM, ENOSPC or EINVAL
  * outside a sandmux sandbox), launch_start() runs the weaker sandbox of
@@ -75,6 +82,12 @@ int launch_start(struct launch *);
 /* After the sandbox has exited: removes the directories in `made` that
  * are still empty, and frees the list. */
 void launch_cleanup(struct launch *);
+
+/* exec-nodump.c: execs argv (argv[0] an absolute path) from an
+ * execute-only copy, so that the process is not dumpable and nothing
+ * else in its sandbox can read its memory or fds. Returns -1 (errno)
+ * when it could not. */
+int launch_exec_nodump(char *const *argv, char *const *envp);
 
 /* What the running kernel offers, probed once (sandmux doctor prints it). */
 struct features {

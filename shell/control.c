@@ -231,6 +231,8 @@ static cJSON *pane_json(const struct pane *p)
 	cJSON *waiting = cJSON_AddArrayToObject(o, "waiting");
 	for (size_t i = 0; p->esc != NULL && i < p->esc->nq; i++)
 		cJSON_AddItemToArray(waiting, prompt_json(p, &p->esc->q[i]));
+	/* shell integration look-alikes a program printed (forged or out of place) */
+	cJSON_AddNumberToObject(o, "reports_ignored", p->esc != NULL ? (double)p->esc->gate.ignored : 0);
 	cJSON_AddBoolToObject(o, "active", p == p->win->active);
 	return o;
 }

@@ -37,6 +37,7 @@ struct esc_server {
 /* What one launch runs, kept until launch_start() has copied it. */
 struct esc_spawn {
 	struct integration integ;
+	int secret_fd; /* the shell's end of its secret, or -1 */
 	char *argv[4];
 	char **env;
 	char user_zdotdir[4200];
@@ -118,12 +119,6 @@ static void strv_free(char **v)
 	free(v);
 }
 
-static void set_str(char **dst, char *val)
-{
-	free(*dst);
-	*dst = val;
-}
-
 /* The command ended badly after denials: the prompt still open says so,
  * or the latest denial's prompt is offered again. */
 static void reoffer(struct pane *p, int status)
@@ -147,23 +142,32 @@ static void reoffer(struct pane *p, int status)
 		}
 }
 
-/* OSC 133 (boundaries), 633;E (the command line), 7 (the cwd) from the
- * shell in a pane. They only say what a re-run would run; the prompt
- * shows it and a person decides. */
+/* OSC 133 (boundaries), 633;E (the command line), 7 (the cwd): taken
+ * only from the pane's shell, which signs them (shell-report.c); they
+ * only say what a re-run would run: the prompt shows it and a person
+ * decides. */
 static void on_osc(int command, const char *arg, size_t len, void *data)
 {
 	struct pane *p = data;
 	struct esc_pane *e = p->esc;
-	if (command == 633 && len >= 2 && arg[0] == 'E' && arg[1] == ';')
-		set_str(&e->last_cmd, strndup(arg + 2, len - 2));
-	else if (command == 7) {
-		char *cwd = esc_osc7_path(arg, len);
-		if (cwd != NULL)
-			set_str(&e->last_cwd, cwd);
-	} else if (command == 133 && len >= 1 && arg[0] == 'C')
+	unsigned long ignored = e->gate.ignored;
+	int status = 0;
+	switch (report_gate_feed(&e->gate, command, arg, len, &status)) {
+	case REPORT_START:
 		e->denials_run = 0;
-	else if (command == 133 && len >= 3 && arg[0] == 'D' && arg[1] == ';' && atoi(arg + 2) != 0)
-		reoffer(p, atoi(arg + 2));
+		break;
+	case REPORT_END:
+		if (status != 0)
+			reoffer(p, status);
+		break;
+	default:
+		break;
+	}
+	if (ignored == 0 && e->gate.ignored > 0)
+		server_log(p->srv,
+			   "pane %d: shell integration: a report without the shell's secret, or out of place, "
+			   "ignored (counted in ls --json)",
+			   p->id);
 }
 
 void escalate_pane_init(struct pane *p, const struct pane_spec *spec)
@@ -186,6 +190,8 @@ static void spawn_free(struct esc_pane *e)
 {
 	if (e->spawn == NULL)
 		return;
+	if (e->spawn->secret_fd >= 0)
+		close(e->spawn->secret_fd);
 	strv_free(e->spawn->env);
 	free(e->spawn);
 	e->spawn = NULL;
@@ -209,8 +215,7 @@ void escalate_pane_free(struct pane *p)
 	esc_pane_clear(e);
 	strv_free(e->argv);
 	free(e->cwd);
-	free(e->last_cmd);
-	free(e->last_cwd);
+	report_gate_free(&e->gate);
 	free(e);
 	p->esc = NULL;
 }
@@ -257,11 +262,17 @@ static void shell_argv(struct pane *p, struct esc_spawn *sp, struct launch *l)
 		return;
 	}
 	const char *dir = integration_dir(p->srv);
-	if (dir == NULL || integration_prepare(dir, sh, &sp->integ) < 0 || sp->integ.kind == INTEGRATION_NONE)
+	char secret[INTEGRATION_SECRET_LEN + 1];
+	if (dir == NULL || integration_prepare(dir, sh, &sp->integ) < 0 || sp->integ.kind == INTEGRATION_NONE ||
+	    integration_secret(secret) < 0 || (sp->secret_fd = integration_pass(secret)) < 0)
 		return;
 	if (sp->integ.kind == INTEGRATION_ZSH && getenv("ZDOTDIR") != NULL)
 		snprintf(sp->user_zdotdir, sizeof sp->user_zdotdir, "SANDMUX_USER_ZDOTDIR=%s", getenv("ZDOTDIR"));
 	l->argv = (char *const *)sp->integ.argv;
+	/* the secret on fd 3, and a shell whose memory nothing it runs can read */
+	l->pass_fd = sp->secret_fd;
+	l->exec_nodump = true;
+	report_gate_reset(&e->gate, secret);
 }
 
 void escalate_spawn_begin(struct pane *p, struct policy *pol, struct launch *l, char *const *extra)
@@ -273,9 +284,11 @@ void escalate_spawn_begin(struct pane *p, struct policy *pol, struct launch *l, 
 	spawn_free(e);
 	esc_broaden(e, pol, true);
 	e->denials_run = 0;
+	report_gate_reset(&e->gate, ""); /* a re-run or a new shell: nothing reported yet */
 	struct esc_spawn *sp = calloc(1, sizeof *sp);
 	if (sp == NULL)
 		return;
+	sp->secret_fd = -1;
 	e->spawn = sp;
 	if (e->argv == NULL)
 		shell_argv(p, sp, l);
@@ -300,6 +313,7 @@ static void on_denial(struct denial *d, void *arg)
 	if (esc_offer(p->esc, d, -1) == 1) {
 		server_log(p->srv, "pane %d: prompt: %s %s", p->id, d->op, d->target ? d->target : "");
 		control_prompt_event(p->srv, p);
+		alerts_prompt(p);
 		server_redraw(p->srv, true);
 	}
 }

@@ -55,8 +55,8 @@ int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 		return -1;
 	p->exit_status = exit_status;
 	p->seq = ++e->next_seq;
-	p->cmd = e->last_cmd != NULL ? strdup(e->last_cmd) : NULL;
-	p->cwd = e->last_cwd != NULL ? strdup(e->last_cwd) : NULL;
+	p->cmd = e->gate.cmd != NULL ? strdup(e->gate.cmd) : NULL;
+	p->cwd = e->gate.cwd != NULL ? strdup(e->gate.cwd) : NULL;
 	e->nq++;
 	return 1;
 }
@@ -183,42 +183,4 @@ void esc_pane_clear(struct esc_pane *e)
 	e->rerun_cmd = e->rerun_cwd = NULL;
 	e->denied = (struct esc_grants){ 0 };
 	e->once_on = false;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-char *esc_osc7_path(const char *arg, size_t len)
-{
-	if (len < 8 || strncmp(arg, "file://", 7) != 0)
-		return NULL;
-	const char *p = memchr(arg + 7, '/', len - 7); /* past the host name */
-	if (p == NULL)
-		return NULL;
-	size_t n = (size_t)(arg + len - p);
-	char *out = malloc(n + 1), *o = out;
-	for (size_t i = 0; out != NULL && i < n; i++) {
-		int h, l;
-		if (p[i] == '%' && i + 2 < n && (h = hexval(p[i + 1])) >= 0 && (l = hexval(p[i + 2])) >= 0) {
-			*o++ = (char)(h << 4 | l);
-			i += 2;
-		} else {
-			*o++ = p[i];
-		}
-	}
-	if (out != NULL)
-		*o = 0;
-	if (out != NULL && (strlen(out) != (size_t)(o - out) || out[0] != '/')) {
-		free(out); /* a NUL in a path: not one */
-		return NULL;
-	}
-	return out;
 }

@@ -10,6 +10,7 @@
 
 #include "backends/events.h"
 #include "policy/suggest.h"
+#include "shell/shell-report.h"
 
 struct observer;
 struct esc_spawn;
@@ -50,12 +51,11 @@ struct esc_pane {
 	unsigned denials_run; /* denials since the command last started */
 	unsigned next_seq;    /* the last prompt's seq */
 	/* what a restart runs (escalate-pane.c) */
-	char **argv;     /* the pane's own command; NULL: a shell pane */
-	char *cwd;       /* where the pane started */
-	char *last_cmd;  /* shell pane: the last command line (OSC 633;E) */
-	char *last_cwd;  /* shell pane: its cwd (OSC 7) */
-	char *rerun_cmd; /* shell pane: the approved prompt's command line, re-run now */
-	char *rerun_cwd; /*   and where; the shell comes back there after */
+	char **argv;             /* the pane's own command; NULL: a shell pane */
+	char *cwd;               /* where the pane started */
+	struct report_gate gate; /* shell pane: the last command line and cwd its shell reported */
+	char *rerun_cmd;         /* shell pane: the approved prompt's command line, re-run now */
+	char *rerun_cwd;         /*   and where; the shell comes back there after */
 	bool rerun;
 	struct observer *obs;
 	struct policy *obs_policy; /* owned when the proxy does not hold it */
@@ -80,8 +80,5 @@ int esc_answer(struct esc_pane *, enum esc_scope, struct suggestion *out);
 void esc_broaden(struct esc_pane *, struct policy *, bool consume);
 bool esc_grants_has(const struct esc_grants *, const struct suggestion *);
 void esc_pane_clear(struct esc_pane *);
-/* Parses OSC 7's "file://host/path" (percent-escapes decoded); NULL when
- * it is not one. malloc'ed. */
-char *esc_osc7_path(const char *arg, size_t len);
 
 #endif

@@ -168,55 +168,133 @@ void escalate_next_prompt(struct client *c)
 	server_redraw(s, true);
 }
 
-/* "re-run: touch /x/y   in /ws" as the prompt says it: the pane's own
- * command, or the command line a shell pane was running at the denial. */
-static void what_runs(const struct pane *p, const char *line, const char *dir, char *buf, size_t cap)
+/* One argument of the pane's own command, quoted as a shell would need
+ * it when it is not a plain word, so that "a b" and a b read apart. */
+static void put_arg(FILE *f, const char *arg, bool space)
 {
-	const struct esc_pane *e = p->esc;
-	char cmd[1024] = "", raw[1024] = "";
-	size_t o = 0;
-	if (e->argv != NULL)
-		for (size_t i = 0; e->argv[i] != NULL && o < sizeof raw; i++)
-			o += (size_t)snprintf(raw + o, sizeof raw - o, "%s%s", i ? " " : "", e->argv[i]);
-	else if (line != NULL)
-		snprintf(raw, sizeof raw, "%s", line);
-	ui_safe_text(cmd, sizeof cmd, raw);
-	const char *cwd = e->argv == NULL && dir != NULL ? dir : e->cwd != NULL ? e->cwd : p->srv->workspace;
-	char where[1024];
-	ui_safe_text(where, sizeof where, cwd);
-	if (cmd[0])
-		snprintf(buf, cap, "re-run: %s   in %s", cmd, where);
-	else
-		snprintf(buf, cap, "restart: the pane's shell (no command line reported)   in %s", where);
+	if (space)
+		fputc(' ', f);
+	if (arg[0] != 0 &&
+	    strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-") == strlen(arg)) {
+		fputs(arg, f);
+		return;
+	}
+	fputc('\'', f);
+	for (const char *p = arg; *p; p++)
+		*p == '\'' ? fputs("'\"'\"'", f) : fputc(*p, f); /* no backslash: the display doubles it */
+	fputc('\'', f);
 }
 
-static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
+/* "re-run: touch /x/y   in /ws" as the prompt says it: the pane's own
+ * command, or the command line a shell pane was running at the denial,
+ * every byte shown (ui_exact_text). malloc'ed, or NULL. */
+static char *what_runs(const struct pane *p, const char *line, const char *dir)
+{
+	const struct esc_pane *e = p->esc;
+	char *raw = NULL, *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&raw, &len);
+	if (f == NULL)
+		return NULL;
+	if (e->argv != NULL)
+		for (size_t i = 0; e->argv[i] != NULL; i++)
+			put_arg(f, e->argv[i], i > 0);
+	else if (line != NULL)
+		fputs(line, f);
+	fclose(f);
+	const char *cwd = e->argv == NULL && dir != NULL ? dir : e->cwd != NULL ? e->cwd : p->srv->workspace;
+	char *cmd = ui_exact_text(raw), *where = ui_exact_text(cwd);
+	if (cmd != NULL && where != NULL &&
+	    asprintf(&out,
+		     cmd[0] ? "re-run: %s   in %s" : "restart: the pane's shell (no command line reported)%s   in %s",
+		     cmd, where) < 0)
+		out = NULL;
+	free(raw);
+	free(cmd);
+	free(where);
+	return out;
+}
+
+/* A prompt as it is drawn, and what it can offer in its pane: a grant
+ * is offered only when what it allows is shown whole, a re-run only when
+ * the command line is too. */
+struct prompt_view {
+	char *l[4]; /* the denial, the grant, what re-runs, the keys */
+	bool rerun; /* o (once) is offered; s, a, r re-run the command */
+	bool grant; /* o, s, a, r are offered */
+};
+
+static const char keys_all[] = " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo "
+			       ".sandmux/sandbox.json) · d deny · x dismiss · Esc later · n next";
+static const char keys_norun[] = " s session · a always (~/.sandmux/sandbox.json) · r always (repo "
+				 ".sandmux/sandbox.json), without a re-run · d deny · x dismiss · Esc later · n next";
+static const char keys_none[] = " d deny · x dismiss · Esc later · n next · the pane is too small to show what "
+				" would be allowed: zoom it (prefix z) to answer";
+
+static char *exact_or_empty(const char *text)
+{
+	char *t = ui_exact_text(text);
+	return t != NULL ? t : strdup("");
+}
+
+static int rows_of(char *const *l, int from, int w)
+{
+	int n = 0;
+	for (int i = from; i < 4; i++)
+		n += l[i] != NULL ? ui_prompt_rows(l[i], w) : 1;
+	return n;
+}
+
+static void prompt_view(const struct pane *p, struct prompt_view *v)
 {
 	const struct esc_prompt *q = esc_head(p->esc);
-	char target[700], rule[300], val[700], more[48] = "", ended[48] = "";
-	ui_safe_text(target, sizeof target, q->d.target);
-	ui_safe_text(rule, sizeof rule, q->d.rule);
-	ui_safe_text(val, sizeof val, q->d.suggest.value);
+	char *target = exact_or_empty(q->d.target), *rule = exact_or_empty(q->d.rule);
+	char *val = exact_or_empty(q->d.suggest.value);
+	char more[48] = "", ended[48] = "";
 	if (p->esc->nq > 1)
 		snprintf(more, sizeof more, " (+%zu more)", p->esc->nq - 1);
 	if (q->exit_status >= 0)
 		snprintf(ended, sizeof ended, " (the command exited %d)", q->exit_status);
+	memset(v, 0, sizeof *v);
+	if (asprintf(&v->l[0], " sandbox: pane %d%s%s: denied %s %s (%s)", p->id, ended, more, q->d.op, target, rule) <
+	    0)
+		v->l[0] = NULL;
+	if (asprintf(&v->l[1], " allow: %s += %s", q->d.suggest.key, val) < 0)
+		v->l[1] = NULL;
+	free(target);
+	free(rule);
+	free(val);
 	bool held = strcmp(q->d.op, "connect") == 0 && escalate_net_held(p);
-	snprintf(l[0], 1200, " sandbox: pane %d%s%s: denied %s %s (%s)", p->id, ended, more, q->d.op, target, rule);
-	snprintf(l[1], 1200, " allow: %s += %s", q->d.suggest.key, val);
-	if (held)
-		snprintf(
-			l[2], 1200,
-			" the connection is held: approved, it proceeds for this run (no restart); refused, it fails now");
-	else {
-		what_runs(p, q->cmd, q->cwd, l[2] + 1, 1199);
-		l[2][0] = ' ';
+	char *run = held ? NULL : what_runs(p, q->cmd, q->cwd);
+	if ((!held && run == NULL) ||
+	    asprintf(
+		    &v->l[2], " %s",
+		    held ? "the connection is held: approved, it proceeds for this run (no restart); refused, it fails now"
+			 : run) < 0)
+		v->l[2] = NULL;
+	free(run);
+	v->l[3] = strdup(keys_all);
+	int room = p->h - 1; /* the title line stays */
+	/* a held connection re-runs nothing: only its grant must show whole */
+	v->rerun = v->l[2] != NULL && (held || rows_of(v->l, 1, p->w) <= room);
+	if (!v->rerun) {
+		free(v->l[2]);
+		free(v->l[3]);
+		v->l[2] = strdup(" re-run: not offered: the command line is longer than this pane can show whole (zoom "
+				 "it: prefix z); a grant restarts the shell without it");
+		v->l[3] = strdup(keys_norun);
 	}
-	snprintf(
-		l[3], 1200, "%s",
-		focused ? " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo .sandmux/sandbox.json) · d deny · x dismiss · Esc later · n next"
-			: " prefix a: answer this prompt");
-	return 4;
+	v->grant = v->l[1] != NULL && rows_of(v->l, 1, p->w) <= room;
+	if (!v->grant) {
+		free(v->l[3]);
+		v->l[3] = strdup(keys_none);
+	}
+}
+
+static void prompt_view_free(struct prompt_view *v)
+{
+	for (int i = 0; i < 4; i++)
+		free(v->l[i]);
 }
 
 /* The one-line bar over the active pane's last row while a prompt waits
@@ -225,13 +303,15 @@ static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 static void prompt_bar(struct client *c, const struct pane *p)
 {
 	const struct esc_prompt *q = esc_head(p->esc);
-	char target[400], key[32], more[48] = "", line[600];
-	ui_safe_text(target, sizeof target, q->d.target);
+	char *target = ui_exact_text(q->d.target != NULL ? q->d.target : ""), *comm = ui_exact_text(q->d.comm);
+	char key[32], more[48] = "", line[600];
 	keys_name(&c->srv->cfg.prefix, key, sizeof key);
 	if (p->esc->nq > 1)
 		snprintf(more, sizeof more, " (+%zu more)", p->esc->nq - 1);
-	snprintf(line, sizeof line, " sandbox prompt: %s %s by %s%s · %s a to answer", q->d.op, target,
-		 q->d.comm[0] ? q->d.comm : "?", more, key);
+	snprintf(line, sizeof line, " sandbox prompt: %s %s by %s%s · %s a to answer", q->d.op,
+		 target != NULL ? target : "?", comm != NULL && comm[0] ? comm : "?", more, key);
+	free(target);
+	free(comm);
 	ui_text(c->ui, p->y + p->h - 1, p->x, p->w, line, UI_ALERT);
 }
 
@@ -248,10 +328,13 @@ void escalate_draw_prompts(struct client *c, struct window *w)
 				prompt_bar(c, p);
 			continue;
 		}
-		char l[4][1200];
-		int n = prompt_lines(p, c->answer_pane == p->id, l);
-		const char *lines[4] = { l[0], l[1], l[2], l[3] };
-		ui_draw_prompt(c->ui, p->x, p->y, p->w, p->h, lines, n, c->answer_pane == p->id);
+		struct prompt_view v;
+		prompt_view(p, &v);
+		const char *lines[4];
+		for (int i = 0; i < 4; i++)
+			lines[i] = v.l[i] != NULL ? v.l[i] : "";
+		ui_draw_prompt(c->ui, p->x, p->y, p->w, p->h, lines, 4, true);
+		prompt_view_free(&v);
 	}
 }
 
@@ -281,10 +364,59 @@ static int write_always(struct client *c, struct pane *p, enum esc_scope scope)
 	return 0;
 }
 
-static void answer(struct client *c, struct pane *p, enum esc_scope scope)
+/* What a prompt the person cannot see whole must not be answered with. */
+static bool answer_shown(struct client *c, struct pane *p, enum esc_scope scope, bool *rerun)
+{
+	struct prompt_view v;
+	prompt_view(p, &v);
+	*rerun = v.rerun;
+	prompt_view_free(&v);
+	bool grants = scope == ESC_ONCE || scope == ESC_SESSION || scope == ESC_ALWAYS_USER || scope == ESC_ALWAYS_REPO;
+	if (grants && !v.grant) {
+		client_message(c, "the pane is too small to show the whole prompt: zoom it (prefix z) to answer");
+		return false;
+	}
+	if (scope == ESC_ONCE && !v.rerun) {
+		client_message(c, "once: the command line does not fit in this pane: zoom it (prefix z), or s, a, r "
+				  "grant without a re-run");
+		return false;
+	}
+	return true;
+}
+
+/* The line the pane shows after a grant, and the restart. */
+static void grant_restart(struct pane *p, const struct suggestion *s, enum esc_scope scope, bool rerun)
 {
 	struct esc_pane *e = p->esc;
 	bool shell = e->argv == NULL;
+	if (!rerun && shell) {
+		free(e->rerun_cmd); /* the shell comes back; nothing unseen re-runs */
+		e->rerun_cmd = NULL;
+	}
+	char *run = rerun ? what_runs(p, e->rerun_cmd, e->rerun_cwd) : NULL, *val = exact_or_empty(s->value);
+	char *line = NULL;
+	if (asprintf(&line, "\r\n\033[1m[sandmux: allowed %s %s (%s); %s]\033[m\r\n", s->key, val, scope_name(scope),
+		     run != NULL ? run
+		     : rerun     ? "re-run"
+		     : shell     ? "the shell restarts without re-running the command line"
+				 : "no restart: it applies from the command's next start") >= 0) {
+		vt_write(p->vt, line, strlen(line));
+		free(line);
+	}
+	free(run);
+	free(val);
+	if (!rerun && !shell)
+		return;
+	e->rerun = shell && e->rerun_cmd != NULL;
+	escalate_restart(p);
+}
+
+static void answer(struct client *c, struct pane *p, enum esc_scope scope)
+{
+	struct esc_pane *e = p->esc;
+	bool shell = e->argv == NULL, rerun;
+	if (!answer_shown(c, p, scope, &rerun))
+		return;
 	if (scope == ESC_ONCE && shell && esc_head(e)->cmd == NULL) {
 		client_message(c,
 			       "once: no command line to re-run here (no shell integration); s keeps it for the pane");
@@ -303,16 +435,8 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 	if (in_place) {
 		e->once_on = false; /* once: this run only, which goes on */
 		escalate_net_answer(p, s.key != NULL ? &s : NULL);
-	} else if (s.key != NULL) {
-		char run[1300], line[3000], val[700];
-		what_runs(p, e->rerun_cmd, e->rerun_cwd, run, sizeof run);
-		ui_safe_text(val, sizeof val, s.value);
-		snprintf(line, sizeof line, "\r\n\033[1m[sandmux: allowed %s %s (%s); %s]\033[m\r\n", s.key, val,
-			 scope_name(scope), run);
-		vt_write(p->vt, line, strlen(line));
-		e->rerun = shell && e->rerun_cmd != NULL;
-		escalate_restart(p);
-	}
+	} else if (s.key != NULL)
+		grant_restart(p, &s, scope, rerun);
 	if (!esc_pending(p->esc))
 		c->answer_pane = 0;
 	server_redraw(c->srv, true);

@@ -10,9 +10,10 @@
  * The invariant: a grant only ever comes from esc_answer(), and that is
  * only called from a key typed by an attached client (escalate_key()) or
  * the person's control interface (escalate_answer(), ctl.c), which no
- * sandbox can reach.
- * What a program prints (OSC strings included) can change which command
- * a prompt offers to re-run, and the prompt shows it, but never answers. */
+ * sandbox can reach. What a program prints never answers, and cannot
+ * choose which command a prompt offers to re-run: only the shell's own
+ * signed reports can (shell-report.h), and the prompt shows every byte of
+ * it. */
 #ifndef ESCALATE_H
 #define ESCALATE_H
 

@@ -8,6 +8,7 @@
 #include "shell/mode.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backends/loop.h"
@@ -77,11 +78,14 @@ static void row_text(const struct row *r, char *buf, size_t cap)
 	const struct pane *p = r->p;
 	if (r->prompt >= 0) {
 		const struct esc_prompt *q = &p->esc->q[r->prompt];
-		char target[300], val[300];
-		ui_safe_text(target, sizeof target, q->d.target != NULL ? q->d.target : "");
-		ui_safe_text(val, sizeof val, q->d.suggest.value);
+		char *target = ui_exact_text(q->d.target != NULL ? q->d.target : ""),
+		     *val = ui_exact_text(q->d.suggest.value), *comm = ui_exact_text(q->d.comm);
 		snprintf(buf, cap, "        %d.%u  %s denied %s %s -> %s += %s", p->id, q->seq,
-			 q->d.comm[0] ? q->d.comm : "?", q->d.op, target, q->d.suggest.key, val);
+			 comm != NULL && comm[0] ? comm : "?", q->d.op, target != NULL ? target : "?", q->d.suggest.key,
+			 val != NULL ? val : "?");
+		free(target);
+		free(val);
+		free(comm);
 		return;
 	}
 	char state[32], last[32], name[40], wp[24];

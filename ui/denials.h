@@ -17,8 +17,17 @@ void ui_draw_denials(struct ui *, int rows, int cols, const char *title, const s
 		     size_t top);
 
 /* A prompt box of n lines over the bottom of the rectangle (x, y, w, h);
- * the last line is the keys. focused: it takes keys now. */
+ * the last line is the keys. focused: it takes keys now. Lines wrap,
+ * never cut; when the box is taller than h - 1 rows, the top rows go. */
 void ui_draw_prompt(struct ui *, int x, int y, int w, int h, const char *const *lines, int n, bool focused);
+/* How many rows of a box w cells wide the line takes (ui_draw_prompt). */
+int ui_prompt_rows(const char *line, int w);
+
+/* exact.c: text shown exactly, every byte visible: control characters,
+ * bytes that are not UTF-8, and invisible, bidi, zero-width, combining
+ * and space-like code points escaped (\t \r \x1b \u202e), a backslash
+ * doubled. malloc'ed (NULL: out of memory). */
+char *ui_exact_text(const char *text);
 
 /* Copies text with control characters shown as '?': what a sandboxed
  * program named must not reach the terminal as a control sequence. */

@@ -1,63 +1,81 @@
 /* prompt: an escalation prompt drawn over the bottom rows of its pane, in
  * the alert style, so that it cannot be mistaken for the program's own
- * output. Lines are wrapped, not cut: the person must see all of what
- * will run, and where, before answering. */
+ * output. Lines are wrapped, never cut: the person must see all of what
+ * will run, and where, before answering. The caller checks with
+ * ui_prompt_rows() that what matters fits; if the box is taller than the
+ * pane, only its first lines lose their top rows. */
 #include "ui/denials.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui/ui.h"
 
-#define ROWS_MAX 32
+/* The bytes of the next row of at most w cells at p. A code point other
+ * than ASCII counts two cells, the most a terminal gives one, so that a
+ * row is never wider than the box (ui_text would cut it). */
+static size_t row_len(const char *p, int w)
+{
+	int cells = 0;
+	size_t len = 0;
+	while (p[len] != 0) {
+		int cw = (unsigned char)p[len] < 0x80 ? 1 : 2;
+		if (cells + cw > w && cells > 0)
+			break;
+		cells += cw;
+		len++;
+		while ((p[len] & 0xc0) == 0x80)
+			len++;
+	}
+	return len;
+}
 
-/* Splits text into rows of at most w code points (one cell each: the
- * text was made safe, and paths are mostly ASCII). */
-static int wrap(const char *text, int w, char rows[][1024], int max)
+int ui_prompt_rows(const char *line, int w)
 {
 	int n = 0;
-	const char *p = text;
+	if (w < 2)
+		return 1 << 20;
 	do {
-		int cells = 0;
-		size_t len = 0;
-		while (p[len] != 0 && cells < w && len + 4 < 1024) {
-			len++;
-			while ((p[len] & 0xc0) == 0x80)
-				len++;
-			cells++;
-		}
-		if (n < max) {
-			memcpy(rows[n], p, len);
-			rows[n++][len] = 0;
-		}
-		p += len;
-	} while (*p != 0 && n < max);
+		line += row_len(line, w);
+		n++;
+	} while (*line != 0);
 	return n;
 }
 
+struct prow {
+	const char *text;
+	size_t len;
+	enum ui_style style;
+};
+
 void ui_draw_prompt(struct ui *ui, int x, int y, int w, int h, const char *const *lines, int n, bool focused)
 {
-	char rows[ROWS_MAX][1024];
-	enum ui_style style[ROWS_MAX];
 	if (w < 4 || h < 2 || n < 1)
 		return;
-	int keys = 0, body = 0;
-	char krows[4][1024];
-	keys = wrap(lines[n - 1], w, krows, 4);
-	for (int i = 0; i < n - 1 && body < ROWS_MAX; i++)
-		body += wrap(lines[i], w, rows + body, ROWS_MAX - body);
-	int room = h - 1 - keys; /* the title line stays */
-	if (body > room)
-		body = room > 0 ? room : 0;
-	for (int i = 0; i < body; i++)
-		style[i] = UI_ALERT;
-	for (int i = 0; i < keys && body + i < ROWS_MAX; i++) {
-		memcpy(rows[body + i], krows[i], sizeof krows[i]);
-		style[body + i] = focused ? UI_TITLE_ACTIVE : UI_STATUS;
+	int total = 0;
+	for (int i = 0; i < n; i++)
+		total += ui_prompt_rows(lines[i], w);
+	struct prow *rows = calloc((size_t)total, sizeof *rows);
+	if (rows == NULL)
+		return;
+	int r = 0;
+	for (int i = 0; i < n; i++) {
+		const char *p = lines[i];
+		do {
+			size_t len = row_len(p, w);
+			rows[r++] = (struct prow){ p, len,
+						   i == n - 1 ? (focused ? UI_TITLE_ACTIVE : UI_STATUS) : UI_ALERT };
+			p += len;
+		} while (*p != 0);
 	}
-	int total = body + keys < ROWS_MAX ? body + keys : ROWS_MAX;
-	if (total > h - 1)
-		total = h - 1;
-	int top = y + h - total;
-	for (int i = 0; i < total; i++)
-		ui_text(ui, top + i, x, w, rows[i], style[i]);
+	int shown = total < h - 1 ? total : h - 1; /* the title line stays */
+	char *buf = malloc((size_t)w * 4 + 1);
+	for (int i = 0; buf != NULL && i < shown; i++) {
+		const struct prow *pr = &rows[total - shown + i];
+		memcpy(buf, pr->text, pr->len);
+		buf[pr->len] = 0;
+		ui_text(ui, y + h - shown + i, x, w, buf, pr->style);
+	}
+	free(buf);
+	free(rows);
 }

@@ -33,7 +33,7 @@ m_keys C-b a
 m_expect "prefix a focuses the prompt and shows its keys" "o once"
 contains "the prompt says what was denied" "$(m_screen)" "denied create $OUT/f"
 contains "the prompt shows the broadening" "$(m_screen)" "additionalReadwritePaths += $OUT"
-contains "the prompt shows what will re-run, and where" "$(m_screen)" "re-run: sh -c touch '$OUT/f'"
+contains "the prompt shows what will re-run, and where" "$(m_screen)" "re-run: sh -c 'touch '\"'\"'$OUT/f'\"'\"' && echo"
 m_keys o
 m_expect "once: the command re-runs and succeeds" "WROTE-42"
 [ -e "$OUT/f" ] && ok "the file really exists (seen from outside)" || fail "the file really exists (seen from outside)"

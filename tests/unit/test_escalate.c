@@ -97,34 +97,34 @@ static void test_broaden(struct unit *u)
 static void test_rerun_snapshot(struct unit *u)
 {
 	struct esc_pane e = { 0 };
-	e.last_cmd = strdup("touch /x/a");
-	e.last_cwd = strdup("/ws/sub");
+	e.gate.cmd = strdup("touch /x/a");
+	e.gate.cwd = strdup("/ws/sub");
 	offer(&e, "/x/a", "/x");
-	free(e.last_cmd);
-	e.last_cmd = strdup("echo later");
+	free(e.gate.cmd);
+	e.gate.cmd = strdup("echo later");
 	struct suggestion s;
 	CHECK_INT(u, esc_answer(&e, ESC_ONCE, &s), 0);
 	CHECK_STR(u, e.rerun_cmd, "touch /x/a");
 	CHECK_STR(u, e.rerun_cwd, "/ws/sub");
 	CHECK(u, e.once_on);
-	free(e.last_cmd);
-	free(e.last_cwd);
+	free(e.gate.cmd);
+	free(e.gate.cwd);
 	esc_pane_clear(&e);
 	CHECK(u, e.rerun_cmd == NULL);
 }
 
 static void test_osc7(struct unit *u)
 {
-	char *p = esc_osc7_path("file://host/a%20b/c", 19);
+	char *p = report_osc7_path("file://host/a%20b/c", 19);
 	CHECK_STR(u, p, "/a b/c");
 	free(p);
-	p = esc_osc7_path("file:///x", 9);
+	p = report_osc7_path("file:///x", 9);
 	CHECK_STR(u, p, "/x");
 	free(p);
-	CHECK(u, esc_osc7_path("http://h/x", 10) == NULL);
-	CHECK(u, esc_osc7_path("file://host", 11) == NULL);
-	CHECK(u, esc_osc7_path("file://h/a%00b", 14) == NULL); /* a NUL cannot be in a path */
-	p = esc_osc7_path("file://h/50%", 12);
+	CHECK(u, report_osc7_path("http://h/x", 10) == NULL);
+	CHECK(u, report_osc7_path("file://host", 11) == NULL);
+	CHECK(u, report_osc7_path("file://h/a%00b", 14) == NULL); /* a NUL cannot be in a path */
+	p = report_osc7_path("file://h/50%", 12);
 	CHECK_STR(u, p, "/50%");
 	free(p);
 }
