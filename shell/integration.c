@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/safefile.h"
+
 /* bash: --rcfile replaces ~/.bashrc, so source it (and /etc/bash.bashrc,
  * which Debian's bash reads only without --rcfile) ourselves. The DEBUG
  * trap fires before every simple command, those of PROMPT_COMMAND too;
@@ -73,37 +75,18 @@ static const char zsh_rc[] = "ZDOTDIR=\"${SANDMUX_USER_ZDOTDIR:-$HOME}\"\n"
 			     "add-zsh-hook precmd __sandmux_precmd\n"
 			     "add-zsh-hook preexec __sandmux_preexec\n";
 
-/* Writes one file atomically (temp + rename) with mode 0444. */
-static int write_file(const char *dir, const char *name, const char *text)
+int integration_write(const char *home, char *err, size_t errlen)
 {
-	char path[4096], tmp[4200];
-	if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
-		return -1;
-	snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
-	if (fd < 0)
-		return -1;
-	size_t len = strlen(text);
-	ssize_t n = write(fd, text, len);
-	if (close(fd) < 0 || n != (ssize_t)len || rename(tmp, path) < 0) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
-int integration_write(const char *dir)
-{
-	char zdir[4096];
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -1;
-	if (snprintf(zdir, sizeof zdir, "%s/zsh", dir) >= (int)sizeof zdir)
-		return -1;
-	if (mkdir(zdir, 0755) < 0 && errno != EEXIST)
-		return -1;
-	if (write_file(dir, "bashrc", bash_rc) < 0 || write_file(zdir, ".zshenv", zsh_env) < 0 ||
-	    write_file(zdir, ".zshrc", zsh_rc) < 0)
-		return -1;
+	static const struct {
+		const char *rel, *text;
+	} files[] = {
+		{ INTEGRATION_REL "/bashrc", bash_rc },
+		{ INTEGRATION_REL "/zsh/.zshenv", zsh_env },
+		{ INTEGRATION_REL "/zsh/.zshrc", zsh_rc },
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		if (safefile_replace(home, files[i].rel, files[i].text, strlen(files[i].text), 0444, err, errlen) < 0)
+			return -1;
 	return 0;
 }
 
