@@ -143,3 +143,13 @@ echo precious >"$ws/victim.txt"
 out=$(sm run --report "$ws/report.json" -- sh -c "ln -sf '$ws/victim.txt' '$ws/report.json'; touch '$HOME/outside/r'" 2>&1)
 same "--report: the command's link target is unchanged" "$(cat "$ws/victim.txt")" "precious"
 [ -L "$ws/report.json" ] && ok "--report: the command did plant its link" || fail "--report: the command did plant its link"
+
+# --- the shared build cache is not bound through a link ---
+mkdir -p "$ws/cache-target" "$HOME/.sandmux/state/tmp"
+ln -s "$ws/cache-target" "$HOME/.sandmux/state/tmp/shared-cache"
+echo '{"enableSharedBuildCache": true}' >"$ws/cache.json"
+out=$(sm run --config "$ws/cache.json" -- sh -c 'echo x > "$PIP_CACHE_DIR.probe"' 2>&1); rc=$?
+refuse "a linked shared-cache: run refuses" [ "$rc" = 0 ]
+contains "and names it" "$out" "shared-cache: a symbolic link; refused"
+same "nothing was written through it" "$(ls -A "$ws/cache-target")" ""
+rm -f "$HOME/.sandmux/state/tmp/shared-cache"
