@@ -214,7 +214,7 @@ int safefile_append(const char *root, const char *rel, char *err, size_t errlen)
 	return fd;
 }
 
-int safefile_mkdtemp(struct safedir *d, const char *prefix, char *out, size_t outlen, char *err, size_t errlen)
+static int mkdtemp_at(struct safedir *d, const char *prefix, char *out, size_t outlen, char *err, size_t errlen)
 {
 	for (int tries = 0; tries < 16; tries++) {
 		char name[256];
@@ -229,4 +229,15 @@ int safefile_mkdtemp(struct safedir *d, const char *prefix, char *out, size_t ou
 			return fail_errno(err, errlen, d->path, name, "mkdir");
 	}
 	return fail_errno(err, errlen, d->path, prefix, "mkdir");
+}
+
+int safefile_mkdtemp(const char *root, const char *rel, const char *prefix, char *out, size_t outlen, char *err,
+		     size_t errlen)
+{
+	struct safedir d;
+	if (safefile_dir_open(&d, root, rel, true, err, errlen) < 0)
+		return -1;
+	int rc = mkdtemp_at(&d, prefix, out, outlen, err, errlen);
+	safefile_dir_close(&d);
+	return rc;
 }

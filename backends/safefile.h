@@ -46,8 +46,9 @@ int safefile_append_at(struct safedir *, const char *name, char *err, size_t err
 /* The same for root/rel, making the directories on the way (0700). */
 int safefile_append(const char *root, const char *rel, char *err, size_t errlen);
 
-/* Makes a new directory dir/PREFIX-XXXXXX (0700) and writes its path to
- * out. 0, or -1 with err. */
-int safefile_mkdtemp(struct safedir *, const char *prefix, char *out, size_t outlen, char *err, size_t errlen);
+/* Makes a new directory root/rel/PREFIX-XXXXXX (0700; the directories on
+ * the way too) and writes its path to out. 0, or -1 with err. */
+int safefile_mkdtemp(const char *root, const char *rel, const char *prefix, char *out, size_t outlen, char *err,
+		     size_t errlen);
 
 #endif

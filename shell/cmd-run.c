@@ -111,17 +111,11 @@ static int run_parse(int argc, char **argv, struct run_opts *o)
 static int run_make_tmpdir(struct run *r, const char *home)
 {
 	char err[600];
-	struct safedir d;
 	if (home == NULL || home[0] != '/') {
 		fprintf(stderr, "sandmux run: $HOME is not set to an absolute path: needed for the session temp dir\n");
 		return -1;
 	}
-	int rc = safefile_dir_open(&d, home, SAFEFILE_TMP_REL, true, err, sizeof err);
-	if (rc == 0) {
-		rc = safefile_mkdtemp(&d, "run", r->tmpdir, sizeof r->tmpdir, err, sizeof err);
-		safefile_dir_close(&d);
-	}
-	if (rc < 0) {
+	if (safefile_mkdtemp(home, SAFEFILE_TMP_REL, "run", r->tmpdir, sizeof r->tmpdir, err, sizeof err) < 0) {
 		fprintf(stderr, "sandmux run: session temp dir: %s\n", err);
 		r->tmpdir[0] = '\0';
 		return -1;

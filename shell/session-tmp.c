@@ -17,18 +17,11 @@
 char *session_tmp_make(const char *home, const char *name, char *err, size_t errlen)
 {
 	char path[PATH_MAX], why[600];
-	struct safedir d;
 	if (home == NULL || home[0] != '/') {
 		snprintf(err, errlen, "$HOME is not an absolute path: needed for the session temp dir");
 		return NULL;
 	}
-	if (safefile_dir_open(&d, home, SAFEFILE_TMP_REL, true, why, sizeof why) < 0) {
-		snprintf(err, errlen, "session temp dir: %s", why);
-		return NULL;
-	}
-	int rc = safefile_mkdtemp(&d, name, path, sizeof path, why, sizeof why);
-	safefile_dir_close(&d);
-	if (rc < 0) {
+	if (safefile_mkdtemp(home, SAFEFILE_TMP_REL, name, path, sizeof path, why, sizeof why) < 0) {
 		snprintf(err, errlen, "session temp dir: %s", why);
 		return NULL;
 	}
