@@ -11,6 +11,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
+#include "backends/safefile.h"
 #include "backends/sandbox.h"
 #include "policy/policy.h"
 
@@ -38,17 +39,29 @@ bool launch_cache_var_is(const char *entry)
 	return false;
 }
 
-/* Called while /tmp is still writable, before it may become read-only. */
+/* Called while /tmp is still writable, before it may become read-only.
+ * Every sandbox that asks writes in the cache directory, so it is made
+ * and opened without following a link, and the bind is of that very
+ * directory (through its descriptor), never of what its name points at
+ * by then. */
 int ns_cache(struct sbx *s)
 {
-	char host[PATH_MAX];
+	char parent[PATH_MAX], err[600], src[64];
 	const char *tmp = s->p->tmpdir;
 	const char *slash = tmp ? strrchr(tmp, '/') : NULL;
 	if (slash == NULL)
 		return sbx_failx(s, "shared build cache", "no session temp dir to put it beside");
-	snprintf(host, sizeof host, "%.*s/shared-cache", (int)(slash - tmp), tmp);
-	if ((mkdir(host, 0700) < 0 && errno != EEXIST) || (mkdir(LAUNCH_CACHE_DIR, 0700) < 0 && errno != EEXIST))
+	snprintf(parent, sizeof parent, "%.*s", (int)(slash - tmp), tmp);
+	struct safedir d;
+	if (safefile_dir_open(&d, parent, "shared-cache", true, err, sizeof err) < 0)
+		return sbx_failx(s, "shared build cache", err);
+	if (mkdir(LAUNCH_CACHE_DIR, 0700) < 0 && errno != EEXIST) {
+		safefile_dir_close(&d);
 		return sbx_fail(s, "shared build cache", "make the directory");
+	}
 	/* Read-write although its source is under the read-only ~/.sandmux. */
-	return ns_bind(s, host, LAUNCH_CACHE_DIR, false);
+	snprintf(src, sizeof src, "/proc/self/fd/%d", d.fd);
+	int rc = ns_bind(s, src, LAUNCH_CACHE_DIR, false);
+	safefile_dir_close(&d);
+	return rc;
 }

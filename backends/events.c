@@ -12,38 +12,19 @@
 #include <time.h>
 #include <unistd.h>
 
-/* mkdir -p of the directory part of path, private to the user. */
-static int make_parent(const char *path)
-{
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash == NULL || slash == dir)
-		return 0;
-	*slash = '\0';
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(dir, 0700) < 0 && errno != EEXIST ? -1 : 0;
-}
+#include "backends/safefile.h"
 
-/* Rotation keeps at most cap bytes in the live file and one older file. */
-static int log_rotate_if_full(const char *path, size_t cap, size_t adding)
+/* Rotation keeps at most cap bytes in the live file and one older file;
+ * rename() moves the name, it follows no link. */
+static int log_rotate_if_full(struct safedir *d, size_t cap, size_t adding)
 {
 	struct stat st;
-	if (stat(path, &st) < 0 || (size_t)st.st_size + adding <= cap)
+	if (fstatat(d->fd, DENIAL_LOG_NAME, &st, AT_SYMLINK_NOFOLLOW) < 0 || (size_t)st.st_size + adding <= cap)
 		return 0;
-	char old[4200];
-	snprintf(old, sizeof old, "%s.1", path);
-	return rename(path, old);
+	return renameat(d->fd, DENIAL_LOG_NAME, d->fd, DENIAL_LOG_NAME ".1");
 }
 
-int denial_log_append(const char *path, size_t cap, const struct denial *d, char *err, size_t errlen)
+int denial_log_append(const char *home, size_t cap, const struct denial *d, char *err, size_t errlen)
 {
 	char *line = denial_to_json(d, false);
 	if (line == NULL) {
@@ -52,28 +33,35 @@ int denial_log_append(const char *path, size_t cap, const struct denial *d, char
 	}
 	size_t len = strlen(line);
 	line[len] = '\n'; /* cJSON's buffer has room: the string's own NUL */
-	int rc = -1;
-	int fd = -1;
-	if (make_parent(path) < 0 || log_rotate_if_full(path, cap, len + 1) < 0)
+	int rc = -1, fd = -1;
+	char why[4400];
+	struct safedir dir;
+	if (safefile_dir_open(&dir, home, SAFEFILE_STATE_REL, true, why, sizeof why) < 0)
 		goto out;
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (log_rotate_if_full(&dir, cap, len + 1) < 0)
+		snprintf(why, sizeof why, "%s/%s: rotate: %s", dir.path, DENIAL_LOG_NAME, strerror(errno));
+	else
+		fd = safefile_append_at(&dir, DENIAL_LOG_NAME, why, sizeof why);
 	/* One write of the whole line: concurrent writers never interleave. */
 	if (fd >= 0 && write(fd, line, len + 1) == (ssize_t)(len + 1))
 		rc = 0;
+	else if (fd >= 0)
+		snprintf(why, sizeof why, "%s/%s: write: %s", dir.path, DENIAL_LOG_NAME, strerror(errno));
+	safefile_dir_close(&dir);
 out:
 	if (rc < 0)
-		snprintf(err, errlen, "denials log %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "denials log %s", why);
 	if (fd >= 0)
 		close(fd);
 	free(line);
 	return rc;
 }
 
-int events_init(struct events *ev, const char *log_path)
+int events_init(struct events *ev, const char *home)
 {
 	memset(ev, 0, sizeof *ev);
 	ev->log_cap = DENIAL_LOG_CAP;
-	if (log_path != NULL && (ev->log_path = strdup(log_path)) == NULL)
+	if (home != NULL && home[0] == '/' && (ev->log_home = strdup(home)) == NULL)
 		return -1;
 	return 0;
 }
@@ -81,15 +69,15 @@ int events_init(struct events *ev, const char *log_path)
 char *events_log_path(const char *home)
 {
 	char *p = NULL;
-	if (home == NULL || asprintf(&p, "%s/.sandmux/state/denials.jsonl", home) < 0)
+	if (home == NULL || asprintf(&p, "%s/%s/%s", home, SAFEFILE_STATE_REL, DENIAL_LOG_NAME) < 0)
 		return NULL;
 	return p;
 }
 
 const struct denial *events_emit(struct events *ev, const struct denial *d)
 {
-	if (ev->log_path != NULL)
-		denial_log_append(ev->log_path, ev->log_cap, d, ev->err, sizeof ev->err);
+	if (ev->log_home != NULL)
+		denial_log_append(ev->log_home, ev->log_cap, d, ev->err, sizeof ev->err);
 	const struct denial *e = denials_add(&ev->list, d);
 	if (e != NULL && ev->listener != NULL)
 		ev->listener(e, ev->listener_arg);
@@ -99,6 +87,6 @@ const struct denial *events_emit(struct events *ev, const struct denial *d)
 void events_free(struct events *ev)
 {
 	denials_free(&ev->list);
-	free(ev->log_path);
-	ev->log_path = NULL;
+	free(ev->log_home);
+	ev->log_home = NULL;
 }

@@ -14,24 +14,28 @@
 
 #include "policy/denial.h"
 
-/* Appends one line; rotates the file to PATH.1 first when it would grow
- * past cap bytes. Creates the directory. 0, or -1 with err set. */
-int denial_log_append(const char *path, size_t cap, const struct denial *, char *err, size_t errlen);
-#define DENIAL_LOG_CAP (1024 * 1024)
+/* Appends one line to HOME/.sandmux/state/denials.jsonl; rotates the file
+ * to denials.jsonl.1 first when it would grow past cap bytes. Makes the
+ * directories; follows no symbolic link below HOME, and refuses a log that
+ * is not a regular file of one link (backends/safefile.h). 0, or -1 with
+ * err set. */
+int denial_log_append(const char *home, size_t cap, const struct denial *, char *err, size_t errlen);
+#define DENIAL_LOG_NAME "denials.jsonl"
+#define DENIAL_LOG_CAP  (1024 * 1024)
 
 typedef void (*denial_listener)(const struct denial *coalesced, void *arg);
 
 struct events {
 	struct denials list;
-	char *log_path; /* NULL: no log file */
+	char *log_home; /* the log is under HOME (see denial_log_append); NULL: no log */
 	size_t log_cap;
 	denial_listener listener;
 	void *listener_arg;
 	char err[256]; /* the last log failure; logging goes on */
 };
 
-/* log_path NULL: no log. */
-int events_init(struct events *, const char *log_path);
+/* home NULL or not absolute: no log. */
+int events_init(struct events *, const char *home);
 /* $HOME/.sandmux/state/denials.jsonl, malloc'ed. */
 char *events_log_path(const char *home);
 /* Log, coalesce, notify. Returns the coalesced entry (or NULL). */

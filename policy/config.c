@@ -11,9 +11,9 @@
 #include "policy/glob.h"
 #include "policy/json.h"
 #include "policy/net.h"
+#include "policy/readfile.h"
 
-#define CONFIG_MAX_BYTES (1 << 20)
-#define CONFIG_MAX_KEYS  1024 /* per object: keeps the repeated-key check cheap */
+#define CONFIG_MAX_KEYS 1024 /* per object: keeps the repeated-key check cheap */
 
 struct loader {
 	const char *file;
@@ -451,26 +451,23 @@ int config_parse(struct config *cfg, const char *file, const char *text, size_t 
 
 int config_read_file(const char *file, char **text, size_t *len, struct perr *err)
 {
-	FILE *f = fopen(file, "rb");
-	if (!f) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
-		perr_set(err, file, 0, 0, NULL, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	char *buf = malloc(CONFIG_MAX_BYTES + 1);
-	size_t n = buf ? fread(buf, 1, CONFIG_MAX_BYTES + 1, f) : 0;
-	int bad = !buf || ferror(f);
-	fclose(f);
-	if (bad || n > CONFIG_MAX_BYTES) {
-		free(buf);
-		perr_set(err, file, 0, 0, NULL, bad ? "cannot read" : "larger than 1 MiB");
-		return -1;
-	}
-	buf[n] = 0;
-	*text = buf;
-	*len = n;
-	return 1;
+	char why[512];
+	int r = readfile(NULL, file, 0, CONFIG_MAX_BYTES, text, len, why, sizeof why);
+	if (r < 0)
+		perr_set(err, file, 0, 0, NULL, "%s", why);
+	return r;
+}
+
+int config_read_repo_file(const char *workspace, const char *rel, char **text, size_t *len, struct perr *err)
+{
+	char why[1024], file[4096];
+	snprintf(file, sizeof file, "%s/%s", workspace, rel);
+	int r = readfile(workspace, rel, READFILE_ONE_LINK, CONFIG_MAX_BYTES, text, len, why, sizeof why);
+	if (r < 0)
+		perr_set(err, file, 0, 0, NULL,
+			 "%s; refused: a per-repo policy file must be a regular file of its own in %.*s", why,
+			 (int)(strrchr(file, '/') - file + 1), file);
+	return r;
 }
 
 int config_load(struct config *cfg, const char *file, enum layer layer, const char *home, struct perr *err)

@@ -56,12 +56,21 @@ struct config {
  * caller). home expands "~/". 0, or -1 with err->msg. Unknown keys warn. */
 int config_parse(struct config *cfg, const char *file, const char *text, size_t len, enum layer, const char *home,
 		 struct perr *err);
+#define CONFIG_MAX_BYTES (1 << 20) /* a policy file, a trust record, sandmux.json */
+
 /* Reads a whole policy file (at most 1 MiB) into *text (NUL-terminated,
  * caller frees): 1 read, 0 absent, -1 error (err set). */
 int config_read_file(const char *file, char **text, size_t *len, struct perr *err);
 /* Keeps a copy of file among cfg's files (listed as read) and returns it:
  * what origins point at. */
 const char *config_own_file(struct config *cfg, const char *file, enum layer);
+/* Reads a per-repo policy file, rel (".sandmux/sandbox.json" or
+ * ".cursor/sandbox.json") of the workspace: refused (-1, one line naming
+ * the file) when a symbolic link is on its way below the workspace (the
+ * file, or a symlinked .sandmux/ or .cursor/), when it is not a regular
+ * file or has another hard link, since each would let what names it live
+ * somewhere a sandbox can write. 1 read, 0 absent. */
+int config_read_repo_file(const char *workspace, const char *rel, char **text, size_t *len, struct perr *err);
 /* Reads and parses a file: 1 loaded, 0 absent, -1 error. */
 int config_load(struct config *cfg, const char *file, enum layer, const char *home, struct perr *err);
 void config_free(struct config *);

@@ -24,13 +24,15 @@ static int load_layer(struct config *cfg, const char *file, enum layer layer, co
 	return r < 0 ? -1 : 0;
 }
 
-/* A per-repo file: its widening parts apply only once trusted. */
-static int load_repo_file(struct config *cfg, const char *file, const char *home, struct perr *err)
+/* A per-repo file: its widening parts apply only once trusted. Read once:
+ * the bytes parsed are the bytes whose hash is checked. */
+static int load_repo_file(struct config *cfg, const char *ws, const char *rel, const char *home, struct perr *err)
 {
-	char *text, ignored[512];
+	char *text, ignored[512], file[4096];
 	size_t len;
 	struct config one = { 0 };
-	int r = config_read_file(file, &text, &len, err);
+	snprintf(file, sizeof file, "%s/%s", ws, rel);
+	int r = config_read_repo_file(ws, rel, &text, &len, err);
 	if (r <= 0)
 		return r;
 	r = config_parse(&one, file, text, len, LAYER_REPO, home, err);
@@ -80,11 +82,8 @@ static int load_layers(struct config *cfg, const struct policy_opts *o, struct p
 		if (load_layer(cfg, f, LAYER_USER, o->home, err) < 0)
 			return -1;
 	}
-	snprintf(f, sizeof f, "%s/.cursor/sandbox.json", o->workspace);
-	if (load_repo_file(cfg, f, o->home, err) < 0)
-		return -1;
-	snprintf(f, sizeof f, "%s/.sandmux/sandbox.json", o->workspace);
-	if (load_repo_file(cfg, f, o->home, err) < 0)
+	if (load_repo_file(cfg, o->workspace, ".cursor/sandbox.json", o->home, err) < 0 ||
+	    load_repo_file(cfg, o->workspace, ".sandmux/sandbox.json", o->home, err) < 0)
 		return -1;
 	if (admin_acceptable(admin, o, err) && load_layer(cfg, admin, LAYER_ADMIN, o->home, err) < 0)
 		return -1;

@@ -1,51 +1,58 @@
 /* trust: per-repo files apply their widening parts only once trusted
  * (DESIGN.md: a per-repo file comes with the code and may be hostile). */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "policy/config.h"
 #include "policy/json.h"
+#include "policy/readfile.h"
 #include "policy/sha256.h"
 #include "policy/trust.h"
 
 void trust_path(const char *home, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s/.sandmux/trust.json", home);
+	snprintf(buf, size, "%s/%s", home, TRUST_REL);
 }
 
-/* The parsed record, or NULL when absent or unreadable (nothing trusted). */
-static struct json *trust_read(const char *home)
+int trust_read(const char *home, char **text, size_t *len, struct perr *err)
 {
-	char path[4096], *text;
+	char why[512], path[4096];
+	int r = readfile(home, TRUST_REL, READFILE_ONE_LINK, CONFIG_MAX_BYTES, text, len, why, sizeof why);
+	if (r < 0) {
+		trust_path(home, path, sizeof path);
+		perr_set(err, path, 0, 0, NULL, "%s; refused", why);
+	}
+	return r;
+}
+
+/* The parsed record, or NULL when absent or refused (nothing trusted). */
+static struct json *trust_parse(const char *home)
+{
+	char *text;
 	size_t len;
 	struct perr err = { 0 };
 	struct json_error je;
-	trust_path(home, path, sizeof path);
-	if (config_read_file(path, &text, &len, &err) <= 0)
+	if (trust_read(home, &text, &len, &err) <= 0)
 		return NULL;
 	struct json *j = json_parse(text, len, &je);
 	free(text);
 	return j;
 }
 
-static void hash_tag(const char *text, size_t len, char out[72])
+void trust_tag(const char *text, size_t len, char out[TRUST_TAG_SIZE])
 {
 	char hex[65];
 	sha256_hex(text, len, hex);
-	snprintf(out, 72, "sha256:%s", hex);
+	snprintf(out, TRUST_TAG_SIZE, "sha256:%s", hex);
 }
 
 bool trust_check(const char *home, const char *file, const char *text, size_t len)
 {
-	char want[72];
-	struct json *j = trust_read(home);
+	char want[TRUST_TAG_SIZE];
+	struct json *j = trust_parse(home);
 	const struct json *e = json_get(json_get(j, "trusted"), file);
-	hash_tag(text, len, want);
+	trust_tag(text, len, want);
 	bool ok = e && e->type == JSON_STRING && strcmp(e->str, want) == 0;
 	json_free(j);
 	return ok;
@@ -58,8 +65,8 @@ static void put_json_string(FILE *f, const char *s)
 	free(q);
 }
 
-/* Writes the record with file -> tag set and every other entry kept. */
-static int trust_write(FILE *f, const struct json *old, const char *file, const char *tag)
+/* Prints the record with file -> tag set and every other entry kept. */
+static void trust_print(FILE *f, const struct json *old, const char *file, const char *tag)
 {
 	const struct json *c, *trusted = json_get(old, "trusted");
 	fprintf(f, "{\n  \"version\": 1,\n  \"trusted\": {");
@@ -79,47 +86,24 @@ static int trust_write(FILE *f, const struct json *old, const char *file, const 
 	fprintf(f, ": ");
 	put_json_string(f, tag);
 	fprintf(f, "\n  }\n}\n");
-	return ferror(f) ? -1 : 0;
 }
 
-int trust_record(const char *home, const char *file, struct perr *err)
+char *trust_add(const char *old, size_t old_len, const char *file, const char *tag)
 {
-	char path[4096], tmp[4200], tag[72], *text;
-	size_t len;
-	int r = config_read_file(file, &text, &len, err);
-	if (r <= 0) {
-		if (r == 0)
-			perr_set(err, file, 0, 0, NULL, "no such file");
-		return -1;
+	struct json_error je;
+	struct json *j = old != NULL ? json_parse(old, old_len, &je) : NULL;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (f != NULL) {
+		trust_print(f, j, file, tag);
+		if (fclose(f) != 0) {
+			free(out);
+			out = NULL;
+		}
 	}
-	hash_tag(text, len, tag);
-	free(text);
-	snprintf(path, sizeof path, "%s/.sandmux", home);
-	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
-		perr_set(err, path, 0, 0, NULL, "cannot create: %s", strerror(errno));
-		return -1;
-	}
-	trust_path(home, path, sizeof path);
-	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		perr_set(err, tmp, 0, 0, NULL, "cannot create: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	struct json *old = trust_read(home);
-	r = trust_write(f, old, file, tag);
-	json_free(old);
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		r = -1;
-	if (fclose(f) != 0 || r < 0 || rename(tmp, path) < 0) {
-		perr_set(err, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	json_free(j);
+	return out;
 }
 
 static bool has_new(const struct rules *repo, const struct rules *below)

@@ -10,10 +10,22 @@
 
 #include "policy/policy.h"
 
+#define TRUST_REL      ".sandmux/trust.json" /* under HOME */
+#define TRUST_TAG_SIZE 72                    /* "sha256:" + 64 hex + NUL */
+
+/* Whether file is recorded with exactly this content. The record is read
+ * beneath HOME with no symbolic link on its way; refused, it trusts
+ * nothing. */
 bool trust_check(const char *home, const char *file, const char *text, size_t len);
-/* Records file (absolute) with its current content: atomic (temp file and
- * rename), other entries kept. 0, or -1 with err->msg. */
-int trust_record(const char *home, const char *file, struct perr *err);
+/* The record's text: 1 read, 0 absent, -1 refused (err->msg). */
+int trust_read(const char *home, char **text, size_t *len, struct perr *err);
+/* "sha256:HEX" of the bytes. */
+void trust_tag(const char *text, size_t len, char out[TRUST_TAG_SIZE]);
+/* The record (old: its current text, or NULL) with file -> tag set and
+ * every other entry kept; caller frees, NULL out of memory. The caller
+ * tags the very bytes it read, parsed and showed, and writes the record
+ * itself: policy/ writes no file. */
+char *trust_add(const char *old, size_t old_len, const char *file, const char *tag);
 /* HOME/.sandmux/trust.json into buf. */
 void trust_path(const char *home, char *buf, size_t size);
 

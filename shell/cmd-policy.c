@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/safefile.h"
 #include "policy/config.h"
 #include "policy/trust.h"
 #include "shell/cmd.h"
@@ -286,20 +287,48 @@ static void trust_explain(const char *file, struct config *repo, const char *hom
 	perr_free(&e);
 }
 
-/* Validates, then records one file. */
-static int trust_one(const char *file, const char *home, const char *user_file)
+/* The record with file -> tag, written beside the old one and renamed
+ * over it (backends/safefile.h): policy/ writes no file. */
+static int trust_store(const char *home, const char *file, const char *tag, struct perr *e)
+{
+	char *old = NULL, err[1024];
+	size_t old_len = 0;
+	if (trust_read(home, &old, &old_len, e) < 0)
+		return -1;
+	char *rec = trust_add(old, old_len, file, tag);
+	free(old);
+	int rc = rec != NULL ? safefile_replace(home, TRUST_REL, rec, strlen(rec), 0600, err, sizeof err) : -1;
+	if (rc < 0)
+		perr_set(e, NULL, 0, 0, NULL, "trust: %s", rec != NULL ? err : "out of memory");
+	free(rec);
+	return rc;
+}
+
+/* Validates, then records one file. It is read once: the bytes parsed and
+ * explained are the bytes hashed and recorded, whatever happens to the
+ * file meanwhile. found: whether it exists (absent: 0, nothing done). */
+static int trust_one(const char *ws, const char *rel, const char *home, const char *user_file, bool *found)
 {
 	struct config c = { 0 };
 	struct perr e = { 0 };
-	int r = config_load(&c, file, LAYER_REPO, home, &e);
-	if (r <= 0) {
+	char file[PATH_MAX + 32], tag[TRUST_TAG_SIZE], *text = NULL;
+	size_t len;
+	snprintf(file, sizeof file, "%s/%s", ws, rel);
+	int r = config_read_repo_file(ws, rel, &text, &len, &e);
+	*found = r != 0;
+	if (r == 0)
+		return 0;
+	if (r > 0 && config_parse(&c, file, text, len, LAYER_REPO, home, &e) < 0)
+		r = -1;
+	if (r > 0)
+		trust_tag(text, len, tag);
+	free(text);
+	if (r < 0) {
 		config_free(&c);
-		if (r == 0)
-			perr_set(&e, file, 0, 0, NULL, "no such file");
 		return report(&e, -1);
 	}
-	if (trust_record(home, file, &e) < 0) {
-		fprintf(stderr, "%s\n", e.msg);
+	if (trust_store(home, file, tag, &e) < 0) {
+		fprintf(stderr, "sandmux: %s\n", e.msg);
 		perr_free(&e);
 		config_free(&c);
 		return 1;
@@ -310,30 +339,53 @@ static int trust_one(const char *file, const char *home, const char *user_file)
 	return r;
 }
 
+static const char *const repo_files[] = { ".sandmux/sandbox.json", ".cursor/sandbox.json" };
+
+/* FILE must name DIR/.sandmux/sandbox.json or DIR/.cursor/sandbox.json:
+ * DIR is resolved as the person named it, the rest never is (a link
+ * there is refused when the file is read). */
+static int trust_split(const char *arg, char ws[PATH_MAX], const char **rel)
+{
+	size_t n = strlen(arg);
+	for (size_t i = 0; i < 2; i++) {
+		size_t k = strlen(repo_files[i]);
+		if (n < k || strcmp(arg + n - k, repo_files[i]) != 0 || (n > k && arg[n - k - 1] != '/'))
+			continue;
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof dir, "%.*s", n > k ? (int)(n - k) : 1, n > k ? arg : ".");
+		*rel = repo_files[i];
+		return realpath(dir, ws) != NULL ? 0 : -1;
+	}
+	return -1;
+}
+
 int cmd_trust(int argc, char **argv)
 {
 	struct policy_args a = { 0 };
-	const char *home = getenv("HOME");
-	char path[PATH_MAX + 32];
-	int r = args_parse(argc, argv, 1, &a), found = 0;
+	const char *home = getenv("HOME"), *rel;
+	char ws[PATH_MAX];
+	bool found = false, one;
+	int r = args_parse(argc, argv, 1, &a);
 	if (r)
 		return r;
 	if (a.npos > 1 || !home || home[0] != '/')
 		return a.npos > 1 ? usage() : (fprintf(stderr, "sandmux: HOME is not set\n"), 2);
 	if (a.npos == 1) {
-		if (!realpath(a.pos[0], path)) {
-			fprintf(stderr, "%s: no such file\n", a.pos[0]);
+		if (trust_split(a.pos[0], ws, &rel) < 0) {
+			fprintf(stderr,
+				"sandmux: %s: not a per-repo policy file (want DIR/.sandmux/sandbox.json or "
+				"DIR/.cursor/sandbox.json in an existing DIR)\n",
+				a.pos[0]);
 			return 2;
 		}
-		return trust_one(path, home, a.config);
+		r = trust_one(ws, rel, home, a.config, &one);
+		if (!one)
+			fprintf(stderr, "%s: no such file\n", a.pos[0]);
+		return one ? r : 2;
 	}
-	static const char *const rel[] = { ".sandmux/sandbox.json", ".cursor/sandbox.json" };
 	for (size_t i = 0; i < 2 && r == 0; i++) {
-		snprintf(path, sizeof path, "%s/%s", a.ws, rel[i]);
-		if (access(path, F_OK) == 0) {
-			found++;
-			r = trust_one(path, home, a.config);
-		}
+		r = trust_one(a.ws, repo_files[i], home, a.config, &one);
+		found |= one;
 	}
 	if (!found && r == 0)
 		fprintf(stderr, "sandmux: %s has no .sandmux/sandbox.json or .cursor/sandbox.json to trust\n", a.ws);

@@ -23,6 +23,7 @@
 #include "backends/observer.h"
 #include "backends/loop.h"
 #include "backends/proxy.h"
+#include "backends/safefile.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
 #include "shell/run-denials.h"
@@ -47,6 +48,7 @@ struct run {
 	int sfd;
 	struct watch *sigw;
 	struct watch *statusw; /* the command's status, before init is gone */
+	FILE *report;          /* --report, opened before the command runs */
 	bool done;
 	int status;
 	char tmpdir[PATH_MAX];
@@ -104,33 +106,17 @@ static int run_parse(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
-static int run_mkdirs(char *path)
-{
-	for (char *s = path + 1; *s; s++)
-		if (*s == '/') {
-			*s = '\0';
-			int rc = mkdir(path, 0700);
-			*s = '/';
-			if (rc < 0 && errno != EEXIST)
-				return -1;
-		}
-	return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* ~/.sandmux/state/tmp/run-XXXXXX: the sandbox's /tmp, removed at the end,
  * so a run leaves nothing in the host's /tmp. */
 static int run_make_tmpdir(struct run *r, const char *home)
 {
-	char parent[PATH_MAX];
+	char err[600];
 	if (home == NULL || home[0] != '/') {
 		fprintf(stderr, "sandmux run: $HOME is not set to an absolute path: needed for the session temp dir\n");
 		return -1;
 	}
-	snprintf(parent, sizeof parent, "%s/.sandmux/state/tmp", home);
-	if (run_mkdirs(parent) < 0 ||
-	    snprintf(r->tmpdir, sizeof r->tmpdir, "%s/run-XXXXXX", parent) >= (int)sizeof r->tmpdir ||
-	    mkdtemp(r->tmpdir) == NULL) {
-		fprintf(stderr, "sandmux run: session temp dir under %s: %s\n", parent, strerror(errno));
+	if (safefile_mkdtemp(home, SAFEFILE_TMP_REL, "run", r->tmpdir, sizeof r->tmpdir, err, sizeof err) < 0) {
+		fprintf(stderr, "sandmux run: session temp dir: %s\n", err);
 		r->tmpdir[0] = '\0';
 		return -1;
 	}
@@ -323,7 +309,9 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		close(r->l.status_fd);
 	r->l.status_fd = -1;
 	launch_cleanup(&r->l);
-	if (run_denials_finish(&r->denials, o->argv, r->status, o->report) < 0 && r->status == 0)
+	int rep = run_denials_finish(&r->denials, o->argv, r->status, r->report);
+	r->report = NULL; /* closed by it */
+	if (rep < 0 && r->status == 0)
 		return 1;
 	return r->status;
 }
@@ -352,6 +340,8 @@ int cmd_run(int argc, char **argv)
 	if ((rc = run_policy(&r, &o)) != 0)
 		goto out;
 	rc = 1;
+	if (o.report != NULL && (r.report = run_denials_report_open(o.report)) == NULL)
+		goto out;
 	if (run_make_tmpdir(&r, o.popts.home) < 0)
 		goto out;
 	free(r.p->tmpdir);
@@ -380,6 +370,8 @@ out:
 		close(r.sfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
+	if (r.report != NULL && r.report != stderr)
+		fclose(r.report);
 	proxy_free(r.proxy);
 	run_denials_free(&r.denials);
 	loop_free(r.loop);

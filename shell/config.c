@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/config.h"
 #include "policy/json.h"
-
-#define CONFIG_MAX (1 << 20)
+#include "policy/readfile.h"
 
 void mux_config_defaults(struct mux_config *cfg)
 {
@@ -114,20 +114,9 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 
 static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	if (f == NULL) {
-		if (errno != ENOENT)
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	char *text = malloc(CONFIG_MAX + 1);
-	*len = text != NULL ? fread(text, 1, CONFIG_MAX + 1, f) : 0;
-	fclose(f);
-	if (text != NULL && *len > CONFIG_MAX) {
-		snprintf(err, errlen, "%s: larger than %d bytes", path, CONFIG_MAX);
-		free(text);
-		return NULL;
-	}
+	char *text = NULL, why[512];
+	if (readfile(NULL, path, 0, CONFIG_MAX_BYTES, &text, len, why, sizeof why) < 0)
+		snprintf(err, errlen, "%s: %s", path, why);
 	return text;
 }
 

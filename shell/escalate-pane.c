@@ -50,17 +50,14 @@ static struct esc_server *esc_server(struct server *s)
 	struct esc_server *es = calloc(1, sizeof *es);
 	if (es == NULL)
 		return NULL;
-	const char *home = getenv("HOME");
-	char *log = home != NULL && home[0] == '/' ? events_log_path(home) : NULL;
-	if (events_init(&es->ev, log) < 0) {
-		free(log);
+	const char *home = s->home;
+	if (events_init(&es->ev, home) < 0) {
 		free(es);
 		return NULL;
 	}
-	free(log);
-	if (home != NULL && home[0] == '/' && strlen(home) < sizeof es->home) {
+	if (home != NULL && strlen(home) < sizeof es->home) {
 		snprintf(es->home, sizeof es->home, "%s", home);
-		snprintf(es->integ_dir, sizeof es->integ_dir, "%s/.sandmux/state/shell", home);
+		snprintf(es->integ_dir, sizeof es->integ_dir, "%s/%s", home, INTEGRATION_REL);
 	}
 	s->esc = es;
 	return es;
@@ -89,14 +86,10 @@ static const char *integration_dir(struct server *s)
 	if (es == NULL || es->integ_dir[0] == 0)
 		return NULL;
 	if (es->integ == 0) {
-		char dir[4200];
-		snprintf(dir, sizeof dir, "%s/.sandmux", es->home);
-		mkdir(dir, 0700);
-		snprintf(dir, sizeof dir, "%s/.sandmux/state", es->home);
-		mkdir(dir, 0700);
-		es->integ = integration_write(es->integ_dir) == 0 ? 1 : -1;
+		char err[600];
+		es->integ = integration_write(es->home, err, sizeof err) == 0 ? 1 : -1;
 		if (es->integ < 0)
-			server_log(s, "shell integration: cannot write %s", es->integ_dir);
+			server_log(s, "shell integration: %s", err);
 	}
 	return es->integ > 0 ? es->integ_dir : NULL;
 }
@@ -307,6 +300,10 @@ static void on_denial(struct denial *d, void *arg)
 	d->pane = p->id;
 	if (es != NULL)
 		events_emit(&es->ev, d);
+	if (es != NULL && es->ev.err[0] != '\0') { /* e.g. a linked log refused: said, not silent */
+		server_log(p->srv, "%s", es->ev.err);
+		es->ev.err[0] = '\0';
+	}
 	control_publish(p->srv, d);
 	pane_add_denial(p->srv, p->id);
 	p->esc->denials_run++;

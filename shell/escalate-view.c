@@ -349,18 +349,14 @@ static const char *scope_name(enum esc_scope s)
 /* always: the file first; a failure leaves the prompt where it was. */
 static int write_always(struct client *c, struct pane *p, enum esc_scope scope)
 {
-	char path[4200], err[600];
-	const char *home = getenv("HOME");
-	if (scope == ESC_ALWAYS_USER)
-		snprintf(path, sizeof path, "%s/.sandmux/sandbox.json", home != NULL ? home : "");
-	else
-		snprintf(path, sizeof path, "%s/.sandmux/sandbox.json", c->srv->workspace);
-	if (approve_always(path, &esc_head(p->esc)->d.suggest, err, sizeof err) < 0) {
+	char err[600];
+	const char *root = scope == ESC_ALWAYS_USER ? c->srv->home : c->srv->workspace;
+	if (approve_always(root, APPROVE_FILE, &esc_head(p->esc)->d.suggest, err, sizeof err) < 0) {
 		client_message(c, "always: %s", err);
 		return -1;
 	}
-	server_log(c->srv, "pane %d: always: %s += %s in %s", p->id, esc_head(p->esc)->d.suggest.key,
-		   esc_head(p->esc)->d.suggest.value, path);
+	server_log(c->srv, "pane %d: always: %s += %s in %s/%s", p->id, esc_head(p->esc)->d.suggest.key,
+		   esc_head(p->esc)->d.suggest.value, root, APPROVE_FILE);
 	return 0;
 }
 

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/safefile.h"
+
 /* Every report carries the shell's secret as its last field, so that
  * the host can tell the shell's reports from a program's look-alikes
  * (shell/shell-report.c). The secret arrives on fd 3 (LAUNCH_PASS_FD),
@@ -109,37 +111,18 @@ static const char zsh_rc[] = "ZDOTDIR=\"${SANDMUX_USER_ZDOTDIR:-$HOME}\"\n"
 									  "add-zsh-hook preexec __sandmux_preexec\n"
 									  "fi\n";
 
-/* Writes one file atomically (temp + rename) with mode 0444. */
-static int write_file(const char *dir, const char *name, const char *text)
+int integration_write(const char *home, char *err, size_t errlen)
 {
-	char path[4096], tmp[4200];
-	if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
-		return -1;
-	snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
-	if (fd < 0)
-		return -1;
-	size_t len = strlen(text);
-	ssize_t n = write(fd, text, len);
-	if (close(fd) < 0 || n != (ssize_t)len || rename(tmp, path) < 0) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
-int integration_write(const char *dir)
-{
-	char zdir[4096];
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -1;
-	if (snprintf(zdir, sizeof zdir, "%s/zsh", dir) >= (int)sizeof zdir)
-		return -1;
-	if (mkdir(zdir, 0755) < 0 && errno != EEXIST)
-		return -1;
-	if (write_file(dir, "bashrc", bash_rc) < 0 || write_file(zdir, ".zshenv", zsh_env) < 0 ||
-	    write_file(zdir, ".zshrc", zsh_rc) < 0)
-		return -1;
+	static const struct {
+		const char *rel, *text;
+	} files[] = {
+		{ INTEGRATION_REL "/bashrc", bash_rc },
+		{ INTEGRATION_REL "/zsh/.zshenv", zsh_env },
+		{ INTEGRATION_REL "/zsh/.zshrc", zsh_rc },
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		if (safefile_replace(home, files[i].rel, files[i].text, strlen(files[i].text), 0444, err, errlen) < 0)
+			return -1;
 	return 0;
 }
 

@@ -4,6 +4,8 @@
 #ifndef INTEGRATION_H
 #define INTEGRATION_H
 
+#include <stddef.h>
+
 enum integration_kind { INTEGRATION_NONE, INTEGRATION_BASH, INTEGRATION_ZSH };
 
 struct integration {
@@ -14,9 +16,11 @@ struct integration {
 };
 
 #define INTEGRATION_SECRET_LEN 32 /* hex digits: 128 random bits */
+#define INTEGRATION_REL ".sandmux/state/shell" /* under HOME */
 
-/* Writes the scripts into dir (created 0755; files 0444, atomically). */
-int integration_write(const char *dir);
+/* Writes the scripts into HOME/INTEGRATION_REL (files 0444, replaced
+ * atomically, no link followed: backends/safefile.h). 0, or -1 with err. */
+int integration_write(const char *home, char *err, size_t errlen);
 enum integration_kind integration_kind(const char *shell);
 /* Fills out the argv and environment that start `shell` with integration
  * from dir; a shell other than bash or zsh starts plainly. */

@@ -166,6 +166,7 @@ struct server {
 	char name[64];
 	char *sock_path;
 	char *workspace;
+	char *home; /* $HOME when the server started, NULL unless absolute */
 	char *profile;
 	char *tmpdir; /* the session's temp dir (session-tmp.c) */
 	int listen_fd, sig_fd;
@@ -284,7 +285,7 @@ const char *alerts_window_mark(const struct window *);
 void redraw_clients(struct server *);
 
 /* session-tmp.c: the session's temp dir, made and removed. */
-char *session_tmp_make(const char *name, char *err, size_t errlen);
+char *session_tmp_make(const char *home, const char *name, char *err, size_t errlen);
 void session_tmp_remove(const char *path);
 
 /* pane-spawn.c: the profile a new session runs under (flag, then

@@ -17,10 +17,11 @@
 #include "policy/policy.h"
 #include "shell/escalate.h"
 
-static int load(const char *workspace, const char *profile, struct policy **out, char *err, size_t errlen, FILE *warn)
+static int load(const char *home, const char *workspace, const char *profile, struct policy **out, char *err,
+		size_t errlen, FILE *warn)
 {
 	struct policy_opts o = {
-		.home = getenv("HOME"),
+		.home = home,
 		.workspace = workspace,
 		.profile_flag = profile != NULL && profile[0] ? profile : NULL,
 		.profile_env = getenv("SANDMUX_SANDBOX"),
@@ -39,7 +40,7 @@ int session_profile(const char *workspace, const char *flag, char *name, size_t 
 {
 	struct policy *p = NULL;
 	char err[1024];
-	if (load(workspace, flag, &p, err, sizeof err, stderr) < 0) {
+	if (load(getenv("HOME"), workspace, flag, &p, err, sizeof err, stderr) < 0) {
 		fprintf(stderr, "sandmux: %s\n", err);
 		return -1;
 	}
@@ -89,7 +90,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 {
 	struct server *s = p->srv;
 	struct policy *pol = NULL;
-	if (load(s->workspace, p->profile, &pol, err, errlen, s->log) < 0)
+	if (load(s->home, s->workspace, p->profile, &pol, err, errlen, s->log) < 0)
 		return -1;
 	snprintf(p->profile, sizeof p->profile, "%s", pol->profile);
 	bool sandboxed = pol->sandboxed, net = sandboxed && pol->net.mode == NET_PROXY;

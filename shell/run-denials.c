@@ -17,10 +17,7 @@ int run_denials_init(struct run_denials *rd, const struct policy *p, const char 
 {
 	memset(rd, 0, sizeof *rd);
 	rd->policy = p;
-	char *log = home != NULL && home[0] == '/' ? events_log_path(home) : NULL;
-	int rc = events_init(&rd->ev, log);
-	free(log);
-	return rc;
+	return events_init(&rd->ev, home);
 }
 
 static void run_denials_on(struct denial *d, void *arg)
@@ -95,21 +92,23 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 	return r;
 }
 
-static int write_report(const char *path, const char *text)
+FILE *run_denials_report_open(const char *path)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stderr : fopen(path, "we");
-	if (f == NULL) {
+	if (f == NULL)
 		fprintf(stderr, "sandmux run: --report %s: %s\n", path, strerror(errno));
-		return -1;
-	}
+	return f;
+}
+
+static int write_report(FILE *f, const char *text)
+{
 	fprintf(f, "%s\n", text);
 	int rc = f == stderr ? fflush(f) : fclose(f);
 	if (rc != 0)
-		fprintf(stderr, "sandmux run: --report %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "sandmux run: --report: %s\n", strerror(errno));
 	return rc != 0 ? -1 : 0;
 }
 
-/* sandmux: denied write /etc/foo (not under a writable path) — allow with: "additionalReadwritePaths": ["/etc"] */
 static void print_hint(const struct denial *d)
 {
 	char times[32] = "", how[4200];
@@ -121,7 +120,7 @@ static void print_hint(const struct denial *d)
 		d->rule ? d->rule : "", d->suggest.key ? "allow with: " : "", how);
 }
 
-int run_denials_finish(struct run_denials *rd, char *const *argv, int status, const char *report)
+int run_denials_finish(struct run_denials *rd, char *const *argv, int status, FILE *report)
 {
 	/* Every denial was sent before its call went on, so the command's
 	 * end finds them all here. The full counters come once the sandbox's
@@ -134,6 +133,8 @@ int run_denials_finish(struct run_denials *rd, char *const *argv, int status, co
 			"sandmux: the observer could not read %llu paths (ptrace restricted: "
 			"/proc/sys/kernel/yama/ptrace_scope); Landlock still decided them\n",
 			(unsigned long long)observer_stats(rd->obs)->unreadable);
+	if (rd->ev.err[0] != '\0')
+		fprintf(stderr, "sandmux: %s\n", rd->ev.err);
 	if (report == NULL) {
 		for (size_t i = 0; i < rd->ev.list.n; i++)
 			print_hint(&rd->ev.list.v[i]);

@@ -7,6 +7,7 @@
 #define RUN_DENIALS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "backends/events.h"
 
@@ -25,9 +26,13 @@ struct run_denials {
 int run_denials_init(struct run_denials *, const struct policy *, const char *home);
 /* Hands the launcher's listener fd to an observer on the loop; owns it. */
 int run_denials_watch(struct run_denials *, struct loop *, int notify_fd, int weak_port);
-/* report NULL: hint lines; otherwise the report to that file ("-": stderr).
- * Returns -1 when the report cannot be written (said on stderr). */
-int run_denials_finish(struct run_denials *, char *const *argv, int status, const char *report);
+/* Opens the --report file ("-": stderr) before the command starts, so a
+ * link the sandboxed command plants at that path is never written
+ * through. NULL: said on stderr. */
+FILE *run_denials_report_open(const char *path);
+/* report NULL: hint lines; otherwise the report into it (closed, unless
+ * stderr). Returns -1 when the report cannot be written (said on stderr). */
+int run_denials_finish(struct run_denials *, char *const *argv, int status, FILE *report);
 void run_denials_free(struct run_denials *);
 
 #endif

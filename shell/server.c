@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "backends/loop.h"
+#include "backends/safefile.h"
 
 #define DRAW_MS     12   /* a flood is drawn at most once per tick */
 #define FLOOD_BYTES 8192 /* output within one tick that counts as a flood */
@@ -117,6 +118,10 @@ static int server_init(struct server *s, const char *name, const char *sock_path
 	s->sock_path = strdup(sock_path);
 	s->workspace = strdup(workspace);
 	s->profile = strdup(profile);
+	/* HOME is read once, here: every file under ~/.sandmux the session
+	 * writes is named from this copy, and with no absolute HOME none is. */
+	const char *home = getenv("HOME");
+	s->home = home != NULL && home[0] == '/' ? strdup(home) : NULL;
 	s->listen_fd = listen_fd;
 	s->rows = 24;
 	s->cols = 80;
@@ -163,6 +168,7 @@ static void server_free(struct server *s)
 		ui_free(s->parked[--s->nparked], NULL, NULL);
 	free(s->sock_path);
 	free(s->workspace);
+	free(s->home);
 	free(s->profile);
 	escalate_server_free(s);
 	session_tmp_remove(s->tmpdir);
@@ -193,16 +199,21 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 {
 	server_locale();
 	struct server s = { .listen_fd = -1, .sig_fd = -1 };
-	char logpath[4200];
-	snprintf(logpath, sizeof logpath, "%s.log", sock_path);
-	s.log = fopen(logpath, "ae");
+	/* beside the socket, in its private directory; never through a link */
+	char logdir[4200], logname[300], err[512];
+	const char *base = strrchr(sock_path, '/');
+	snprintf(logdir, sizeof logdir, "%.*s", base != NULL ? (int)(base - sock_path) : 1,
+		 base != NULL ? sock_path : ".");
+	snprintf(logname, sizeof logname, "%s.log", base != NULL ? base + 1 : sock_path);
+	int logfd = safefile_append(logdir, logname, err, sizeof err);
+	s.log = logfd >= 0 ? fdopen(logfd, "a") : NULL;
 	if (server_init(&s, name, sock_path, listen_fd, workspace, profile) < 0) {
 		server_log(&s, "cannot start: %s", strerror(errno));
 		server_free(&s);
 		return 1;
 	}
-	char cfgpath[4200], err[512];
-	const char *home = getenv("HOME");
+	char cfgpath[4200];
+	const char *home = s.home;
 	snprintf(cfgpath, sizeof cfgpath, "%s/.sandmux/sandmux.json", home ? home : "/");
 	if (mux_config_load(&s.cfg, cfgpath, err, sizeof err) < 0) {
 		server_log(&s, "%s (using the defaults)", err);
@@ -210,7 +221,7 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 		bool under = hl > 1 && strncmp(err, home, hl) == 0 && err[hl] == '/';
 		snprintf(s.cfg_err, sizeof s.cfg_err, "%s%s", under ? "~" : "", err + (under ? hl : 0));
 	}
-	s.tmpdir = session_tmp_make(s.name, err, sizeof err);
+	s.tmpdir = session_tmp_make(s.home, s.name, err, sizeof err);
 	if (s.tmpdir == NULL) {
 		server_log(&s, "cannot start: %s", err);
 		server_free(&s);

@@ -12,26 +12,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *session_tmp_make(const char *name, char *err, size_t errlen)
+#include "backends/safefile.h"
+
+char *session_tmp_make(const char *home, const char *name, char *err, size_t errlen)
 {
-	const char *home = getenv("HOME");
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[600];
 	if (home == NULL || home[0] != '/') {
 		snprintf(err, errlen, "$HOME is not an absolute path: needed for the session temp dir");
 		return NULL;
 	}
-	const char *parts[] = { "/.sandmux", "/state", "/tmp" };
-	size_t len = (size_t)snprintf(path, sizeof path, "%s", home);
-	for (size_t i = 0; i < 3; i++) {
-		len += (size_t)snprintf(path + len, sizeof path - len, "%s", parts[i]);
-		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
-			snprintf(err, errlen, "session temp dir: mkdir %s: %s", path, strerror(errno));
-			return NULL;
-		}
-	}
-	snprintf(path + len, sizeof path - len, "/%s-XXXXXX", name);
-	if (mkdtemp(path) == NULL) {
-		snprintf(err, errlen, "session temp dir: mkdtemp %s: %s", path, strerror(errno));
+	if (safefile_mkdtemp(home, SAFEFILE_TMP_REL, name, path, sizeof path, why, sizeof why) < 0) {
+		snprintf(err, errlen, "session temp dir: %s", why);
 		return NULL;
 	}
 	return strdup(path);

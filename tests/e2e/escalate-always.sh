@@ -41,12 +41,12 @@ m_expect "a new pane is allowed by the file" "LATER-OK"
 # r: always, per repo: <workspace>/.sandmux/sandbox.json (a new file here)
 OUT3="$M_HOME/outside3"
 mkdir -p "$OUT3"
-m_sandmux new -n repo -- sh -c "touch '$OUT3/f' && echo REPO-OK || echo REPO-FAILED; sleep 60" >/dev/null
+m_sandmux new -n repo -- sh -c "touch '$OUT3/f' && echo REPO-\$((6*7)) || echo REPO-FAILED; sleep 60" >/dev/null
 m_keys C-b z
 m_expect "another denial" "REPO-FAILED"
 m_keys C-b a
 m_expect "its prompt opens" "r always (repo"
 m_keys r
-m_expect "r re-runs the command, which succeeds" "REPO-OK"
+m_expect "r re-runs the command, which succeeds" "REPO-42"
 contains "the per-repo file has the entry" "$(cat "$WS/.sandmux/sandbox.json" 2>&1)" "\"$OUT3\""
 [ "$(grep -c outside3 "$HOME/.sandmux/sandbox.json")" = 0 ] && ok "and the per-user file does not" || fail "and the per-user file does not"

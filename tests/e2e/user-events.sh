@@ -177,5 +177,6 @@ check "the slow subscriber: events delivered + {\"dropped\":N} account for all $
 m_sandmux kill-session >/dev/null
 until_ok 20 test -s "$EV/all.rc" && same "the subscriber ends when the server exits, status 0" "$(cat "$EV/all.rc")" 0 ||
 	fail "the subscriber ends when the server exits"
+until_ok 20 test -s "$EV/p3.rc"
 same "so does the filtered one" "$(cat "$EV/p3.rc" 2>/dev/null)" 0
 exit $T_FAILED

@@ -1,6 +1,7 @@
 /* events: the JSON form of a denial, coalescing, the capped log. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -128,7 +129,7 @@ static void test_log(struct unit *u)
 	char *path = events_log_path(dir);
 	CHECK_STR(u, path + strlen(dir), "/.sandmux/state/denials.jsonl");
 	struct events ev;
-	CHECK_INT(u, events_init(&ev, path), 0);
+	CHECK_INT(u, events_init(&ev, dir), 0);
 	unsigned count = 0;
 	ev.listener = seen;
 	ev.listener_arg = &count;
@@ -150,6 +151,28 @@ static void test_log(struct unit *u)
 	struct stat st;
 	snprintf(old, sizeof old, "%s/.sandmux/state", dir);
 	CHECK(u, stat(old, &st) == 0 && (st.st_mode & 077) == 0);
+	/* a log linked elsewhere is refused, and what it names is unchanged */
+	char victim[512], log[512];
+	snprintf(victim, sizeof victim, "%s/victim", dir);
+	snprintf(log, sizeof log, "%s/.sandmux/state/denials.jsonl", dir);
+	FILE *f = fopen(victim, "w");
+	if (f != NULL)
+		fclose(f);
+	CHECK_INT(u, unlink(log), 0);
+	CHECK_INT(u, symlink(victim, log), 0);
+	events_emit(&ev, &d);
+	CHECK(u, strstr(ev.err, "denials.jsonl: a symbolic link; refused") != NULL);
+	CHECK_INT(u, (int)file_size(victim), 0);
+	/* so is a linked state directory */
+	ev.err[0] = '\0';
+	CHECK_INT(u, unlink(log), 0);
+	snprintf(log, sizeof log, "%s/.sandmux/state", dir);
+	snprintf(old, sizeof old, "%s/.sandmux/state.real", dir);
+	CHECK_INT(u, rename(log, old), 0);
+	CHECK_INT(u, symlink(victim, log), 0);
+	events_emit(&ev, &d);
+	CHECK(u, strstr(ev.err, "/.sandmux/state: a symbolic link; refused") != NULL);
+	CHECK_INT(u, (int)file_size(victim), 0);
 	denial_clear(&d);
 	events_free(&ev);
 	char cmd[600];

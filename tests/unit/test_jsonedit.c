@@ -1,8 +1,10 @@
 /* jsonedit: one entry added, every other byte kept. */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/safefile.h"
 #include "policy/jsonedit.h"
 #include "policy/suggest.h"
 #include "shell/approve.h"
@@ -127,27 +129,75 @@ static void test_approve_file(struct unit *u)
 	struct suggestion s = { .key = SUGGEST_KEY_RW };
 	snprintf(s.value, sizeof s.value, "/etc");
 	/* missing file and directory: created */
-	CHECK_INT(u, approve_always(path, &s, err, sizeof err), 1);
+	CHECK_INT(u, approve_always(dir, "sub/sandbox.json", &s, err, sizeof err), 1);
 	CHECK_STR(u, slurp(path), "{\n  \"additionalReadwritePaths\": [\"/etc\"]\n}\n");
-	CHECK_INT(u, approve_always(path, &s, err, sizeof err), 0);
+	CHECK_INT(u, approve_always(dir, "sub/sandbox.json", &s, err, sizeof err), 0);
 	/* an existing file keeps its mode, its keys and its bytes */
-	CHECK_INT(u, approve_write_atomic(path, "{\"x-mine\": {\"a\": 1}}\n", err, sizeof err), 0);
+	const char *mine = "{\"x-mine\": {\"a\": 1}}\n";
+	CHECK_INT(u, safefile_replace(dir, "sub/sandbox.json", mine, strlen(mine), 0600, err, sizeof err), 0);
 	CHECK_INT(u, chmod(path, 0640), 0);
 	s.key = SUGGEST_KEY_NET;
 	snprintf(s.value, sizeof s.value, "api.example.com");
-	CHECK_INT(u, approve_always(path, &s, err, sizeof err), 1);
+	CHECK_INT(u, approve_always(dir, "sub/sandbox.json", &s, err, sizeof err), 1);
 	CHECK_STR(u, slurp(path), "{\"x-mine\": {\"a\": 1}, \"networkPolicy\": {\"allow\": [\"api.example.com\"]}}\n");
 	struct stat st;
 	CHECK(u, stat(path, &st) == 0 && (st.st_mode & 07777) == 0640);
 	/* a broken file is left alone and named */
-	CHECK_INT(u, approve_write_atomic(path, "{\"a\": [}", err, sizeof err), 0);
-	CHECK_INT(u, approve_always(path, &s, err, sizeof err), -1);
+	CHECK_INT(u, safefile_replace(dir, "sub/sandbox.json", "{\"a\": [}", 8, 0600, err, sizeof err), 0);
+	CHECK_INT(u, approve_always(dir, "sub/sandbox.json", &s, err, sizeof err), -1);
 	CHECK(u, strstr(err, "/sub/sandbox.json:1:8: expected a value") != NULL);
 	if (strstr(err, "1:8") == NULL)
 		fprintf(stderr, "err: %s\n", err);
 	CHECK_STR(u, slurp(path), "{\"a\": [}");
 	s.key = NULL;
-	CHECK_INT(u, approve_always(path, &s, err, sizeof err), -1);
+	CHECK_INT(u, approve_always(dir, "sub/sandbox.json", &s, err, sizeof err), -1);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	CHECK_INT(u, system(cmd), 0);
+}
+
+static char *at(char buf[256], const char *dir, const char *rel)
+{
+	snprintf(buf, 256, "%s/%s", dir, rel);
+	return buf;
+}
+
+/* Nothing below the root is followed: a linked file or directory, a FIFO,
+ * a root that is not absolute are refused and what they name is unchanged;
+ * a hard link keeps the old bytes under its other name. */
+static void test_approve_links(struct unit *u)
+{
+	char dir[] = "/tmp/test_jsonedit.XXXXXX", p[256], q[256], err[512];
+	CHECK(u, mkdtemp(dir) != NULL);
+	struct suggestion s = { .key = SUGGEST_KEY_RW };
+	snprintf(s.value, sizeof s.value, "/etc");
+	const char *victim = "{\"mine\": true}\n";
+	snprintf(p, sizeof p, "%s/victim.json", dir);
+	CHECK_INT(u, safefile_replace(dir, "victim.json", victim, strlen(victim), 0600, err, sizeof err), 0);
+	CHECK_INT(u, mkdir(at(q, dir, "ws"), 0700), 0);
+	CHECK_INT(u, mkdir(at(q, dir, "ws/.sandmux"), 0700), 0);
+	CHECK_INT(u, symlink(p, at(q, dir, "ws/.sandmux/sandbox.json")), 0);
+	CHECK_INT(u, approve_always(at(q, dir, "ws"), ".sandmux/sandbox.json", &s, err, sizeof err), -1);
+	CHECK(u, strstr(err, "/ws/.sandmux/sandbox.json: a symbolic link") != NULL);
+	CHECK_STR(u, slurp(p), victim);
+	/* a linked .sandmux directory */
+	CHECK_INT(u, mkdir(at(q, dir, "ws2"), 0700), 0);
+	CHECK_INT(u, symlink(dir, at(q, dir, "ws2/.sandmux")), 0);
+	CHECK_INT(u, approve_always(at(q, dir, "ws2"), ".sandmux/victim.json", &s, err, sizeof err), -1);
+	CHECK(u, strstr(err, "symbolic link") != NULL);
+	CHECK_STR(u, slurp(p), victim);
+	/* a FIFO where the file should be */
+	CHECK_INT(u, mkfifo(at(q, dir, "fifo.json"), 0600), 0);
+	CHECK_INT(u, approve_always(dir, "fifo.json", &s, err, sizeof err), -1);
+	CHECK(u, strstr(err, "not a regular file") != NULL);
+	/* a hard link: the answer replaces the name, the other link keeps its bytes */
+	CHECK_INT(u, link(p, at(q, dir, "hard.json")), 0);
+	CHECK_INT(u, approve_always(dir, "hard.json", &s, err, sizeof err), 1);
+	CHECK_STR(u, slurp(p), victim);
+	/* no HOME: nothing written at /.sandmux */
+	CHECK_INT(u, approve_always(NULL, ".sandmux/sandbox.json", &s, err, sizeof err), -1);
+	CHECK(u, strstr(err, "$HOME is not an absolute path") != NULL);
+	CHECK_INT(u, approve_always("", ".sandmux/sandbox.json", &s, err, sizeof err), -1);
 	char cmd[200];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	CHECK_INT(u, system(cmd), 0);
@@ -163,5 +213,6 @@ int main(void)
 	test_escaping(&u);
 	test_errors(&u);
 	test_approve_file(&u);
+	test_approve_links(&u);
 	return unit_done(&u, "test_jsonedit");
 }

@@ -313,6 +313,36 @@ static struct policy *load(struct fixture *fx, const char *flag, const char *env
 	return p;
 }
 
+/* What `sandmux trust` does with the bytes it read once (shell/cmd-policy.c
+ * writes the record; policy/ only makes its text). */
+static void trust_bytes(const struct fixture *fx, const char *file, const char *text, size_t len)
+{
+	char tag[TRUST_TAG_SIZE], *old = NULL;
+	size_t old_len = 0;
+	struct perr e = { 0 };
+	trust_tag(text, len, tag);
+	if (trust_read(fx->home, &old, &old_len, &e) < 0)
+		abort();
+	char *rec = trust_add(old, old_len, file, tag);
+	if (rec == NULL)
+		abort();
+	put(fx->home, ".sandmux/trust.json", rec);
+	free(old);
+	free(rec);
+}
+
+static int trust_file(const struct fixture *fx, const char *file)
+{
+	char *text;
+	size_t len;
+	struct perr e = { 0 };
+	if (config_read_file(file, &text, &len, &e) <= 0)
+		return -1;
+	trust_bytes(fx, file, text, len);
+	free(text);
+	return 0;
+}
+
 static void test_trust(struct unit *u)
 {
 	struct fixture fx;
@@ -340,7 +370,7 @@ static void test_trust(struct unit *u)
 	}
 	policy_free(p);
 	perr_free(&e);
-	CHECK_INT(u, trust_record(fx.home, repo, &e), 0);
+	CHECK_INT(u, trust_file(&fx, repo), 0);
 	p = load(&fx, NULL, NULL, &e);
 	if (CHECK(u, p != NULL)) { /* trusted: everything applies */
 		CHECK(u, p->allow_weaker);
@@ -354,7 +384,7 @@ static void test_trust(struct unit *u)
 	put(fx.ws, ".cursor/sandbox.json", "{}");
 	char other[256];
 	snprintf(other, sizeof other, "%s/.cursor/sandbox.json", fx.ws);
-	CHECK_INT(u, trust_record(fx.home, other, &e), 0);
+	CHECK_INT(u, trust_file(&fx, other), 0);
 	put(fx.ws, ".sandmux/sandbox.json", "{\"additionalReadwritePaths\": [\"/etc\", \"/usr\"]}");
 	p = load(&fx, NULL, NULL, &e);
 	if (CHECK(u, p != NULL)) {
@@ -379,6 +409,84 @@ static void test_trust(struct unit *u)
 	put(fx.ws, ".sandmux/sandbox.json", "{\"profile\": \"workspace\"}");
 	p = load(&fx, NULL, NULL, &e);
 	CHECK_STR(u, p ? p->profile : NULL, "strict"); /* a repo cannot widen the user's choice */
+	policy_free(p);
+	perr_free(&e);
+	fixture_done(&fx);
+}
+
+/* The record holds the bytes that were shown, not what the file holds
+ * later: a file swapped after the read is untrusted. */
+static void test_trust_read_once(struct unit *u)
+{
+	struct fixture fx;
+	struct perr e = { 0 };
+	char repo[256], *text;
+	size_t len;
+	fixture_init(&fx);
+	snprintf(repo, sizeof repo, "%s/.sandmux/sandbox.json", fx.ws);
+	put(fx.ws, ".sandmux/sandbox.json", "{}");
+	CHECK_INT(u, config_read_repo_file(fx.ws, ".sandmux/sandbox.json", &text, &len, &e), 1);
+	put(fx.ws, ".sandmux/sandbox.json", "{\"additionalReadwritePaths\": [\"/etc\"]}");
+	trust_bytes(&fx, repo, text, len);
+	CHECK(u, trust_check(fx.home, repo, "{}", 2));
+	struct policy *p = load(&fx, NULL, NULL, &e);
+	CHECK(u, p && !policy_decide_path(p, "/etc/passwd", OP_WRITE).allow);
+	CHECK_INT(u, e.nwarnings, 1);
+	policy_free(p);
+	perr_free(&e);
+	free(text);
+	fixture_done(&fx);
+}
+
+/* A per-repo file that a link, a FIFO or a second name could put where
+ * a sandbox writes is refused at load, in one line naming it. */
+static void test_repo_file_refused(struct unit *u)
+{
+	struct fixture fx;
+	struct perr e;
+	char path[512], target[512];
+	fixture_init(&fx);
+	put(fx.root, "elsewhere/sandbox.json", "{\"additionalReadwritePaths\": [\"/etc\"]}");
+	snprintf(target, sizeof target, "%s/elsewhere/sandbox.json", fx.root);
+	snprintf(path, sizeof path, "%s/.sandmux", fx.ws);
+	CHECK_INT(u, mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/.sandmux/sandbox.json", fx.ws);
+	CHECK_INT(u, symlink(target, path), 0);
+	CHECK(u, load(&fx, NULL, NULL, &e) == NULL);
+	CHECK(u, strstr(e.msg, "/ws/.sandmux/sandbox.json: a symbolic link is on its way below") != NULL);
+	CHECK(u, strchr(e.msg, '\n') == NULL);
+	perr_free(&e);
+	/* trust records do not help a link: the file is refused before that */
+	trust_bytes(&fx, path, "{\"additionalReadwritePaths\": [\"/etc\"]}", 38);
+	CHECK(u, load(&fx, NULL, NULL, &e) == NULL);
+	perr_free(&e);
+	unlink(path);
+	/* a linked .cursor directory */
+	snprintf(path, sizeof path, "%s/.cursor", fx.ws);
+	snprintf(target, sizeof target, "%s/elsewhere", fx.root);
+	CHECK_INT(u, symlink(target, path), 0);
+	CHECK(u, load(&fx, NULL, NULL, &e) == NULL);
+	CHECK(u, strstr(e.msg, "/ws/.cursor/sandbox.json: a symbolic link") != NULL);
+	perr_free(&e);
+	unlink(path);
+	/* a FIFO: refused at once, no hang */
+	snprintf(path, sizeof path, "%s/.sandmux/sandbox.json", fx.ws);
+	CHECK_INT(u, mkfifo(path, 0600), 0);
+	CHECK(u, load(&fx, NULL, NULL, &e) == NULL);
+	CHECK(u, strstr(e.msg, "not a regular file") != NULL);
+	perr_free(&e);
+	unlink(path);
+	/* a second name, in a place a sandbox may write */
+	snprintf(target, sizeof target, "%s/elsewhere/sandbox.json", fx.root);
+	CHECK_INT(u, link(target, path), 0);
+	CHECK(u, load(&fx, NULL, NULL, &e) == NULL);
+	CHECK(u, strstr(e.msg, "has 2 hard links") != NULL);
+	perr_free(&e);
+	unlink(path);
+	/* a plain file loads */
+	put(fx.ws, ".sandmux/sandbox.json", "{}");
+	struct policy *p = load(&fx, NULL, NULL, &e);
+	CHECK(u, p != NULL);
 	policy_free(p);
 	perr_free(&e);
 	fixture_done(&fx);
@@ -623,6 +731,8 @@ int main(void)
 	test_merge_scalars(&u);
 	test_merge_profiles(&u);
 	test_trust(&u);
+	test_trust_read_once(&u);
+	test_repo_file_refused(&u);
 	test_resolution(&u);
 	test_builtins(&u);
 	test_decide(&u);
