@@ -67,8 +67,9 @@ void conn_free(struct conn *);
 void conn_timer(struct conn *, int ms, void (*cb)(void *));
 /* Ends the connection with an HTTP status or a SOCKS code and a text. */
 void conn_fail(struct conn *, int status, int socks_code, const char *text);
-/* Reports and refuses. addr: the refused address or NULL. */
-void conn_deny(struct conn *, const struct net_addr *addr, const char *rule);
+/* Reports and refuses. addr: the refused address or NULL; fixed: no
+ * policy entry could allow it (nothing is suggested, nothing held). */
+void conn_deny(struct conn *, const struct net_addr *addr, const char *rule, bool fixed);
 void conn_client_cb(struct watch *, int events, void *conn);
 
 /* proxy-dial.c: starts with c->host, c->port, c->proto set. */

@@ -138,8 +138,10 @@ static const char *proto_name(enum conn_proto p)
 static void held_timeout(void *arg);
 
 /* A suggestion only where an allow entry really helps: for the name (or
- * literal) itself, never for a resolved address that was refused. */
-void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule)
+ * literal) itself, never for a resolved address that was refused, never
+ * for what is fixed (suggest_host() itself offers nothing the policy's
+ * own blocks or deny rules refuse). No suggestion: no prompt, no hold. */
+void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule, bool fixed)
 {
 	struct proxy *px = c->px;
 	char a[NET_ADDR_STRLEN] = "", line[4400];
@@ -147,7 +149,7 @@ void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule)
 	struct net_addr lit;
 	if (addr != NULL)
 		net_addr_format(addr, a, sizeof a);
-	if (addr == NULL || net_addr_parse(c->host, &lit) == 0)
+	if (!fixed && (addr == NULL || net_addr_parse(c->host, &lit) == 0))
 		suggest_host(px->policy, c->host, &sg);
 	struct net_denial d = {
 		.host = c->host, .port = c->port, .addr = a, .rule = rule, .proto = proto_name(c->proto), .suggest = &sg

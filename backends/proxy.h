@@ -8,9 +8,10 @@
  * decided like this:
  *   1. policy_decide_host() on the name (and port) as asked;
  *   2. the name is resolved asynchronously (backends/dns.h);
- *   3. every resolved address is decided again (private, loopback,
- *      link-local, metadata, CIDR rules) and checked by net_addr_reserved();
- *      one refused address refuses the connection;
+ *   3. every resolved address is decided again (the hardcoded blocks of
+ *      policy/net.c: private, loopback, link-local, metadata, multicast...;
+ *      the host's own addresses, net_addr_is_local(); CIDR rules); one
+ *      refused address refuses the connection;
  *   4. the proxy connects to the vetted address itself: there is no second
  *      lookup, so DNS rebinding gets nowhere.
  * Plain HTTP is one request per connection: the request goes upstream in

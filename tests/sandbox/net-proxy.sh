@@ -97,4 +97,16 @@ for lit in 127.0.0.1 169.254.169.254 '[::1]' '[::ffff:127.0.0.1]' 0.0.0.0 10.0.0
 	out=$(nrun -- sh -c 'curl -sS --max-time 5 --noproxy "" -x "$ALL_PROXY" "http://$0:5353/"' "$lit" 2>&1)
 	contains "literal $lit refused" "$out" "sandmux: denied connect"
 done
+# What no policy entry can open is named for what it is, and nothing is
+# offered for it (no allow entry, hence no prompt): ::1 was "unspecified
+# address", and the host's own address came with an allow entry.
+out=$(nrun --report "$ws/.t/fixed.json" -- sh -c '
+for t in "[::1]" 198.51.100.1; do curl -sS --max-time 5 --noproxy "" -p "http://$t:5353/"; done' 2>&1)
+report=$(cat "$ws/.t/fixed.json" 2>/dev/null)
+contains "::1 is refused as loopback" "$report" '"rule":	"hardcoded: loopback ::1"'
+contains "the host's own address, as such" "$report" '"rule":	"hardcoded: an address of this host"'
+case "$report" in *'"networkPolicy.allow"'*) fail "no allow entry offered for fixed blocks"; echo "$report" | sed 's/^/#   /' ;;
+	*) ok "no allow entry offered for fixed blocks" ;; esac
+case "$out" in *"allow with"*) fail "the denial lines offer nothing"; echo "$out" | sed 's/^/#   /' ;;
+	*) ok "the denial lines offer nothing" ;; esac
 exit $T_FAILED
