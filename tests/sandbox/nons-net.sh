@@ -91,4 +91,43 @@ for a in [("0.0.0.0", 0), ("127.0.0.1", 18080)]:
     except OSError as e: print("refused", e.errno)' 2>&1)
 case "$out" in *listening*) fail "weaker sandbox: no TCP listener"; echo "$out" | sed 's/^/#   /' ;;
 	*) ok "weaker sandbox: no TCP listener" ;; esac
+
+# listen() with no bind() first: the kernel binds the socket itself, to
+# 0.0.0.0:<ephemeral> (or [::]) of the host's network, where Landlock's
+# bind rule never looks. The sandboxed program stays up while, from
+# outside, the test looks for any listener on a wildcard address and a
+# test host (a remote peer) and the host's loopback try the ports it got.
+rm -f "$ws/.t/listen.out" "$ws/.t/listen.done"
+(wrun -- python3 -c '
+import os, socket, time
+keep, res = [], []
+for fam in (socket.AF_INET, socket.AF_INET6):
+    s = socket.socket(fam); keep.append(s)
+    try: s.listen(8); res.append("listening %d" % s.getsockname()[1])
+    except OSError as e: res.append("refused %d" % e.errno)
+u = socket.socket(socket.AF_UNIX); u.bind(".t/own.sock"); u.listen(1); res.append("unix listening")
+open(".t/listen.tmp", "w").write("\n".join(res) + "\n"); os.rename(".t/listen.tmp", ".t/listen.out")
+for i in range(400):
+    if os.path.exists(".t/listen.done"): break
+    time.sleep(0.05)
+' >"$ws/.t/listen.log" 2>&1) & lpid=$!
+i=0; while [ ! -e "$ws/.t/listen.out" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+out=$(cat "$ws/.t/listen.out" 2>/dev/null)
+# Every TCP socket listening in this network namespace on 0.0.0.0 or ::
+# (state 0A): sandmux's own proxy listens on 127.0.0.1 only.
+wild=$(awk '$4 == "0A" && ($2 ~ /^00000000:/ || $2 ~ /^00000000000000000000000000000000:/) { print $2 }' \
+	/proc/net/tcp /proc/net/tcp6)
+hits=""
+for p in $(echo "$out" | sed -n 's/^listening //p'); do
+	srv python3 -c 'import socket, sys; socket.create_connection(("198.51.100.1", int(sys.argv[1])), timeout=3)' "$p" \
+		2>/dev/null && hits="$hits remote:$p"
+	python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)' "$p" \
+		2>/dev/null && hits="$hits local:$p"
+done
+: >"$ws/.t/listen.done"; wait $lpid
+same "weaker sandbox: listen() without bind() is refused (IPv4 and IPv6, EACCES)" "$(echo "$out" | grep -c '^refused 13$')" 2
+contains "weaker sandbox: ... and is a denial" "$(cat "$ws/.t/listen.log")" "denied bind"
+same "weaker sandbox: no wildcard listener appeared in the host's network" "$wild" ""
+same "weaker sandbox: neither a test host nor the host's loopback could connect in" "$hits" ""
+contains "weaker sandbox: a unix socket still listens" "$out" "unix listening"
 exit $T_FAILED
