@@ -52,6 +52,11 @@ struct launch {
 	char *made[8];  /* protected directories launch_start() made empty
 				 * in the workspace (so they can be covered) */
 	char err[512];  /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */
+
+	/* "" or, for a proxy listener on the host's loopback (weak), the
+	 * password its clients must give (proxy_set_auth); the proxy
+	 * variables carry it */
+	char proxy_secret[33];
 };
 
 void launch_init(struct launch *);

@@ -20,6 +20,79 @@ check "weaker sandbox: an allowed host through SOCKS5" wrun -- sh -c 'curl -sS -
 out=$(wrun -- curl -sS --max-time 5 -f http://denied.test/ 2>&1)
 contains "weaker sandbox: a denied host is a proxy denial" "$out" "denied connect denied.test:80 (networkPolicy: not in allow list)"
 
+# The proxy listens on the host's loopback, where every local process can
+# reach it: only the pane's own processes, which have its credentials in
+# the proxy variables, may use it. From outside (this script is not in
+# the pane) every way in is refused while the pane runs, and the target
+# server, which logs each request's path, never sees one of them; the
+# pane's own curl gets through to the same server.
+rm -f "$ws/.t/pane.port" "$ws/.t/pane.done" "$ws/.t/seen.log"
+srv python3 -c '
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        open(sys.argv[1], "a").write(self.path + "\n")
+        self.send_response(200); self.send_header("Content-Length", "3"); self.end_headers(); self.wfile.write(b"hi\n")
+    def log_message(self, *a): pass
+http.server.ThreadingHTTPServer(("198.51.100.10", 9098), H).serve_forever()' "$ws/.t/seen.log" & T_PIDS="$T_PIDS $!"
+i=0; until curl -s -o /dev/null http://198.51.100.10:9098/ready || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+(wrun -- sh -c 'echo "$HTTP_PROXY" | sed "s/[0-9a-f]\{32\}/SECRET/" >.t/pane.url; echo "${HTTP_PROXY##*:}" >.t/pane.port
+i=0; while [ ! -e .t/pane.done ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+curl -sS --max-time 5 http://198.51.100.10:9098/inside' >"$ws/.t/pane.log" 2>&1) & ppid=$!
+i=0; while [ ! -s "$ws/.t/pane.port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+pport=$(cat "$ws/.t/pane.port")
+contains "weaker sandbox: the proxy variables carry the pane's credentials" "$(cat "$ws/.t/pane.url")" \
+	"http://sandmux:SECRET@127.0.0.1:$pport"
+x="http://127.0.0.1:$pport"
+out=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' -x "$x" http://198.51.100.10:9098/outside-plain 2>&1)
+same "outside the pane: plain HTTP through the proxy gets 407" "$out" 407
+out=$(curl -sS --max-time 5 -p -x "$x" http://198.51.100.10:9098/outside-connect 2>&1)
+contains "outside the pane: CONNECT gets 407" "$out" "407"
+out=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' -x "http://sandmux:guess@127.0.0.1:$pport" \
+	http://198.51.100.10:9098/outside-guess 2>&1)
+same "outside the pane: a wrong password gets 407" "$out" 407
+refuse "outside the pane: SOCKS5 without authentication is refused" \
+	curl -sS --max-time 5 -x "socks5h://127.0.0.1:$pport" http://198.51.100.10:9098/outside-socks
+refuse "outside the pane: SOCKS5 with a wrong password is refused" \
+	curl -sS --max-time 5 -x "socks5h://sandmux:guess@127.0.0.1:$pport" http://198.51.100.10:9098/outside-socks-guess
+: >"$ws/.t/pane.done"; wait $ppid
+contains "the pane's own curl gets through" "$(cat "$ws/.t/pane.log")" "hi"
+seen=$(cat "$ws/.t/seen.log" 2>/dev/null)
+contains "the target server saw the pane's request" "$seen" "/inside"
+case "$seen" in *outside*) fail "the target server saw none from outside the pane"; echo "$seen" | sed 's/^/#   /' ;;
+	*) ok "the target server saw none from outside the pane" ;; esac
+
+# Real clients with the credentials: git over HTTP answers the 407 it
+# gets first (its proxy authentication is "any": it waits for the
+# challenge) and sends them; npm (its own agent) tunnels HTTPS.
+if command -v git >/dev/null; then
+	mkdir -p "$ws/.t/srv" && git init -q --bare "$ws/.t/srv/repo.git" &&
+	git -C "$ws/.t" init -q src && echo hello-git >"$ws/.t/src/f" &&
+	git -C "$ws/.t/src" -c user.name=t -c user.email=t@t add f &&
+	git -C "$ws/.t/src" -c user.name=t -c user.email=t@t commit -qm one &&
+	git -C "$ws/.t/src" push -q "$ws/.t/srv/repo.git" HEAD:refs/heads/main 2>/dev/null &&
+	git -C "$ws/.t/srv/repo.git" update-server-info
+	(cd "$ws/.t/srv" && exec nsenter -t "$SRV_NS" -n python3 -m http.server 8081 --bind 198.51.100.10 >/dev/null 2>&1) &
+	T_PIDS="$T_PIDS $!"
+	i=0; until curl -s -o /dev/null http://198.51.100.10:8081/ || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+	out=$(wrun -- sh -c 'git clone -q -b main http://good.test:8081/repo.git clone && cat clone/f' 2>&1)
+	contains "weaker sandbox: git clone over HTTP through the proxy, with its credentials" "$out" "hello-git"
+fi
+if command -v npm >/dev/null && openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=good.test \
+	-keyout "$ws/.t/key.pem" -out "$ws/.t/cert.pem" >/dev/null 2>&1; then
+	mkdir -p "$ws/.t/reg" && echo '{"name":"left-pad","dist-tags":{"latest":"9.8.7"},"versions":{"9.8.7":{"name":"left-pad","version":"9.8.7"}}}' >"$ws/.t/reg/left-pad"
+	(cd "$ws/.t/reg" && exec nsenter -t "$SRV_NS" -n python3 -c '
+import http.server, ssl, sys
+srv = http.server.ThreadingHTTPServer(("198.51.100.10", 8443), http.server.SimpleHTTPRequestHandler)
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+srv.socket = ctx.wrap_socket(srv.socket, server_side=True); srv.serve_forever()' "$ws/.t/cert.pem" "$ws/.t/key.pem" >/dev/null 2>&1) &
+	T_PIDS="$T_PIDS $!"
+	i=0; until curl -sk -o /dev/null https://198.51.100.10:8443/ || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+	out=$(wrun -- sh -c 'npm_config_cache=$PWD/.t/npmcache npm_config_update_notifier=false npm_config_strict_ssl=false \
+		npm view left-pad version --registry https://good.test:8443/ --fetch-retries=0' 2>&1)
+	contains "weaker sandbox: npm through HTTPS_PROXY (CONNECT), with its credentials" "$out" "9.8.7"
+fi
+
 # A server on a test host that logs every connection it accepts.
 log="$ws/.t/direct.log"
 srv python3 -c '

@@ -93,14 +93,42 @@ static void test_http_rewrite(struct unit *u)
 
 static void test_socks(struct unit *u)
 {
-	int noauth;
-	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x02\x02\x00", 4, &noauth), 4);
+	int noauth, userpass;
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x02\x02\x00", 4, SOCKS_NOAUTH, &noauth), 4);
 	CHECK(u, noauth);
-	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x01\x02", 3, &noauth), 3);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x01\x02", 3, SOCKS_NOAUTH, &noauth), 3);
 	CHECK(u, !noauth);
-	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x02\x00", 3, &noauth), PARSE_MORE);
-	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x04\x01", 2, &noauth), PARSE_BAD);
-	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x00", 2, &noauth), PARSE_BAD);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x01\x02", 3, SOCKS_USERPASS, &userpass), 3);
+	CHECK(u, userpass);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x02\x00", 3, SOCKS_NOAUTH, &noauth), PARSE_MORE);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x04\x01", 2, SOCKS_NOAUTH, &noauth), PARSE_BAD);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x00", 2, SOCKS_NOAUTH, &noauth), PARSE_BAD);
+	char user[256], pass[256];
+	CHECK_INT(u,
+		  proxy_socks_auth((const uint8_t *)"\x01\x02"
+						    "ab\x03"
+						    "xyz",
+				   8, user, pass),
+		  8);
+	CHECK_STR(u, user, "ab");
+	CHECK_STR(u, pass, "xyz");
+	CHECK_INT(u,
+		  proxy_socks_auth((const uint8_t *)"\x01\x02"
+						    "ab\x03"
+						    "xy",
+				   7, user, pass),
+		  PARSE_MORE);
+	CHECK_INT(u,
+		  proxy_socks_auth((const uint8_t *)"\x05\x02"
+						    "ab",
+				   4, user, pass),
+		  PARSE_BAD);
+	CHECK_INT(u,
+		  proxy_socks_auth((const uint8_t *)"\x01\x02"
+						    "a\0\x01"
+						    "x",
+				   6, user, pass),
+		  PARSE_BAD);
 
 	struct socks_req r;
 	const uint8_t dom[] = { 5, 1, 0, 3, 6, 'A', '.', 'T', 'e', 's', 't', 0x01, 0xbb };
@@ -425,13 +453,74 @@ static void test_proxy_loop(struct unit *u)
 	unlink(hosts);
 }
 
+/* With a secret, nothing is decided for a client that does not prove it
+ * (no denial event, no connection out): HTTP gets 407, SOCKS5 has to
+ * log in with RFC 1929. */
+static void test_proxy_auth(struct unit *u)
+{
+	struct policy p = { .profile = "workspace", .sandboxed = true };
+	p.net.mode = NET_PROXY;
+	setenv("SANDMUX_DNS", "127.0.0.1:9", 1);
+	struct loop *l = loop_new();
+	struct seen seen = { 0 };
+	int port = 0, lfd = listen_any(&port);
+	const char *err = NULL;
+	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);
+	if (!CHECK(u, px != NULL))
+		return;
+	proxy_set_auth(px, "s3cret");
+	char out[8192];
+	const char *none = "CONNECT other.test:443 HTTP/1.1\r\n\r\n";
+	exchange(l, port, none, strlen(none), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 407 ", 13) == 0);
+	CHECK(u, strstr(out, "Proxy-Authenticate: Basic realm=\"sandmux\"\r\n") != NULL);
+	/* base64("sandmux:wrong"), then base64("sandmux:s3cret") */
+	const char *wrong =
+		"GET http://other.test/ HTTP/1.1\r\nProxy-Authorization: Basic c2FuZG11eDp3cm9uZw==\r\n\r\n";
+	exchange(l, port, wrong, strlen(wrong), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 407 ", 13) == 0);
+	const char *twice = "CONNECT other.test:443 HTTP/1.1\r\nProxy-Authorization: Basic c2FuZG11eDpzM2NyZXQ=\r\n"
+			    "Proxy-Authorization: Basic c2FuZG11eDp3cm9uZw==\r\n\r\n";
+	exchange(l, port, twice, strlen(twice), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 407 ", 13) == 0);
+	CHECK_INT(u, seen.n, 0);
+	CHECK_INT(u, proxy_stats(px)->unauthorized, 3);
+	const char *good =
+		"CONNECT other.test:443 HTTP/1.1\r\nproxy-authorization:  basic c2FuZG11eDpzM2NyZXQ= \r\n\r\n";
+	exchange(l, port, good, strlen(good), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 403 ", 13) == 0); /* past the check: decided */
+	CHECK_INT(u, seen.n, 1);
+
+	const uint8_t noauth[] = { 5, 1, 0 };
+	exchange(l, port, noauth, sizeof noauth, out, sizeof out);
+	CHECK(u, memcmp(out, "\x05\xff", 2) == 0);
+	const uint8_t bad[] = { 5, 2, 0, 2, 1, 7, 's', 'a', 'n', 'd', 'm', 'u', 'x', 5, 'w', 'r', 'o', 'n', 'g' };
+	exchange(l, port, bad, sizeof bad, out, sizeof out);
+	CHECK(u, memcmp(out, "\x05\x02\x01\x01", 4) == 0);
+	CHECK_INT(u, proxy_stats(px)->unauthorized, 5);
+	const uint8_t login[] = { 5,   1,   2,   1,   7, 's', 'a', 'n', 'd', 'm', 'u', 'x', 6, 's', '3',
+				  'c', 'r', 'e', 't', 5, 1,   0,   1,   192, 0,   2,   1,   0, 80 };
+	exchange(l, port, login, sizeof login, out, sizeof out);
+	CHECK(u, memcmp(out, "\x05\x02\x01\x00\x05\x02", 6) == 0); /* logged in, then decided: not allowed */
+	CHECK_INT(u, seen.n, 2);
+	CHECK_STR(u, seen.host, "192.0.2.1");
+	CHECK_INT(u, proxy_stats(px)->active, 0);
+	proxy_free(px);
+	loop_free(l);
+}
+
 static void test_env(struct unit *u)
 {
 	char *env[PROXY_ENV_N];
-	CHECK_INT(u, proxy_env(3128, env), 0);
+	CHECK_INT(u, proxy_env(3128, NULL, env), 0);
 	CHECK_STR(u, env[0], "HTTP_PROXY=http://127.0.0.1:3128");
 	CHECK_STR(u, env[2], "ALL_PROXY=socks5h://127.0.0.1:3128");
 	CHECK_STR(u, env[7], "no_proxy=localhost,127.0.0.1,::1");
+	proxy_env_free(env);
+	CHECK_INT(u, proxy_env(40000, "0123abcd", env), 0);
+	CHECK_STR(u, env[1], "HTTPS_PROXY=http://sandmux:0123abcd@127.0.0.1:40000");
+	CHECK_STR(u, env[6], "all_proxy=socks5h://sandmux:0123abcd@127.0.0.1:40000");
+	CHECK_STR(u, env[3], "NO_PROXY=localhost,127.0.0.1,::1");
 	proxy_env_free(env);
 }
 
@@ -444,6 +533,7 @@ int main(void)
 	test_dns_msg(&u);
 	test_net_addr(&u);
 	test_proxy_loop(&u);
+	test_proxy_auth(&u);
 	test_env(&u);
 	return unit_done(&u, "test_proxy");
 }
