@@ -10,7 +10,9 @@
  *   (required here), which denies them by path, racily (observer.h);
  * - network: Landlock handles TCP connect with at most one rule, the
  *   proxy's port; the observer takes over connect() on AF_INET/AF_INET6
- *   and allows only the loopback address at that port (inetsock.h);
+ *   and allows only the loopback address at that port, and refuses
+ *   listen() on them (inetsock.h); the proxy asks for the pane's
+ *   credentials, since every local process reaches that port;
  *   seccomp lets socket() make only AF_UNIX, NETLINK_ROUTE and TCP
  *   sockets and refuses MSG_FASTOPEN;
  * - the process tree: init is a subreaper, ends every descendant when the
@@ -63,7 +65,8 @@ const char *launch_weak_summary(const struct policy *p)
 	switch (p->net.mode) {
 	case NET_PROXY:
 		return "network: Landlock TCP rule + seccomp socket filter instead of a network namespace (TCP only to "
-		       "the proxy's port); protected paths by the observer only; host /proc and /tmp visible";
+		       "the proxy's port, with the pane's credentials; no listen); protected paths by the observer only; "
+		       "host /proc and /tmp visible";
 	case NET_NONE:
 		return "network: no TCP (Landlock) + seccomp socket filter instead of a network namespace; protected "
 		       "paths by the observer only; host /proc and /tmp visible";
