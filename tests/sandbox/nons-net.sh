@@ -66,15 +66,7 @@ case "$seen" in *outside*) fail "the target server saw none from outside the pan
 # gets first (its proxy authentication is "any": it waits for the
 # challenge) and sends them; npm (its own agent) tunnels HTTPS.
 if command -v git >/dev/null; then
-	mkdir -p "$ws/.t/srv" && git init -q --bare "$ws/.t/srv/repo.git" &&
-	git -C "$ws/.t" init -q src && echo hello-git >"$ws/.t/src/f" &&
-	git -C "$ws/.t/src" -c user.name=t -c user.email=t@t add f &&
-	git -C "$ws/.t/src" -c user.name=t -c user.email=t@t commit -qm one &&
-	git -C "$ws/.t/src" push -q "$ws/.t/srv/repo.git" HEAD:refs/heads/main 2>/dev/null &&
-	git -C "$ws/.t/srv/repo.git" update-server-info
-	(cd "$ws/.t/srv" && exec nsenter -t "$SRV_NS" -n python3 -m http.server 8081 --bind 198.51.100.10 >/dev/null 2>&1) &
-	T_PIDS="$T_PIDS $!"
-	i=0; until curl -s -o /dev/null http://198.51.100.10:8081/ || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+	git_serve 8081
 	out=$(wrun -- sh -c 'git clone -q -b main http://good.test:8081/repo.git clone && cat clone/f' 2>&1)
 	contains "weaker sandbox: git clone over HTTP through the proxy, with its credentials" "$out" "hello-git"
 fi
