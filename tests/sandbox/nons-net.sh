@@ -195,4 +195,37 @@ contains "weaker sandbox: ... and is a denial" "$(cat "$ws/.t/listen.log")" "den
 same "weaker sandbox: no wildcard listener appeared in the host's network" "$wild" ""
 same "weaker sandbox: neither a test host nor the host's loopback could connect in" "$hits" ""
 contains "weaker sandbox: a unix socket still listens" "$out" "unix listening"
+
+# A thread swaps inet sockets onto the number a unix socket's listen() is
+# made on: the observer listens on the very socket it checked, so no
+# swap becomes an inet listener (looked for from outside meanwhile).
+rm -f "$ws/.t/race.out" "$ws/.t/race.done"
+(wrun -- python3 -c '
+import ctypes, os, socket, threading, time
+libc = ctypes.CDLL(None, use_errno=True)
+u = socket.socket(socket.AF_UNIX); u.bind(".t/race.sock")
+inets = [socket.socket(socket.AF_INET) for _ in range(3)] + [socket.socket(socket.AF_INET6) for _ in range(3)]
+n, spare = u.fileno(), os.dup(u.fileno())
+stop, res = time.time() + 2, {0: 0, 13: 0}
+def swap():
+    while time.time() < stop:
+        for s in inets:
+            os.dup2(s.fileno(), n); os.dup2(spare, n)
+threading.Thread(target=swap, daemon=True).start()
+while time.time() < stop:
+    r = libc.listen(n, 8); e = ctypes.get_errno() if r else 0; res[e] = res.get(e, 0) + 1
+time.sleep(0.1)
+open(".t/race.tmp", "w").write("listened %d refused %d\n" % (res[0], res[13])); os.rename(".t/race.tmp", ".t/race.out")
+for i in range(400):
+    if os.path.exists(".t/race.done"): break
+    time.sleep(0.05)
+' >"$ws/.t/race.log" 2>&1) & lpid=$!
+i=0; while [ ! -e "$ws/.t/race.out" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+wild=$(awk '$4 == "0A" && ($2 ~ /^00000000:/ || $2 ~ /^00000000000000000000000000000000:/) { print $2 }' \
+	/proc/net/tcp /proc/net/tcp6)
+: >"$ws/.t/race.done"; wait $lpid
+out=$(cat "$ws/.t/race.out" 2>/dev/null)
+case "$out" in "listened "[1-9]*" refused "[1-9]*) ok "weaker sandbox: the race ran both ways ($out)" ;;
+	*) fail "weaker sandbox: the race ran both ways"; sed 's/^/#   /' "$ws/.t/race.log" | head; echo "#   $out" ;; esac
+same "weaker sandbox: no swap became a listener in the host's network" "$wild" ""
 exit $T_FAILED
