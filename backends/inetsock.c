@@ -94,13 +94,12 @@ void inetsock_call(struct inetsock *in, int sock, const struct sockaddr_storage 
 	in->taken++;
 }
 
-void inetsock_listen(struct inetsock *in, int sock, struct unixsock_answer *out)
+void inetsock_listen(int sock, struct unixsock_answer *out)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof ss;
 	int port;
 	bool loopback;
-	(void)in;
 	if (getsockname(sock, (struct sockaddr *)&ss, &len) < 0 ||
 	    !addr_parse(&ss, len, &port, &loopback, out->path, sizeof out->path))
 		snprintf(out->path, sizeof out->path, "listen");

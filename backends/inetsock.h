@@ -57,6 +57,6 @@ void inetsock_call(struct inetsock *, int sock, const struct sockaddr_storage *s
 		   struct unixsock_answer *out);
 /* Refuses listen() on sock (the caller's, taken into the host); fills out
  * with the socket's local address and the rule. */
-void inetsock_listen(struct inetsock *, int sock, struct unixsock_answer *out);
+void inetsock_listen(int sock, struct unixsock_answer *out);
 
 #endif

@@ -349,10 +349,10 @@ static void other_call(const struct call *c, struct unixsock_answer *out)
 /* listen() in the weaker sandbox: refused on AF_INET/AF_INET6 (inetsock.h);
  * on other sockets made here, on the socket taken, for the same reason
  * as other_call: the fd number could name an inet socket by now. */
-static void listen_call(struct unixsock *u, const struct call *c, int domain, struct unixsock_answer *out)
+static void listen_call(const struct call *c, int domain, struct unixsock_answer *out)
 {
 	if (domain == AF_INET || domain == AF_INET6)
-		return inetsock_listen(&u->inet, c->sock, out);
+		return inetsock_listen(c->sock, out);
 	out->error = listen(c->sock, (int)c->req->data.args[1]) == 0 ? 0 : -errno;
 }
 
@@ -378,7 +378,7 @@ static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_an
 		if (getsockopt(c->sock, SOL_SOCKET, SO_DOMAIN, &domain, &dl) < 0)
 			out->error = -errno; /* ENOTSOCK */
 		else if (c->kind == CALL_LISTEN)
-			listen_call(u, c, domain, out);
+			listen_call(c, domain, out);
 		else if ((domain == AF_INET || domain == AF_INET6) && u->inet.on &&
 			 (c->kind == CALL_CONNECT || c->kind == CALL_SENDTO))
 			inet_call(u, c, out);
