@@ -589,6 +589,8 @@ void proxy_free(struct proxy *px)
 		timer_cancel(px->loop, px->ltimer);
 	close(px->lfd);
 	dns_free(px->dns);
+	explicit_bzero(px->secret, sizeof px->secret);
+	explicit_bzero(px->basic, sizeof px->basic);
 	free(px);
 }
 
