@@ -87,7 +87,7 @@ static char **environ_proxy(const struct launch *l, char *proxy[PROXY_ENV_N + 1]
 	proxy[0] = NULL;
 	if (!l->want_proxy_listener)
 		return proxy;
-	if (proxy_env(l->weak ? l->proxy_port : l->proxy_listen_port, proxy) < 0)
+	if (proxy_env(l->weak ? l->proxy_port : l->proxy_listen_port, l->proxy_secret, proxy) < 0)
 		return NULL;
 	proxy[PROXY_ENV_N] = NULL;
 	return proxy;

@@ -14,6 +14,7 @@
 #define RULE_PROXY      "weaker sandbox (no network namespace): only the proxy on 127.0.0.1 is reachable"
 #define RULE_NONE       "weaker sandbox (no network namespace): this profile has no network"
 #define RULE_TCP        "weaker sandbox (no network namespace): only TCP sockets"
+#define RULE_LISTEN     "weaker sandbox (no network namespace): no listening TCP socket (a peer could connect in)"
 /* Long enough for a loopback handshake, short enough for the host's loop. */
 #define CONNECT_WAIT_MS 200
 
@@ -91,4 +92,16 @@ void inetsock_call(struct inetsock *in, int sock, const struct sockaddr_storage 
 		return refuse(out, RULE_PROXY);
 	out->error = connect_vetted(sock, ss, len);
 	in->taken++;
+}
+
+void inetsock_listen(int sock, struct unixsock_answer *out)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	int port;
+	bool loopback;
+	if (getsockname(sock, (struct sockaddr *)&ss, &len) < 0 ||
+	    !addr_parse(&ss, len, &port, &loopback, out->path, sizeof out->path))
+		snprintf(out->path, sizeof out->path, "listen");
+	refuse(out, RULE_LISTEN);
 }

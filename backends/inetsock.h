@@ -23,7 +23,17 @@
  * through stdio, say: socket() makes only TCP here) it is refused.
  *
  * A blocking caller's connect is finished by the host (loopback: the
- * handshake completes at once; bounded wait), so it sees 0 as usual. */
+ * handshake completes at once; bounded wait), so it sees 0 as usual.
+ *
+ * No inbound connections: listen() on an AF_INET/AF_INET6 socket fails
+ * with EACCES and is a denial ("bind"). Landlock's bind rule is not
+ * enough: listen() on a socket never bound binds it itself, to
+ * 0.0.0.0:<ephemeral> of the host's network, where any peer could
+ * connect. Nothing else makes a socket that accepts: bind() is refused
+ * by Landlock, socket() makes no UDP (so no recvfrom from strangers),
+ * connect() reaches only the proxy, io_uring is refused. An inet socket
+ * the caller hands over as stdio (`sandmux run` with a listening socket
+ * on stdin) is used as given: the launcher passes nothing else. */
 #ifndef INETSOCK_H
 #define INETSOCK_H
 
@@ -45,5 +55,8 @@ struct inetsock {
  * the caller makes it. */
 void inetsock_call(struct inetsock *, int sock, const struct sockaddr_storage *ss, socklen_t len, bool send,
 		   struct unixsock_answer *out);
+/* Refuses listen() on sock (the caller's, taken into the host); fills out
+ * with the socket's local address and the rule. */
+void inetsock_listen(int sock, struct unixsock_answer *out);
 
 #endif

@@ -486,6 +486,7 @@ int launch_start(struct launch *l)
 	unsigned long flags = SIGCHLD;
 	l->err[0] = '\0';
 	l->weak = false;
+	l->proxy_secret[0] = '\0';
 	if (p == NULL || l->argv == NULL || l->argv[0] == NULL) {
 		snprintf(l->err, sizeof l->err, "launch: no policy or no command");
 		return -1;

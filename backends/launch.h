@@ -58,6 +58,11 @@ struct launch {
 				 * in the workspace (so they can be covered), only
 				 * without the observer */
 	char err[512];  /* "landlock: ...", "seccomp: ...", "mount /proc: ..." */
+
+	/* "" or, for a proxy listener on the host's loopback (weak), the
+	 * password its clients must give (proxy_set_auth); the proxy
+	 * variables carry it */
+	char proxy_secret[33];
 };
 
 #define LAUNCH_PASS_FD 3

@@ -39,40 +39,6 @@ void net_addr_unmap(struct net_addr *a)
 	a->family = AF_INET;
 }
 
-static const char *reserved_v4(const uint8_t *b)
-{
-	if (b[0] == 0)
-		return "unspecified address";
-	if (b[0] >= 224)
-		return b[0] < 240 ? "multicast address" : "reserved address";
-	if (b[0] == 100 && (b[1] & 0xc0) == 64)
-		return "shared address space";
-	return NULL;
-}
-
-static const char *reserved_v6(const uint8_t *b)
-{
-	static const uint8_t zero[12];
-	if (b[0] == 0xff)
-		return "multicast address";
-	if (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0)
-		return "site-local address";
-	/* ::/96 holds :: and the deprecated IPv4-compatible form; ::1 is the
-	 * policy's, but refusing it here too costs nothing. */
-	if (memcmp(b, zero, 12) == 0)
-		return "unspecified address";
-	return NULL;
-}
-
-const char *net_addr_reserved(const struct net_addr *a)
-{
-	if (a->family == AF_INET)
-		return reserved_v4(a->bytes);
-	if (a->family == AF_INET6)
-		return reserved_v6(a->bytes);
-	return "unknown address family";
-}
-
 socklen_t net_addr_sockaddr(const struct net_addr *a, int port, struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof *ss);

@@ -1,5 +1,6 @@
 /* net-addr: IP literals for the proxy and the resolver: parse, format, and
- * the addresses no sandbox may reach whatever the policy says. */
+ * the host's own addresses, which no sandbox may reach whatever the policy
+ * says (the fixed address blocks are the policy's: policy/net.h). */
 #ifndef NET_ADDR_H
 #define NET_ADDR_H
 
@@ -19,11 +20,6 @@ const char *net_addr_format(const struct net_addr *, char *buf, size_t size);
 /* ::ffff:a.b.c.d becomes a.b.c.d, so that every check below and in the
  * policy sees the address the kernel will really connect to. */
 void net_addr_unmap(struct net_addr *);
-/* Addresses refused on top of the policy's private ranges: unspecified
- * (0.0.0.0/8 and :: reach the local host), multicast, broadcast, shared
- * address space 100.64/10 (cloud metadata lives there too), IPv4-compatible
- * and site-local IPv6. Returns a short reason or NULL. */
-const char *net_addr_reserved(const struct net_addr *);
 /* Is addr one of this host's own interface addresses? Connecting to it
  * reaches the host's own listeners (a database on 0.0.0.0, say), as
  * loopback would, whatever range it is in. */

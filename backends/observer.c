@@ -38,6 +38,7 @@ enum kind {
 	K_SENDTO,  /* likewise, when it names a destination */
 	K_SENDMSG, /* likewise on AF_UNIX datagram sockets */
 	K_SENDMMSG,
+	K_LISTEN, /* the weaker sandbox refuses it on AF_INET/AF_INET6 (inetsock.h) */
 };
 
 struct sysdesc {
@@ -64,7 +65,7 @@ static const struct sysdesc syscalls[] = {
 	{ "fchownat", K_WRITE, 0, 1, -1, -1, 4 },       { "execve", K_EXEC, -1, 0, -1, -1, -1 },
 	{ "execveat", K_EXEC, 0, 1, -1, -1, 4 },        { "connect", K_CONNECT, -1, -1, -1, -1, -1 },
 	{ "sendto", K_SENDTO, -1, -1, -1, -1, -1 },     { "sendmsg", K_SENDMSG, -1, -1, -1, -1, -1 },
-	{ "sendmmsg", K_SENDMMSG, -1, -1, -1, -1, -1 },
+	{ "sendmmsg", K_SENDMMSG, -1, -1, -1, -1, -1 }, { "listen", K_LISTEN, -1, -1, -1, -1, -1 },
 };
 #define NSYSCALLS (sizeof syscalls / sizeof syscalls[0])
 
@@ -482,14 +483,16 @@ static bool observer_resolve_anyway(const struct policy *p, const struct check *
  * a symlink into an allowed place is no false denial. (The converse, a
  * symlink from an allowed place out, is left to Landlock unreported:
  * resolving every path would double the observer's cost.) */
-/* connect() and sendto(): answered with the result of the host's own
- * call on AF_UNIX sockets (unixsock.h), handed back to the kernel
- * otherwise. No root: nothing can be resolved, so AF_UNIX paths fail. */
+/* connect(), sendto(), sendmsg() and listen(): unixsock.h says which the
+ * host makes itself on the caller's socket and which go back to the
+ * kernel. No root: nothing can be resolved, so AF_UNIX paths fail. */
 static void observer_connect(struct observer_core *o, const struct seccomp_notif *req, enum kind kind)
 {
 	struct unixsock_answer a;
 	char comm[17];
-	if (kind == K_SENDMSG || kind == K_SENDMMSG)
+	if (kind == K_LISTEN)
+		unixsock_listen(&o->unix, o->fd, req, &a);
+	else if (kind == K_SENDMSG || kind == K_SENDMMSG)
 		unixsock_sendmsg(&o->unix, o->fd, req, o->root, kind == K_SENDMMSG, &a);
 	else
 		(kind == K_SENDTO ? unixsock_sendto : unixsock_connect)(&o->unix, o->fd, req, o->root, &a);
@@ -512,7 +515,7 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 	o->stats.unix_taken = o->unix.taken;
 	if (a.rule != NULL) { /* told before the answer: see observer_answer */
 		struct denial d = { 0 };
-		if (denial_set(&d, "connect", "observer", a.path, a.rule) == 0)
+		if (denial_set(&d, kind == K_LISTEN ? "bind" : "connect", "observer", a.path, a.rule) == 0)
 			observer_emit(o, req, comm, &d);
 		denial_clear(&d);
 	}

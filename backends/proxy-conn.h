@@ -17,7 +17,7 @@
 #define CONNECT_MS 10000 /* per connect() attempt */
 #define CLOSE_MS   2000  /* to read an error reply before we close */
 
-enum conn_state { ST_HEAD, ST_SOCKS_REQ, ST_DIAL, ST_RELAY, ST_CLOSING };
+enum conn_state { ST_HEAD, ST_SOCKS_AUTH, ST_SOCKS_REQ, ST_DIAL, ST_RELAY, ST_CLOSING };
 enum conn_proto { PROTO_UNKNOWN, PROTO_HTTP, PROTO_CONNECT, PROTO_SOCKS };
 
 /* Bytes data[off, off+len) of a PROXY_BUF buffer, allocated on first use. */
@@ -57,6 +57,10 @@ struct proxy {
 	proxy_event_cb cb;
 	void *arg;
 	int hold_ms; /* proxy_set_hold() */
+	/* proxy_set_auth(): the password ("": none) and base64(user:password),
+	 * as a client's Proxy-Authorization carries it */
+	char secret[PROXY_SECRET_MAX + 1];
+	char basic[((sizeof PROXY_USER + PROXY_SECRET_MAX + 2) / 3) * 4 + 1];
 
 	struct conn *conns;
 	struct proxy_stats stats;
@@ -67,8 +71,9 @@ void conn_free(struct conn *);
 void conn_timer(struct conn *, int ms, void (*cb)(void *));
 /* Ends the connection with an HTTP status or a SOCKS code and a text. */
 void conn_fail(struct conn *, int status, int socks_code, const char *text);
-/* Reports and refuses. addr: the refused address or NULL. */
-void conn_deny(struct conn *, const struct net_addr *addr, const char *rule);
+/* Reports and refuses. addr: the refused address or NULL; fixed: no
+ * policy entry could allow it (nothing is suggested, nothing held). */
+void conn_deny(struct conn *, const struct net_addr *addr, const char *rule, bool fixed);
 void conn_client_cb(struct watch *, int events, void *conn);
 
 /* proxy-dial.c: starts with c->host, c->port, c->proto set. */

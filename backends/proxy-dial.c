@@ -14,26 +14,24 @@
 
 #include "backends/loop.h"
 #include "backends/net-addr.h"
+#include "policy/net.h"
 
 /* Decides the name (a == NULL) or one address of it; reports and refuses
- * the connection when denied. */
+ * the connection when denied. An address of this host is refused as no
+ * policy entry can change (a block of the policy's names it first, so
+ * 127.0.0.1 is "loopback" rather than "an address of this host"). */
 static bool dial_vet(struct conn *c, struct net_addr *a)
 {
 	if (a != NULL) {
 		net_addr_unmap(a);
-		const char *why = net_addr_reserved(a);
-		if (why == NULL && net_addr_is_local(a))
-			why = "an address of this host";
-		if (why != NULL) {
-			char rule[96];
-			snprintf(rule, sizeof rule, "hardcoded: %s", why);
-			conn_deny(c, a, rule);
+		if (net_blocked(a) == NULL && net_addr_is_local(a)) {
+			conn_deny(c, a, "hardcoded: an address of this host", true);
 			return false;
 		}
 	}
 	struct decision d = policy_decide_host(c->px->policy, c->host, a, c->port);
 	if (!d.allow)
-		conn_deny(c, a, d.rule ? d.rule : "networkPolicy");
+		conn_deny(c, a, d.rule ? d.rule : "networkPolicy", false);
 	return d.allow;
 }
 

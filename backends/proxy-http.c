@@ -168,14 +168,27 @@ static int parse_request_line(const char *line, size_t n, struct http_req *r)
 	return parse_absolute(line, target, tlen, r);
 }
 
-static int parse_header(const char *line, size_t n)
+/* One header line; a Proxy-Authorization value is noted (without the
+ * blanks around it). */
+static int parse_header(const char *buf, const char *line, size_t n, struct http_req *r)
 {
+	static const char auth[] = "proxy-authorization";
 	const char *colon = memchr(line, ':', n);
 	if (colon == NULL || colon == line)
 		return -1;
 	for (const char *c = line; c < colon; c++)
 		if (!is_tchar((unsigned char)*c))
 			return -1;
+	if ((size_t)(colon - line) != sizeof auth - 1 || strncasecmp(line, auth, sizeof auth - 1) != 0)
+		return 0;
+	const char *v = colon + 1, *end = line + n;
+	while (v < end && (*v == ' ' || *v == '\t'))
+		v++;
+	while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	r->auth_off = (size_t)(v - buf);
+	r->auth_len = (size_t)(end - v);
+	r->auth_n++;
 	return 0;
 }
 
@@ -195,7 +208,7 @@ int proxy_http_parse(const char *buf, size_t len, struct http_req *r)
 	if (r->path_len == 0)
 		r->path_off = 0;
 	for (int i = 0; next_line(buf, end, &p, &line, &n) && n > 0; i++)
-		if (i >= MAX_HEADERS || parse_header(line, n) < 0)
+		if (i >= MAX_HEADERS || parse_header(buf, line, n, r) < 0)
 			return PARSE_BAD;
 	r->head_len = end;
 	return PARSE_OK;

@@ -114,6 +114,7 @@ void relay_update(struct conn *c)
 	int ce = 0, ue = 0;
 	switch (c->state) {
 	case ST_HEAD:
+	case ST_SOCKS_AUTH:
 	case ST_SOCKS_REQ:
 		ce = (buf_room(&c->up) > 0 ? LOOP_IN : 0) | (c->down.len > 0 ? LOOP_OUT : 0);
 		break;

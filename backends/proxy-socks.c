@@ -1,5 +1,6 @@
-/* proxy-socks: SOCKS5 (RFC 1928) without authentication: the method
- * greeting, the CONNECT request, and the replies. */
+/* proxy-socks: SOCKS5 (RFC 1928): the method greeting, the
+ * username/password subnegotiation (RFC 1929), the CONNECT request, and
+ * the replies. */
 #include "backends/proxy.h"
 
 #include <ctype.h>
@@ -10,9 +11,9 @@
 #include "backends/dns.h"
 #include "backends/net-addr.h"
 
-int proxy_socks_greeting(const uint8_t *buf, size_t len, int *noauth)
+int proxy_socks_greeting(const uint8_t *buf, size_t len, int method, int *offered)
 {
-	*noauth = 0;
+	*offered = 0;
 	if (len < 2)
 		return len > 0 && buf[0] != 5 ? PARSE_BAD : PARSE_MORE;
 	if (buf[0] != 5 || buf[1] == 0)
@@ -21,9 +22,30 @@ int proxy_socks_greeting(const uint8_t *buf, size_t len, int *noauth)
 	if (len < need)
 		return PARSE_MORE;
 	for (size_t i = 2; i < need; i++)
-		if (buf[i] == 0)
-			*noauth = 1;
+		if (buf[i] == method)
+			*offered = 1;
 	return (int)need;
+}
+
+/* VER 1, ULEN, UNAME, PLEN, PASSWD. */
+int proxy_socks_auth(const uint8_t *buf, size_t len, char user[256], char pass[256])
+{
+	user[0] = pass[0] = '\0';
+	if (len >= 1 && buf[0] != 1)
+		return PARSE_BAD;
+	if (len < 2 || len < 2 + (size_t)buf[1] + 1)
+		return PARSE_MORE;
+	size_t ulen = buf[1], plen = buf[2 + ulen];
+	if (len < 3 + ulen + plen)
+		return PARSE_MORE;
+	memcpy(user, buf + 2, ulen);
+	user[ulen] = '\0';
+	memcpy(pass, buf + 3 + ulen, plen);
+	pass[plen] = '\0';
+	/* a NUL inside would make two different names compare equal */
+	if (strlen(user) != ulen || strlen(pass) != plen)
+		return PARSE_BAD;
+	return (int)(3 + ulen + plen);
 }
 
 static int socks_domain(const uint8_t *p, size_t n, struct socks_req *r)

@@ -51,6 +51,8 @@ static const char *http_reason(int status)
 		return "Bad Request";
 	case 403:
 		return "Forbidden";
+	case 407:
+		return "Proxy Authentication Required";
 	case 408:
 		return "Request Timeout";
 	case 431:
@@ -87,15 +89,18 @@ void conn_fail(struct conn *c, int status, int socks_code, const char *text)
 	c->down.off = c->down.len = 0;
 	if (c->proto == PROTO_SOCKS && !c->greeted) {
 		buf_put(&c->down, "\x05\xff", 2);
+	} else if (c->proto == PROTO_SOCKS && c->state == ST_SOCKS_AUTH) {
+		buf_put(&c->down, "\x01\x01", 2); /* RFC 1929: failure */
 	} else if (c->proto == PROTO_SOCKS) {
 		uint8_t reply[32];
 		buf_put(&c->down, reply, proxy_socks_reply(reply, socks_code, NULL, 0));
 	} else {
 		char head[256];
 		int n = snprintf(head, sizeof head,
-				 "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n"
+				 "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n%s"
 				 "Connection: close\r\n\r\n",
-				 status, http_reason(status), strlen(text) + 1);
+				 status, http_reason(status), strlen(text) + 1,
+				 status == 407 ? "Proxy-Authenticate: Basic realm=\"sandmux\"\r\n" : "");
 		buf_put(&c->down, head, (size_t)n);
 		buf_put(&c->down, text, strlen(text));
 		buf_put(&c->down, "\n", 1);
@@ -138,8 +143,10 @@ static const char *proto_name(enum conn_proto p)
 static void held_timeout(void *arg);
 
 /* A suggestion only where an allow entry really helps: for the name (or
- * literal) itself, never for a resolved address that was refused. */
-void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule)
+ * literal) itself, never for a resolved address that was refused, never
+ * for what is fixed (suggest_host() itself offers nothing the policy's
+ * own blocks or deny rules refuse). No suggestion: no prompt, no hold. */
+void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule, bool fixed)
 {
 	struct proxy *px = c->px;
 	char a[NET_ADDR_STRLEN] = "", line[4400];
@@ -147,7 +154,7 @@ void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule)
 	struct net_addr lit;
 	if (addr != NULL)
 		net_addr_format(addr, a, sizeof a);
-	if (addr == NULL || net_addr_parse(c->host, &lit) == 0)
+	if (!fixed && (addr == NULL || net_addr_parse(c->host, &lit) == 0))
 		suggest_host(px->policy, c->host, &sg);
 	struct net_denial d = {
 		.host = c->host, .port = c->port, .addr = a, .rule = rule, .proto = proto_name(c->proto), .suggest = &sg
@@ -235,6 +242,62 @@ static int http_plain(struct conn *c, const struct http_req *r)
 	return 0;
 }
 
+#define RULE_UNAUTHORIZED                                                                               \
+	"sandmux proxy: proxy authentication required: this proxy serves one sandmux sandbox, through " \
+	"the proxy variables set inside it"
+
+/* Equal, in a time that does not depend on where they differ. */
+static bool same_secret(const char *a, size_t alen, const char *b)
+{
+	size_t blen = strlen(b);
+	unsigned char diff = alen != blen;
+	for (size_t i = 0; i < alen && i < blen; i++)
+		diff |= (unsigned char)(a[i] ^ b[i]);
+	return diff == 0;
+}
+
+/* Without a secret, everyone; with one, exactly one Proxy-Authorization
+ * header, "Basic" and base64(user:secret). */
+static bool http_authorized(const struct proxy *px, const char *buf, const struct http_req *r)
+{
+	if (px->secret[0] == '\0')
+		return true;
+	if (r->auth_n != 1 || r->auth_len < 6 || strncasecmp(buf + r->auth_off, "Basic ", 6) != 0)
+		return false;
+	const char *token = buf + r->auth_off + 6;
+	size_t n = r->auth_len - 6;
+	for (; n > 0 && *token == ' '; n--)
+		token++;
+	return same_secret(token, n, px->basic);
+}
+
+static void base64(const char *in, char *out, size_t size)
+{
+	static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t n = strlen(in), o = 0;
+	for (size_t i = 0; i < n && o + 5 <= size; i += 3) {
+		unsigned v = (unsigned char)in[i] << 16 | (i + 1 < n ? (unsigned char)in[i + 1] << 8 : 0) |
+			     (i + 2 < n ? (unsigned char)in[i + 2] : 0);
+		out[o++] = digits[v >> 18 & 63];
+		out[o++] = digits[v >> 12 & 63];
+		out[o++] = i + 1 < n ? digits[v >> 6 & 63] : '=';
+		out[o++] = i + 2 < n ? digits[v & 63] : '=';
+	}
+	out[o] = '\0';
+}
+
+void proxy_set_auth(struct proxy *px, const char *secret)
+{
+	char userpass[sizeof PROXY_USER + PROXY_SECRET_MAX + 1];
+	px->secret[0] = px->basic[0] = '\0';
+	if (secret == NULL || secret[0] == '\0')
+		return;
+	snprintf(px->secret, sizeof px->secret, "%s", secret);
+	snprintf(userpass, sizeof userpass, "%s:%s", PROXY_USER, px->secret);
+	base64(userpass, px->basic, sizeof px->basic);
+	explicit_bzero(userpass, sizeof userpass);
+}
+
 /* The request is read and parsed: decide, resolve and connect (dial.c). */
 static void conn_dial(struct conn *c, const char *host, int port)
 {
@@ -255,6 +318,11 @@ static void head_http(struct conn *c)
 	}
 	if (p == PARSE_MORE) /* cut short by EOF: the rest never comes */
 		p = PARSE_BAD;
+	if (p == PARSE_OK && !http_authorized(c->px, c->up.data + c->up.off, &r)) {
+		c->px->stats.unauthorized++;
+		conn_fail(c, 407, 0, RULE_UNAUTHORIZED);
+		return;
+	}
 	if (p == PARSE_OK && !r.is_connect && http_plain(c, &r) < 0)
 		p = PARSE_TOO_BIG;
 	if (p == PARSE_BAD || p == PARSE_TOO_BIG) {
@@ -277,27 +345,65 @@ static void socks_error(struct conn *c, int code)
 	conn_fail(c, 400, code, "");
 }
 
+/* The method greeting: "no authentication", or with a secret
+ * username/password only. */
+static bool socks_greet(struct conn *c)
+{
+	bool auth = c->px->secret[0] != '\0';
+	int offered, n = proxy_socks_greeting((uint8_t *)c->up.data + c->up.off, c->up.len,
+					      auth ? SOCKS_USERPASS : SOCKS_NOAUTH, &offered);
+	if (n == PARSE_MORE && !c->c_eof) {
+		relay_update(c);
+		return false;
+	}
+	if (n <= 0 || !offered) {
+		c->px->stats.unauthorized += auth && n > 0;
+		socks_error(c, SOCKS_FAIL);
+		return false;
+	}
+	conn_consume(c, (size_t)n);
+	buf_put(&c->down, auth ? "\x05\x02" : "\x05\x00", 2);
+	c->greeted = true;
+	c->state = auth ? ST_SOCKS_AUTH : ST_SOCKS_REQ;
+	if (buf_write(&c->down, c->cfd) < 0) {
+		conn_free(c);
+		return false;
+	}
+	return true;
+}
+
+/* RFC 1929: the pane's user and password, or the connection ends. */
+static bool socks_login(struct conn *c)
+{
+	char user[256], pass[256];
+	int n = proxy_socks_auth((uint8_t *)c->up.data + c->up.off, c->up.len, user, pass);
+	if (n == PARSE_MORE && !c->c_eof) {
+		relay_update(c);
+		return false;
+	}
+	bool ok = n > 0 && strcmp(user, PROXY_USER) == 0 && same_secret(pass, strlen(pass), c->px->secret);
+	explicit_bzero(pass, sizeof pass);
+	if (!ok) {
+		c->px->stats.unauthorized++;
+		conn_fail(c, 407, SOCKS_FAIL, "");
+		return false;
+	}
+	conn_consume(c, (size_t)n);
+	buf_put(&c->down, "\x01\x00", 2);
+	c->state = ST_SOCKS_REQ;
+	if (buf_write(&c->down, c->cfd) < 0) {
+		conn_free(c);
+		return false;
+	}
+	return true;
+}
+
 static void head_socks(struct conn *c)
 {
-	if (!c->greeted) {
-		int noauth, n = proxy_socks_greeting((uint8_t *)c->up.data + c->up.off, c->up.len, &noauth);
-		if (n == PARSE_MORE && !c->c_eof) {
-			relay_update(c);
-			return;
-		}
-		if (n <= 0 || !noauth) {
-			socks_error(c, SOCKS_FAIL);
-			return;
-		}
-		conn_consume(c, (size_t)n);
-		buf_put(&c->down, "\x05\x00", 2);
-		c->greeted = true;
-		c->state = ST_SOCKS_REQ;
-		if (buf_write(&c->down, c->cfd) < 0) {
-			conn_free(c);
-			return;
-		}
-	}
+	if (!c->greeted && !socks_greet(c))
+		return;
+	if (c->state == ST_SOCKS_AUTH && !socks_login(c))
+		return;
 	struct socks_req r;
 	int n = proxy_socks_request((uint8_t *)c->up.data + c->up.off, c->up.len, &r);
 	if (n == PARSE_MORE && !c->c_eof) {
@@ -350,6 +456,7 @@ void conn_client_cb(struct watch *w, int events, void *arg)
 	struct conn *c = arg;
 	switch (c->state) {
 	case ST_HEAD:
+	case ST_SOCKS_AUTH:
 	case ST_SOCKS_REQ:
 		head_io(c, events);
 		break;
@@ -482,6 +589,8 @@ void proxy_free(struct proxy *px)
 		timer_cancel(px->loop, px->ltimer);
 	close(px->lfd);
 	dns_free(px->dns);
+	explicit_bzero(px->secret, sizeof px->secret);
+	explicit_bzero(px->basic, sizeof px->basic);
 	free(px);
 }
 
@@ -527,16 +636,19 @@ int net_denial_event(const struct net_denial *d, struct denial *out)
 	return 0;
 }
 
-int proxy_env(int port, char *env[PROXY_ENV_N])
+int proxy_env(int port, const char *secret, char *env[PROXY_ENV_N])
 {
 	static const char *const names[PROXY_ENV_N] = { "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
 							"http_proxy", "https_proxy", "all_proxy", "no_proxy" };
+	bool auth = secret != NULL && secret[0] != '\0';
 	for (int i = 0; i < PROXY_ENV_N; i++)
 		env[i] = NULL;
 	for (int i = 0; i < PROXY_ENV_N; i++) {
 		const char *scheme = i % 4 == 2 ? "socks5h" : "http";
 		int r = i % 4 == 3 ? asprintf(&env[i], "%s=localhost,127.0.0.1,::1", names[i])
-				   : asprintf(&env[i], "%s=%s://127.0.0.1:%d", names[i], scheme, port);
+				   : asprintf(&env[i], "%s=%s://%s%s%s%s127.0.0.1:%d", names[i], scheme,
+					      auth ? PROXY_USER : "", auth ? ":" : "", auth ? secret : "",
+					      auth ? "@" : "", port);
 		if (r < 0) {
 			env[i] = NULL; /* asprintf leaves it undefined */
 			proxy_env_free(env);

@@ -8,9 +8,10 @@
  * decided like this:
  *   1. policy_decide_host() on the name (and port) as asked;
  *   2. the name is resolved asynchronously (backends/dns.h);
- *   3. every resolved address is decided again (private, loopback,
- *      link-local, metadata, CIDR rules) and checked by net_addr_reserved();
- *      one refused address refuses the connection;
+ *   3. every resolved address is decided again (the hardcoded blocks of
+ *      policy/net.c: private, loopback, link-local, metadata, multicast...;
+ *      the host's own addresses, net_addr_is_local(); CIDR rules); one
+ *      refused address refuses the connection;
  *   4. the proxy connects to the vetted address itself: there is no second
  *      lookup, so DNS rebinding gets nowhere.
  * Plain HTTP is one request per connection: the request goes upstream in
@@ -61,6 +62,7 @@ struct proxy_stats {
 	uint64_t too_large;    /* 431 */
 	uint64_t socks_errors; /* unsupported command, address type, method */
 	uint64_t dns_failed, connect_failed, timeouts, overloaded;
+	uint64_t unauthorized; /* 407, or SOCKS5 authentication refused */
 };
 
 /* Takes over listen_fd (closed by proxy_free, or at once on failure).
@@ -79,6 +81,16 @@ const struct proxy_stats *proxy_stats(const struct proxy *);
  * in place): allowed ones proceed, the others fail (not reported twice).
  * Returns how many were held. */
 void proxy_set_hold(struct proxy *, int ms);
+/* Credentials (a proxy on the host's loopback, where every local process
+ * can reach it: the weaker sandbox): with a secret, every client must
+ * prove it with user PROXY_USER and that password, as
+ * "Proxy-Authorization: Basic" on HTTP (CONNECT and plain; else 407) or
+ * SOCKS5 username/password authentication (RFC 1929; else refused),
+ * before any request is decided. NULL or "": none (the listener is in
+ * the sandbox's own network namespace, where only the sandbox is). */
+#define PROXY_USER       "sandmux"
+#define PROXY_SECRET_MAX 64
+void proxy_set_auth(struct proxy *, const char *secret);
 size_t proxy_decide_held(struct proxy *);
 size_t proxy_held_count(const struct proxy *);
 
@@ -93,10 +105,12 @@ void net_denial_format(const struct net_denial *, char *buf, size_t size);
 int net_denial_event(const struct net_denial *, struct denial *out);
 /* The environment a sandboxed child needs to find the proxy on its own
  * loopback: HTTP_PROXY, HTTPS_PROXY, ALL_PROXY (socks5h), their lowercase
- * twins, NO_PROXY and no_proxy. Fills env[0..PROXY_ENV_N-1] with malloc'd
- * "NAME=VALUE" strings; returns 0 or -1. */
+ * twins, NO_PROXY and no_proxy; with a secret (NULL or "": none) the URLs
+ * carry the credentials, http://sandmux:SECRET@127.0.0.1:PORT. Fills
+ * env[0..PROXY_ENV_N-1] with malloc'd "NAME=VALUE" strings; returns 0 or
+ * -1. */
 #define PROXY_ENV_N 8
-int proxy_env(int port, char *env[PROXY_ENV_N]);
+int proxy_env(int port, const char *secret, char *env[PROXY_ENV_N]);
 void proxy_env_free(char *env[PROXY_ENV_N]);
 
 /* The request parsers (proxy-http.c, proxy-socks.c), pure, for unit tests
@@ -112,6 +126,8 @@ struct http_req {
 	size_t path_off, path_len; /* origin-form path inside the buffer ("/" if empty) */
 	size_t head_len;           /* bytes of the head, final empty line included */
 	int version_minor;
+	size_t auth_off, auth_len; /* the Proxy-Authorization value inside the buffer, trimmed */
+	int auth_n;                /* how many Proxy-Authorization headers */
 };
 int proxy_http_parse(const char *buf, size_t len, struct http_req *);
 /* The head to send upstream for a plain request: origin-form target, Host
@@ -136,9 +152,14 @@ struct socks_req {
 	char host[256];
 	int port;
 };
+enum { SOCKS_NOAUTH = 0, SOCKS_USERPASS = 2 };
 /* The method greeting: >0 bytes consumed, PARSE_MORE, or PARSE_BAD;
- * *noauth says whether "no authentication" was offered. */
-int proxy_socks_greeting(const uint8_t *buf, size_t len, int *noauth);
+ * *offered says whether method (SOCKS_NOAUTH, SOCKS_USERPASS) was. */
+int proxy_socks_greeting(const uint8_t *buf, size_t len, int method, int *offered);
+/* The username/password subnegotiation (RFC 1929): >0 bytes consumed,
+ * PARSE_MORE, or PARSE_BAD; user and pass are NUL-terminated (each at
+ * most 255 bytes, so 256-byte buffers). */
+int proxy_socks_auth(const uint8_t *buf, size_t len, char user[256], char pass[256]);
 /* The request: >0 bytes consumed, PARSE_MORE, or -SOCKS_* (a reply code
  * to send before closing). */
 int proxy_socks_request(const uint8_t *buf, size_t len, struct socks_req *);

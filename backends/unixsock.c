@@ -49,7 +49,7 @@ void unixsock_free(struct unixsock *u)
 struct call {
 	const struct seccomp_notif *req;
 	int notify_fd, root, sock;
-	enum { CALL_CONNECT, CALL_SENDTO, CALL_SENDMSG, CALL_SENDMMSG } kind;
+	enum { CALL_CONNECT, CALL_SENDTO, CALL_SENDMSG, CALL_SENDMMSG, CALL_LISTEN } kind;
 	const struct msgcopy *msg; /* sendmsg/sendmmsg: the message being sent */
 };
 
@@ -235,7 +235,10 @@ static void call_blind(const struct unixsock *u, const struct call *c, struct un
 		out->what = UNIXSOCK_CONTINUE;
 		return;
 	}
-	snprintf(out->path, sizeof out->path, "%s", c->kind == CALL_CONNECT ? "connect" : "sendto");
+	snprintf(out->path, sizeof out->path, "%s",
+		 c->kind == CALL_CONNECT  ? "connect"
+		 : c->kind == CALL_LISTEN ? "listen"
+					  : "sendto");
 	deny(out, u->inet.on ? RULE_NOGETFD_INET : RULE_NOGETFD, EACCES);
 }
 
@@ -343,6 +346,16 @@ static void other_call(const struct call *c, struct unixsock_answer *out)
 		call_do(c, (const struct sockaddr *)&ss, len, out);
 }
 
+/* listen() in the weaker sandbox: refused on AF_INET/AF_INET6 (inetsock.h);
+ * on other sockets made here, on the socket taken, for the same reason
+ * as other_call: the fd number could name an inet socket by now. */
+static void listen_call(const struct call *c, int domain, struct unixsock_answer *out)
+{
+	if (domain == AF_INET || domain == AF_INET6)
+		return inetsock_listen(c->sock, out);
+	out->error = listen(c->sock, (int)c->req->data.args[1]) == 0 ? 0 : -errno;
+}
+
 static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_answer *out)
 {
 	memset(out, 0, sizeof *out);
@@ -364,6 +377,8 @@ static void unixsock_take(struct unixsock *u, struct call *c, struct unixsock_an
 		socklen_t dl = sizeof domain;
 		if (getsockopt(c->sock, SOL_SOCKET, SO_DOMAIN, &domain, &dl) < 0)
 			out->error = -errno; /* ENOTSOCK */
+		else if (c->kind == CALL_LISTEN)
+			listen_call(c, domain, out);
 		else if ((domain == AF_INET || domain == AF_INET6) && u->inet.on &&
 			 (c->kind == CALL_CONNECT || c->kind == CALL_SENDTO))
 			inet_call(u, c, out);
@@ -402,6 +417,17 @@ void unixsock_sendmsg(struct unixsock *u, int notify_fd, const struct seccomp_no
 			  .root = root,
 			  .sock = -1,
 			  .kind = many ? CALL_SENDMMSG : CALL_SENDMSG };
+	unixsock_take(u, &c, out);
+}
+
+void unixsock_listen(struct unixsock *u, int notify_fd, const struct seccomp_notif *req, struct unixsock_answer *out)
+{
+	struct call c = { .req = req, .notify_fd = notify_fd, .root = -1, .sock = -1, .kind = CALL_LISTEN };
+	if (!u->inet.on) { /* a network namespace of its own, or the host's network (devbox) */
+		memset(out, 0, sizeof *out);
+		out->what = UNIXSOCK_CONTINUE;
+		return;
+	}
 	unixsock_take(u, &c, out);
 }
 

@@ -130,6 +130,12 @@ void unixsock_sendto(struct unixsock *, int notify_fd, const struct seccomp_noti
 void unixsock_sendmsg(struct unixsock *, int notify_fd, const struct seccomp_notif *req, int root, bool many,
 		      struct unixsock_answer *out);
 
+/* listen(): in the weaker sandbox with a restricted network, refused on
+ * AF_INET/AF_INET6 sockets (inetsock.h) and made by the host on others;
+ * elsewhere handed back to the kernel (the sandbox's network namespace
+ * holds nothing but its loopback). */
+void unixsock_listen(struct unixsock *, int notify_fd, const struct seccomp_notif *req, struct unixsock_answer *out);
+
 /* connect() on a caller's socket taken into the host (the same open
  * file): a blocking one is made non-blocking for the call and the
  * handshake waited for here, in slices, at most max_ms (-1: no cap;

@@ -10,7 +10,9 @@
  *   (required here), which denies them by path, racily (observer.h);
  * - network: Landlock handles TCP connect with at most one rule, the
  *   proxy's port; the observer takes over connect() on AF_INET/AF_INET6
- *   and allows only the loopback address at that port (inetsock.h);
+ *   and allows only the loopback address at that port, and refuses
+ *   listen() on them (inetsock.h); the proxy asks for the pane's
+ *   credentials, since every local process reaches that port;
  *   seccomp lets socket() make only AF_UNIX, NETLINK_ROUTE and TCP
  *   sockets and refuses MSG_FASTOPEN;
  * - the process tree: init is a subreaper, ends every descendant when the
@@ -19,13 +21,16 @@
  *   signals (ABI 6), so it cannot kill its init to slip away.
  *
  * This file: the decision whether a policy may run so, the proxy's
- * listener on the host's loopback, and ending the tree. */
+ * listener on the host's loopback with its credentials (the proxy
+ * refuses clients without them: any local process reaches that port),
+ * and ending the tree. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -60,7 +65,8 @@ const char *launch_weak_summary(const struct policy *p)
 	switch (p->net.mode) {
 	case NET_PROXY:
 		return "network: Landlock TCP rule + seccomp socket filter instead of a network namespace (TCP only to "
-		       "the proxy's port); protected paths by the observer only; host /proc and /tmp visible";
+		       "the proxy's port, with the pane's credentials; no listen); protected paths by the observer only; "
+		       "host /proc and /tmp visible";
 	case NET_NONE:
 		return "network: no TCP (Landlock) + seccomp socket filter instead of a network namespace; protected "
 		       "paths by the observer only; host /proc and /tmp visible";
@@ -70,8 +76,28 @@ const char *launch_weak_summary(const struct policy *p)
 	}
 }
 
+/* Every local process can reach the host's loopback: the pane's own
+ * processes prove themselves with a password of 128 random bits, which
+ * only the proxy variables set inside carry (another sandbox cannot read
+ * this one's environment: Landlock scopes ptrace, and /proc/PID/environ
+ * with it). */
+static int weak_proxy_secret(struct launch *l)
+{
+	unsigned char r[16];
+	if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+		snprintf(l->err, sizeof l->err, "proxy credentials: getrandom: %s", strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof r; i++)
+		snprintf(l->proxy_secret + 2 * i, 3, "%02x", r[i]);
+	explicit_bzero(r, sizeof r);
+	return 0;
+}
+
 int weak_proxy_listener(struct launch *l)
 {
+	if (weak_proxy_secret(l) < 0)
+		return -1;
 	l->proxy_fd = launch_loopback_listener(0, &l->proxy_port);
 	if (l->proxy_fd < 0)
 		snprintf(l->err, sizeof l->err, "proxy listener: 127.0.0.1 on the host: %s", strerror(errno));

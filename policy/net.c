@@ -54,6 +54,14 @@ static bool addr_in(const struct net_addr *a, const struct net_addr *net, int pr
 	return (a->bytes[full] & mask) == (net->bytes[full] & mask);
 }
 
+/* Every address no policy entry can open, first match wins (so :: and
+ * ::1 come before the ::/96 they lie in). Beyond DESIGN.md's private and
+ * loopback ranges: the unspecified and "this network" forms (they reach
+ * the local host), shared address space (carrier-grade NAT; some clouds'
+ * metadata lives there), multicast, the reserved 240/4 with the broadcast
+ * address, and IPv6's deprecated IPv4-compatible and site-local forms.
+ * The proxy adds the host's own interface addresses (net-addr.h), which
+ * take a system call to know. */
 static const struct block {
 	const char *net;
 	int prefix;
@@ -61,14 +69,20 @@ static const struct block {
 } blocks[] = {
 	{ "0.0.0.0", 8, "hardcoded: \"this network\" 0.0.0.0/8" },
 	{ "10.0.0.0", 8, "hardcoded: private address 10.0.0.0/8" },
+	{ "100.64.0.0", 10, "hardcoded: shared address space 100.64.0.0/10" },
 	{ "127.0.0.0", 8, "hardcoded: loopback 127.0.0.0/8" },
 	{ "169.254.0.0", 16, "hardcoded: link-local and cloud metadata 169.254.0.0/16" },
 	{ "172.16.0.0", 12, "hardcoded: private address 172.16.0.0/12" },
 	{ "192.168.0.0", 16, "hardcoded: private address 192.168.0.0/16" },
+	{ "224.0.0.0", 4, "hardcoded: multicast 224.0.0.0/4" },
+	{ "240.0.0.0", 4, "hardcoded: reserved and broadcast 240.0.0.0/4" },
 	{ "::", 128, "hardcoded: unspecified address ::" },
 	{ "::1", 128, "hardcoded: loopback ::1" },
+	{ "::", 96, "hardcoded: IPv4-compatible address ::/96" },
 	{ "fe80::", 10, "hardcoded: link-local fe80::/10" },
+	{ "fec0::", 10, "hardcoded: site-local fec0::/10" },
 	{ "fc00::", 7, "hardcoded: unique local fc00::/7" },
+	{ "ff00::", 8, "hardcoded: multicast ff00::/8" },
 };
 
 const char *net_block_rule(size_t i)

@@ -225,6 +225,7 @@ static int run_proxy_start(struct run *r)
 		fprintf(stderr, "sandmux run: %s\n", err);
 		return -1;
 	}
+	proxy_set_auth(r->proxy, r->l.proxy_secret);
 	return 0;
 }
 

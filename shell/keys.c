@@ -120,10 +120,26 @@ static uint32_t final_key(char f)
 	}
 }
 
+/* A decimal field of at most five digits, then sep; -1 when it is not. */
+static int mouse_field(const char **p, char sep)
+{
+	int v = 0, digits = 0;
+	for (; **p >= '0' && **p <= '9' && digits < 6; (*p)++, digits++)
+		v = v * 10 + (**p - '0');
+	if (digits == 0 || digits > 5 || (sep != 0 && **p != sep))
+		return -1;
+	if (sep != 0)
+		(*p)++;
+	return v;
+}
+
+/* "<B;X;Y" then M or m: cells count from 1, so 0 (or a number past any
+ * terminal's size) is no report but a malformed sequence. */
 static size_t mouse_sgr(const char *p, char final, size_t n, struct key *k)
 {
-	int b, x, y;
-	if (sscanf(p, "<%d;%d;%d", &b, &x, &y) != 3)
+	p += *p == '<';
+	int b = mouse_field(&p, ';'), x = mouse_field(&p, ';'), y = mouse_field(&p, 0);
+	if (b < 0 || x < 1 || y < 1 || x > 10000 || y > 10000)
 		return (*k = (struct key){ .kind = KEY_UNKNOWN }), n;
 	*k = (struct key){ .kind = KEY_MOUSE,
 			   .mods = (b & 4 ? VT_MOD_SHIFT : 0) | (b & 8 ? VT_MOD_ALT : 0) | (b & 16 ? VT_MOD_CTRL : 0) };

@@ -72,6 +72,7 @@ static int pane_proxy(struct pane *p, struct policy **pol, struct launch *l, cha
 		snprintf(err, errlen, "%s", why);
 		return -1;
 	}
+	proxy_set_auth(p->proxy, l->proxy_secret);
 	p->net_policy = *pol;
 	*pol = NULL;
 	return 0;

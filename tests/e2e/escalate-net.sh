@@ -2,8 +2,8 @@
 # A connection the proxy refuses is held while its prompt is open: once
 # approved it proceeds (no restart); after deny it fails at once; left
 # alone it fails when the hold ends ($SANDMUX_NET_HOLD seconds, 30 by
-# default; 4 here). Test hosts in a netns of the test's own
-# (tests/net/netns.inc).
+# default; 4 here); what no allow entry can open is neither held nor
+# prompted. Test hosts in a netns of the test's own (tests/net/netns.inc).
 . "$TESTS/net/netns.inc"
 net_up || { fail "test hosts in a network namespace"; exit 1; }
 . "$TESTS/e2e/mux.lib"
@@ -42,4 +42,22 @@ t0=$(date +%s)
 m_expect "left alone, it fails when the hold ends" "denied connect porty.test:80"
 t1=$(date +%s)
 [ $((t1 - t0)) -ge 2 ] && ok "after the hold ($((t1 - t0)) s)" || fail "after the hold ($((t1 - t0)) s)"
+m_keys C-b a
+m_expect "its prompt is still open" "porty.test"
+m_keys x
+m_waitnot main "prompt!" && ok "dismissed: no prompt left" || fail "dismissed: no prompt left"
+
+# What no allow entry can open (the literal of this host's own address,
+# ::1) is neither held nor prompted: it fails at once, named for what it
+# is, and once the refusals are in (each is told before its answer) no
+# prompt comes.
+t0=$(date +%s)
+m_type 'clear; curl -sS --max-time 20 http://198.51.100.1/own; curl -sS --max-time 20 --noproxy "" -x "$HTTP_PROXY" "http://[::1]/lo"; echo "do""ne4:$?"'
+m_expect "fixed refusals end" "done4:"
+t1=$(date +%s)
+[ $((t1 - t0)) -lt 3 ] && ok "fixed refusals are not held ($((t1 - t0)) s)" || fail "fixed refusals are not held ($((t1 - t0)) s)"
+contains "the host's own address is named as such" "$(m_screen)" "(hardcoded: an address of this host)"
+contains "::1 is named loopback" "$(m_screen)" "(hardcoded: loopback ::1)"
+case "$(m_screen)" in *"allow with"*) fail "nothing offered for them" ;; *) ok "nothing offered for them" ;; esac
+m_wait main "prompt!" 1 && fail "no prompt for them" || ok "no prompt for them"
 exit $T_FAILED

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The weaker sandbox (no user namespaces) in panes: the pane's title says
 # "(weak)", curl reaches an allowed test host through the pane's proxy on
-# the host's loopback, and a process that escaped with setsid is gone once
+# the host's loopback (which refuses a process outside the pane), and a process that escaped with setsid is gone once
 # the pane is killed (checked from outside with kill -0). Test hosts:
 # tests/net/netns.inc; no user namespaces: tests/sandbox/nons.inc.
 . "$TESTS/net/netns.inc"
@@ -18,6 +18,13 @@ export SANDMUX_NET_HOLD=0
 m_expect "a pane starts in the weaker sandbox and its title says so" "workspace (weak)"
 m_type 'curl -sS --max-time 5 http://good.test/weak-pane'
 m_expect "a weak pane fetches an allowed host through its proxy" "hello from 198.51.100.10:80 /weak-pane"
+# The pane's proxy is on the host's loopback: a process outside the pane
+# (this script) is refused without the pane's credentials.
+m_type 'echo "${HTTP_PROXY##*:}" > proxy.port'
+i=0; while [ ! -s "$WS/proxy.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+out=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' -x "http://127.0.0.1:$(cat "$WS/proxy.port")" \
+	http://good.test/outside 2>&1)
+same "outside the pane, its proxy answers 407" "$out" 407
 m_type 'setsid sh -c "echo \$\$ > esc.pid; exec sleep 1000" &'
 i=0; while [ ! -s "$WS/esc.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 pid=$(cat "$WS/esc.pid" 2>/dev/null)

@@ -36,9 +36,13 @@ static void fuzz_socks(const uint8_t *data, size_t size)
 {
 	uint8_t *buf = malloc(size ? size : 1);
 	memcpy(buf, data, size);
-	int noauth;
-	int n = proxy_socks_greeting(buf, size, &noauth);
+	int offered;
+	int n = proxy_socks_greeting(buf, size, SOCKS_USERPASS, &offered);
 	if (n > (int)size)
+		abort();
+	char user[256], pass[256];
+	n = proxy_socks_auth(buf, size, user, pass);
+	if (n > (int)size || (n > 0 && strlen(user) + strlen(pass) + 3 != (size_t)n))
 		abort();
 	struct socks_req r;
 	n = proxy_socks_request(buf, size, &r);

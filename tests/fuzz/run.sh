@@ -15,9 +15,12 @@ FLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -I. -fsanitize=fuzzer,address,undefined -fn
 
 # target: name, sources, libraries
 targets() {
-	echo "fuzz_policy|tests/fuzz/fuzz_policy.c $(ls policy/*.c | tr '\n' ' ')|"
-	[ -f tests/fuzz/fuzz_vt.c ] && echo "fuzz_vt|tests/fuzz/fuzz_vt.c pty/vt.c pty/vt-keys.c pty/grid.c|-lvterm"
-	[ -f tests/fuzz/fuzz_ignore.c ] && echo "fuzz_ignore|tests/fuzz/fuzz_ignore.c $(ls policy/*.c | tr '\n' ' ')|"
+	echo "fuzz_policy|tests/fuzz/fuzz_policy.c $(ls policy/*.c | tr '\n' ' ')|-lcjson"
+	# the emulator: every pty/ file but the PTY itself (pty.c forks)
+	vt=$(ls pty/*.c | grep -v '^pty/pty\.c$' | tr '\n' ' ')
+	[ -f tests/fuzz/fuzz_vt.c ] && echo "fuzz_vt|tests/fuzz/fuzz_vt.c $vt|-lvterm"
+	[ -f tests/fuzz/fuzz_keys.c ] && echo "fuzz_keys|tests/fuzz/fuzz_keys.c shell/keys.c $vt|-lvterm"
+	[ -f tests/fuzz/fuzz_ignore.c ] && echo "fuzz_ignore|tests/fuzz/fuzz_ignore.c $(ls policy/*.c | tr '\n' ' ')|-lcjson"
 	[ -f tests/fuzz/fuzz_report.c ] && echo "fuzz_report|tests/fuzz/fuzz_report.c shell/shell-report.c ui/exact.c ui/prompt.c ui/status.c ui/color.c|-lncursesw"
 	[ -f tests/fuzz/fuzz_proxy.c ] && echo "fuzz_proxy|tests/fuzz/fuzz_proxy.c backends/proxy-http.c backends/proxy-socks.c backends/net-dnsmsg.c backends/net-addr.c|"
 }

@@ -44,15 +44,7 @@ fi
 # git over HTTP (the dumb protocol, served by a plain HTTP server) finds
 # the proxy through http_proxy like any curl-based tool.
 if command -v git >/dev/null; then
-	mkdir -p "$ws/.t/srv" && git init -q --bare "$ws/.t/srv/repo.git" &&
-	git -C "$ws/.t" init -q src && echo hello-git >"$ws/.t/src/f" &&
-	git -C "$ws/.t/src" -c user.name=t -c user.email=t@t add f &&
-	git -C "$ws/.t/src" -c user.name=t -c user.email=t@t commit -qm one &&
-	git -C "$ws/.t/src" push -q "$ws/.t/srv/repo.git" HEAD:refs/heads/main 2>/dev/null &&
-	git -C "$ws/.t/srv/repo.git" update-server-info
-	(cd "$ws/.t/srv" && exec nsenter -t "$SRV_NS" -n python3 -m http.server 8081 --bind 198.51.100.10 >/dev/null 2>&1) &
-	T_PIDS="$T_PIDS $!"
-	i=0; until curl -s -o /dev/null http://198.51.100.10:8081/ || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+	git_serve 8081
 	out=$(nrun -- sh -c 'git clone -q -b main http://good.test:8081/repo.git clone && cat clone/f' 2>&1)
 	contains "git clone over HTTP through the proxy" "$out" "hello-git"
 fi
@@ -97,4 +89,16 @@ for lit in 127.0.0.1 169.254.169.254 '[::1]' '[::ffff:127.0.0.1]' 0.0.0.0 10.0.0
 	out=$(nrun -- sh -c 'curl -sS --max-time 5 --noproxy "" -x "$ALL_PROXY" "http://$0:5353/"' "$lit" 2>&1)
 	contains "literal $lit refused" "$out" "sandmux: denied connect"
 done
+# What no policy entry can open is named for what it is, and nothing is
+# offered for it (no allow entry, hence no prompt): ::1 was "unspecified
+# address", and the host's own address came with an allow entry.
+out=$(nrun --report "$ws/.t/fixed.json" -- sh -c '
+for t in "[::1]" 198.51.100.1; do curl -sS --max-time 5 --noproxy "" -p "http://$t:5353/"; done' 2>&1)
+report=$(cat "$ws/.t/fixed.json" 2>/dev/null)
+contains "::1 is refused as loopback" "$report" '"rule":	"hardcoded: loopback ::1"'
+contains "the host's own address, as such" "$report" '"rule":	"hardcoded: an address of this host"'
+case "$report" in *'"networkPolicy.allow"'*) fail "no allow entry offered for fixed blocks"; echo "$report" | sed 's/^/#   /' ;;
+	*) ok "no allow entry offered for fixed blocks" ;; esac
+case "$out" in *"allow with"*) fail "the denial lines offer nothing"; echo "$out" | sed 's/^/#   /' ;;
+	*) ok "the denial lines offer nothing" ;; esac
 exit $T_FAILED

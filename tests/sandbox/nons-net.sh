@@ -20,6 +20,71 @@ check "weaker sandbox: an allowed host through SOCKS5" wrun -- sh -c 'curl -sS -
 out=$(wrun -- curl -sS --max-time 5 -f http://denied.test/ 2>&1)
 contains "weaker sandbox: a denied host is a proxy denial" "$out" "denied connect denied.test:80 (networkPolicy: not in allow list)"
 
+# The proxy listens on the host's loopback, where every local process can
+# reach it: only the pane's own processes, which have its credentials in
+# the proxy variables, may use it. From outside (this script is not in
+# the pane) every way in is refused while the pane runs, and the target
+# server, which logs each request's path, never sees one of them; the
+# pane's own curl gets through to the same server.
+rm -f "$ws/.t/pane.port" "$ws/.t/pane.done" "$ws/.t/seen.log"
+srv python3 -c '
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        open(sys.argv[1], "a").write(self.path + "\n")
+        self.send_response(200); self.send_header("Content-Length", "3"); self.end_headers(); self.wfile.write(b"hi\n")
+    def log_message(self, *a): pass
+http.server.ThreadingHTTPServer(("198.51.100.10", 9098), H).serve_forever()' "$ws/.t/seen.log" & T_PIDS="$T_PIDS $!"
+i=0; until curl -s -o /dev/null http://198.51.100.10:9098/ready || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+(wrun -- sh -c 'echo "$HTTP_PROXY" | sed "s/[0-9a-f]\{32\}/SECRET/" >.t/pane.url; echo "${HTTP_PROXY##*:}" >.t/pane.port
+i=0; while [ ! -e .t/pane.done ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+curl -sS --max-time 5 http://198.51.100.10:9098/inside' >"$ws/.t/pane.log" 2>&1) & ppid=$!
+i=0; while [ ! -s "$ws/.t/pane.port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+pport=$(cat "$ws/.t/pane.port")
+contains "weaker sandbox: the proxy variables carry the pane's credentials" "$(cat "$ws/.t/pane.url")" \
+	"http://sandmux:SECRET@127.0.0.1:$pport"
+x="http://127.0.0.1:$pport"
+out=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' -x "$x" http://198.51.100.10:9098/outside-plain 2>&1)
+same "outside the pane: plain HTTP through the proxy gets 407" "$out" 407
+out=$(curl -sS --max-time 5 -p -x "$x" http://198.51.100.10:9098/outside-connect 2>&1)
+contains "outside the pane: CONNECT gets 407" "$out" "407"
+out=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' -x "http://sandmux:guess@127.0.0.1:$pport" \
+	http://198.51.100.10:9098/outside-guess 2>&1)
+same "outside the pane: a wrong password gets 407" "$out" 407
+refuse "outside the pane: SOCKS5 without authentication is refused" \
+	curl -sS --max-time 5 -x "socks5h://127.0.0.1:$pport" http://198.51.100.10:9098/outside-socks
+refuse "outside the pane: SOCKS5 with a wrong password is refused" \
+	curl -sS --max-time 5 -x "socks5h://sandmux:guess@127.0.0.1:$pport" http://198.51.100.10:9098/outside-socks-guess
+: >"$ws/.t/pane.done"; wait $ppid
+contains "the pane's own curl gets through" "$(cat "$ws/.t/pane.log")" "hi"
+seen=$(cat "$ws/.t/seen.log" 2>/dev/null)
+contains "the target server saw the pane's request" "$seen" "/inside"
+case "$seen" in *outside*) fail "the target server saw none from outside the pane"; echo "$seen" | sed 's/^/#   /' ;;
+	*) ok "the target server saw none from outside the pane" ;; esac
+
+# Real clients with the credentials: git over HTTP answers the 407 it
+# gets first (its proxy authentication is "any": it waits for the
+# challenge) and sends them; npm (its own agent) tunnels HTTPS.
+if command -v git >/dev/null; then
+	git_serve 8081
+	out=$(wrun -- sh -c 'git clone -q -b main http://good.test:8081/repo.git clone && cat clone/f' 2>&1)
+	contains "weaker sandbox: git clone over HTTP through the proxy, with its credentials" "$out" "hello-git"
+fi
+if command -v npm >/dev/null && openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=good.test \
+	-keyout "$ws/.t/key.pem" -out "$ws/.t/cert.pem" >/dev/null 2>&1; then
+	mkdir -p "$ws/.t/reg" && echo '{"name":"left-pad","dist-tags":{"latest":"9.8.7"},"versions":{"9.8.7":{"name":"left-pad","version":"9.8.7"}}}' >"$ws/.t/reg/left-pad"
+	(cd "$ws/.t/reg" && exec nsenter -t "$SRV_NS" -n python3 -c '
+import http.server, ssl, sys
+srv = http.server.ThreadingHTTPServer(("198.51.100.10", 8443), http.server.SimpleHTTPRequestHandler)
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); ctx.load_cert_chain(sys.argv[1], sys.argv[2])
+srv.socket = ctx.wrap_socket(srv.socket, server_side=True); srv.serve_forever()' "$ws/.t/cert.pem" "$ws/.t/key.pem" >/dev/null 2>&1) &
+	T_PIDS="$T_PIDS $!"
+	i=0; until curl -sk -o /dev/null https://198.51.100.10:8443/ || [ $i -ge 50 ]; do sleep 0.1; i=$((i + 1)); done
+	out=$(wrun -- sh -c 'npm_config_cache=$PWD/.t/npmcache npm_config_update_notifier=false npm_config_strict_ssl=false \
+		npm view left-pad version --registry https://good.test:8443/ --fetch-retries=0' 2>&1)
+	contains "weaker sandbox: npm through HTTPS_PROXY (CONNECT), with its credentials" "$out" "9.8.7"
+fi
+
 # A server on a test host that logs every connection it accepts.
 log="$ws/.t/direct.log"
 srv python3 -c '
@@ -91,4 +156,76 @@ for a in [("0.0.0.0", 0), ("127.0.0.1", 18080)]:
     except OSError as e: print("refused", e.errno)' 2>&1)
 case "$out" in *listening*) fail "weaker sandbox: no TCP listener"; echo "$out" | sed 's/^/#   /' ;;
 	*) ok "weaker sandbox: no TCP listener" ;; esac
+
+# listen() with no bind() first: the kernel binds the socket itself, to
+# 0.0.0.0:<ephemeral> (or [::]) of the host's network, where Landlock's
+# bind rule never looks. The sandboxed program stays up while, from
+# outside, the test looks for any listener on a wildcard address and a
+# test host (a remote peer) and the host's loopback try the ports it got.
+rm -f "$ws/.t/listen.out" "$ws/.t/listen.done"
+(wrun -- python3 -c '
+import os, socket, time
+keep, res = [], []
+for fam in (socket.AF_INET, socket.AF_INET6):
+    s = socket.socket(fam); keep.append(s)
+    try: s.listen(8); res.append("listening %d" % s.getsockname()[1])
+    except OSError as e: res.append("refused %d" % e.errno)
+u = socket.socket(socket.AF_UNIX); u.bind(".t/own.sock"); u.listen(1); res.append("unix listening")
+open(".t/listen.tmp", "w").write("\n".join(res) + "\n"); os.rename(".t/listen.tmp", ".t/listen.out")
+for i in range(400):
+    if os.path.exists(".t/listen.done"): break
+    time.sleep(0.05)
+' >"$ws/.t/listen.log" 2>&1) & lpid=$!
+i=0; while [ ! -e "$ws/.t/listen.out" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+out=$(cat "$ws/.t/listen.out" 2>/dev/null)
+# Every TCP socket listening in this network namespace on 0.0.0.0 or ::
+# (state 0A): sandmux's own proxy listens on 127.0.0.1 only.
+wild=$(awk '$4 == "0A" && ($2 ~ /^00000000:/ || $2 ~ /^00000000000000000000000000000000:/) { print $2 }' \
+	/proc/net/tcp /proc/net/tcp6)
+hits=""
+for p in $(echo "$out" | sed -n 's/^listening //p'); do
+	srv python3 -c 'import socket, sys; socket.create_connection(("198.51.100.1", int(sys.argv[1])), timeout=3)' "$p" \
+		2>/dev/null && hits="$hits remote:$p"
+	python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)' "$p" \
+		2>/dev/null && hits="$hits local:$p"
+done
+: >"$ws/.t/listen.done"; wait $lpid
+same "weaker sandbox: listen() without bind() is refused (IPv4 and IPv6, EACCES)" "$(echo "$out" | grep -c '^refused 13$')" 2
+contains "weaker sandbox: ... and is a denial" "$(cat "$ws/.t/listen.log")" "denied bind"
+same "weaker sandbox: no wildcard listener appeared in the host's network" "$wild" ""
+same "weaker sandbox: neither a test host nor the host's loopback could connect in" "$hits" ""
+contains "weaker sandbox: a unix socket still listens" "$out" "unix listening"
+
+# A thread swaps inet sockets onto the number a unix socket's listen() is
+# made on: the observer listens on the very socket it checked, so no
+# swap becomes an inet listener (looked for from outside meanwhile).
+rm -f "$ws/.t/race.out" "$ws/.t/race.done"
+(wrun -- python3 -c '
+import ctypes, os, socket, threading, time
+libc = ctypes.CDLL(None, use_errno=True)
+u = socket.socket(socket.AF_UNIX); u.bind(".t/race.sock")
+inets = [socket.socket(socket.AF_INET) for _ in range(3)] + [socket.socket(socket.AF_INET6) for _ in range(3)]
+n, spare = u.fileno(), os.dup(u.fileno())
+stop, res = time.time() + 2, {0: 0, 13: 0}
+def swap():
+    while time.time() < stop:
+        for s in inets:
+            os.dup2(s.fileno(), n); os.dup2(spare, n)
+threading.Thread(target=swap, daemon=True).start()
+while time.time() < stop:
+    r = libc.listen(n, 8); e = ctypes.get_errno() if r else 0; res[e] = res.get(e, 0) + 1
+time.sleep(0.1)
+open(".t/race.tmp", "w").write("listened %d refused %d\n" % (res[0], res[13])); os.rename(".t/race.tmp", ".t/race.out")
+for i in range(400):
+    if os.path.exists(".t/race.done"): break
+    time.sleep(0.05)
+' >"$ws/.t/race.log" 2>&1) & lpid=$!
+i=0; while [ ! -e "$ws/.t/race.out" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+wild=$(awk '$4 == "0A" && ($2 ~ /^00000000:/ || $2 ~ /^00000000000000000000000000000000:/) { print $2 }' \
+	/proc/net/tcp /proc/net/tcp6)
+: >"$ws/.t/race.done"; wait $lpid
+out=$(cat "$ws/.t/race.out" 2>/dev/null)
+case "$out" in "listened "[1-9]*" refused "[1-9]*) ok "weaker sandbox: the race ran both ways ($out)" ;;
+	*) fail "weaker sandbox: the race ran both ways"; sed 's/^/#   /' "$ws/.t/race.log" | head; echo "#   $out" ;; esac
+same "weaker sandbox: no swap became a listener in the host's network" "$wild" ""
 exit $T_FAILED

@@ -83,6 +83,17 @@ static void test_mouse(struct unit *u)
 	CHECK(u, !k.mouse.pressed);
 	k = one("\x1b[<65;1;1M", &n);
 	CHECK_INT(u, k.mouse.button, 65);
+	CHECK_INT(u, k.mouse.x, 0);
+	/* cells count from 1: a 0, a huge or a missing coordinate is no report */
+	k = one("\x1b[<0;100;0M", &n);
+	CHECK_INT(u, k.kind, KEY_UNKNOWN);
+	CHECK_INT(u, n, 11);
+	k = one("\x1b[<0;0;5M", &n);
+	CHECK_INT(u, k.kind, KEY_UNKNOWN);
+	k = one("\x1b[<0;99999999999;5M", &n);
+	CHECK_INT(u, k.kind, KEY_UNKNOWN);
+	k = one("\x1b[<0;5M", &n);
+	CHECK_INT(u, k.kind, KEY_UNKNOWN);
 }
 
 static void test_names(struct unit *u)

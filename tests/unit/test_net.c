@@ -102,6 +102,17 @@ static void test_blocks(struct unit *u)
 	}
 	host_literal_parse("10.9.9.9", &a);
 	CHECK_STR(u, net_blocked(&a), "hardcoded: private address 10.0.0.0/8");
+	/* each block named for what it is, the narrower one first */
+	host_literal_parse("::1", &a);
+	CHECK_STR(u, net_blocked(&a), "hardcoded: loopback ::1");
+	host_literal_parse("::", &a);
+	CHECK_STR(u, net_blocked(&a), "hardcoded: unspecified address ::");
+	host_literal_parse("::7f00:1", &a);
+	CHECK_STR(u, net_blocked(&a), "hardcoded: IPv4-compatible address ::/96");
+	host_literal_parse("239.1.2.3", &a);
+	CHECK_STR(u, net_blocked(&a), "hardcoded: multicast 224.0.0.0/4");
+	host_literal_parse("100.64.1.1", &a);
+	CHECK_STR(u, net_blocked(&a), "hardcoded: shared address space 100.64.0.0/10");
 }
 
 static void test_decide(struct unit *u)

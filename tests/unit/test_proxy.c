@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -14,6 +15,7 @@
 #include "backends/loop.h"
 #include "backends/net-addr.h"
 #include "backends/proxy.h"
+#include "policy/net.h"
 #include "tests/unit/unit.h"
 
 static int http(const char *req, struct http_req *r)
@@ -91,14 +93,42 @@ static void test_http_rewrite(struct unit *u)
 
 static void test_socks(struct unit *u)
 {
-	int noauth;
-	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x02\x02\x00", 4, &noauth), 4);
+	int noauth, userpass;
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x02\x02\x00", 4, SOCKS_NOAUTH, &noauth), 4);
 	CHECK(u, noauth);
-	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x01\x02", 3, &noauth), 3);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x01\x02", 3, SOCKS_NOAUTH, &noauth), 3);
 	CHECK(u, !noauth);
-	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x02\x00", 3, &noauth), PARSE_MORE);
-	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x04\x01", 2, &noauth), PARSE_BAD);
-	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x00", 2, &noauth), PARSE_BAD);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x01\x02", 3, SOCKS_USERPASS, &userpass), 3);
+	CHECK(u, userpass);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x02\x00", 3, SOCKS_NOAUTH, &noauth), PARSE_MORE);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x04\x01", 2, SOCKS_NOAUTH, &noauth), PARSE_BAD);
+	CHECK_INT(u, proxy_socks_greeting((const uint8_t *)"\x05\x00", 2, SOCKS_NOAUTH, &noauth), PARSE_BAD);
+	char user[256], pass[256];
+	CHECK_INT(u,
+		  proxy_socks_auth((const uint8_t *)"\x01\x02"
+						    "ab\x03"
+						    "xyz",
+				   8, user, pass),
+		  8);
+	CHECK_STR(u, user, "ab");
+	CHECK_STR(u, pass, "xyz");
+	CHECK_INT(u,
+		  proxy_socks_auth((const uint8_t *)"\x01\x02"
+						    "ab\x03"
+						    "xy",
+				   7, user, pass),
+		  PARSE_MORE);
+	CHECK_INT(u,
+		  proxy_socks_auth((const uint8_t *)"\x05\x02"
+						    "ab",
+				   4, user, pass),
+		  PARSE_BAD);
+	CHECK_INT(u,
+		  proxy_socks_auth((const uint8_t *)"\x01\x02"
+						    "a\0\x01"
+						    "x",
+				   6, user, pass),
+		  PARSE_BAD);
 
 	struct socks_req r;
 	const uint8_t dom[] = { 5, 1, 0, 3, 6, 'A', '.', 'T', 'e', 's', 't', 0x01, 0xbb };
@@ -192,17 +222,30 @@ static void test_net_addr(struct unit *u)
 	net_addr_unmap(&a);
 	CHECK_INT(u, a.family, AF_INET);
 	CHECK_STR(u, net_addr_format(&a, buf, sizeof buf), "127.0.0.1");
-	const char *reserved[] = { "0.0.0.0",         "0.1.2.3", "224.0.0.1", "255.255.255.255", "100.64.0.1",
-				   "100.100.100.200", "::",      "::1.2.3.4", "ff02::1",         "fec0::1" };
-	for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++) {
-		net_addr_parse(reserved[i], &a);
-		if (!CHECK(u, net_addr_reserved(&a) != NULL))
-			fprintf(stderr, "  for %s\n", reserved[i]);
+	/* The proxy's fixed refusals are the policy's blocks, each named for
+	 * what it is (::1 was once "unspecified address"). */
+	static const char *const labels[][2] = {
+		{ "0.1.2.3", "hardcoded: \"this network\" 0.0.0.0/8" },
+		{ "224.0.0.1", "hardcoded: multicast 224.0.0.0/4" },
+		{ "255.255.255.255", "hardcoded: reserved and broadcast 240.0.0.0/4" },
+		{ "100.100.100.200", "hardcoded: shared address space 100.64.0.0/10" },
+		{ "::", "hardcoded: unspecified address ::" },
+		{ "::1", "hardcoded: loopback ::1" },
+		{ "::1.2.3.4", "hardcoded: IPv4-compatible address ::/96" },
+		{ "ff02::1", "hardcoded: multicast ff00::/8" },
+		{ "fec0::1", "hardcoded: site-local fec0::/10" },
+		{ "::ffff:127.0.0.1", "hardcoded: loopback 127.0.0.0/8" },
+	};
+	for (size_t i = 0; i < sizeof labels / sizeof *labels; i++) {
+		net_addr_parse(labels[i][0], &a);
+		const char *why = net_blocked(&a);
+		if (!CHECK_STR(u, why ? why : "(open)", labels[i][1]))
+			fprintf(stderr, "  for %s\n", labels[i][0]);
 	}
 	const char *fine[] = { "198.51.100.10", "2001:db8::10", "100.128.0.1", "1.1.1.1" };
 	for (size_t i = 0; i < sizeof fine / sizeof *fine; i++) {
 		net_addr_parse(fine[i], &a);
-		CHECK(u, net_addr_reserved(&a) == NULL);
+		CHECK(u, net_blocked(&a) == NULL);
 	}
 	CHECK_INT(u, net_addr_parse("1.2.3", &a), -1);
 	CHECK_INT(u, net_addr_parse("[::1]", &a), -1);
@@ -266,6 +309,46 @@ static int listen_any(int *port)
 	return fd;
 }
 
+/* An address of this host's own interfaces outside every fixed block
+ * (eth0's, say), or "" when it has none. */
+static void own_address(char *buf, size_t size)
+{
+	struct ifaddrs *list;
+	buf[0] = '\0';
+	if (getifaddrs(&list) < 0)
+		return;
+	for (struct ifaddrs *i = list; i != NULL && buf[0] == '\0'; i = i->ifa_next) {
+		struct net_addr a = { 0 };
+		if (i->ifa_addr == NULL || i->ifa_addr->sa_family != AF_INET)
+			continue;
+		a.family = AF_INET;
+		memcpy(a.bytes, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, 4);
+		if (net_blocked(&a) == NULL)
+			net_addr_format(&a, buf, size);
+	}
+	freeifaddrs(list);
+}
+
+/* A literal of the host's own address: refused as such, and nothing
+ * offered (an allow entry would not help: the proxy refuses it anyway). */
+static int test_own_address(struct unit *u, struct loop *l, int port, struct seen *seen)
+{
+	char own[NET_ADDR_STRLEN], req[128], out[4096];
+	own_address(own, sizeof own);
+	if (own[0] == '\0') {
+		fprintf(stderr,
+			"test_proxy: no address of this host outside the fixed blocks; own-address check skipped\n");
+		return 0;
+	}
+	snprintf(req, sizeof req, "CONNECT %s:443 HTTP/1.1\r\n\r\n", own);
+	exchange(l, port, req, strlen(req), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 403 ", 13) == 0);
+	CHECK_STR(u, seen->rule, "hardcoded: an address of this host");
+	CHECK_STR(u, seen->suggest, "");
+	CHECK(u, strstr(out, "allow with") == NULL);
+	return 1;
+}
+
 static void test_proxy_loop(struct unit *u)
 {
 	static const struct origin user = { .layer = LAYER_USER };
@@ -276,7 +359,7 @@ static void test_proxy_loop(struct unit *u)
 	rules_add(&p.net.deny, "bad.wild.test", user);
 	char hosts[] = "/tmp/sandmux-test-hosts.XXXXXX";
 	int hfd = mkstemp(hosts);
-	dprintf(hfd, "127.0.0.1 allowed.test\n10.0.0.1 a.wild.test\n");
+	dprintf(hfd, "127.0.0.1 allowed.test\n10.0.0.1 a.wild.test\n::1 v6lo.wild.test\n");
 	close(hfd);
 	setenv("SANDMUX_HOSTS", hosts, 1);
 	setenv("SANDMUX_DNS", "127.0.0.1:9", 1); /* nothing listens: never the real resolver */
@@ -326,7 +409,23 @@ static void test_proxy_loop(struct unit *u)
 	CHECK(u, strncmp(out, "HTTP/1.1 403 ", 13) == 0);
 	CHECK_STR(u, seen.host, "allowed.test");
 	CHECK_STR(u, seen.addr, "127.0.0.1");
+	CHECK_STR(u, seen.rule, "hardcoded: loopback 127.0.0.0/8");
 	CHECK_STR(u, seen.suggest, "");
+	const char *v6lo = "CONNECT v6lo.wild.test:443 HTTP/1.1\r\n\r\n";
+	exchange(l, port, v6lo, strlen(v6lo), out, sizeof out);
+	CHECK_STR(u, seen.addr, "::1");
+	CHECK_STR(u, seen.rule, "hardcoded: loopback ::1");
+	CHECK_STR(u, seen.suggest, "");
+	const char *v6lit = "CONNECT [::1]:443 HTTP/1.1\r\n\r\n";
+	exchange(l, port, v6lit, strlen(v6lit), out, sizeof out);
+	CHECK_STR(u, seen.rule, "hardcoded: loopback ::1");
+	CHECK_STR(u, seen.suggest, "");
+	CHECK(u, strstr(out, "allow with") == NULL);
+	const char *mcast = "CONNECT 224.0.0.1:443 HTTP/1.1\r\n\r\n";
+	exchange(l, port, mcast, strlen(mcast), out, sizeof out);
+	CHECK_STR(u, seen.rule, "hardcoded: multicast 224.0.0.0/4");
+	CHECK_STR(u, seen.suggest, ""); /* was offered: an allow entry the proxy refused anyway */
+	int own_tried = test_own_address(u, l, port, &seen);
 	const uint8_t socks_priv[] = { 5,   1,   0,   5,   1,   0,   3,   11,  'a', '.', 'w',
 				       'i', 'l', 'd', '.', 't', 'e', 's', 't', 0,   80 };
 	exchange(l, port, socks_priv, sizeof socks_priv, out, sizeof out);
@@ -344,8 +443,8 @@ static void test_proxy_loop(struct unit *u)
 	const uint8_t zero[] = { 5, 1, 0, 5, 1, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 80 };
 	exchange(l, port, zero, sizeof zero, out, sizeof out);
 	CHECK(u, memcmp(out, "\x05\x00\x05\x02", 4) == 0);
-	CHECK_STR(u, seen.rule, "hardcoded: unspecified address");
-	CHECK_INT(u, proxy_stats(px)->denied, 6);
+	CHECK_STR(u, seen.rule, "hardcoded: unspecified address ::");
+	CHECK_INT(u, proxy_stats(px)->denied, 9 + own_tried);
 	CHECK_INT(u, proxy_stats(px)->active, 0);
 	proxy_free(px);
 	loop_free(l);
@@ -354,13 +453,74 @@ static void test_proxy_loop(struct unit *u)
 	unlink(hosts);
 }
 
+/* With a secret, nothing is decided for a client that does not prove it
+ * (no denial event, no connection out): HTTP gets 407, SOCKS5 has to
+ * log in with RFC 1929. */
+static void test_proxy_auth(struct unit *u)
+{
+	struct policy p = { .profile = "workspace", .sandboxed = true };
+	p.net.mode = NET_PROXY;
+	setenv("SANDMUX_DNS", "127.0.0.1:9", 1);
+	struct loop *l = loop_new();
+	struct seen seen = { 0 };
+	int port = 0, lfd = listen_any(&port);
+	const char *err = NULL;
+	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);
+	if (!CHECK(u, px != NULL))
+		return;
+	proxy_set_auth(px, "s3cret");
+	char out[8192];
+	const char *none = "CONNECT other.test:443 HTTP/1.1\r\n\r\n";
+	exchange(l, port, none, strlen(none), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 407 ", 13) == 0);
+	CHECK(u, strstr(out, "Proxy-Authenticate: Basic realm=\"sandmux\"\r\n") != NULL);
+	/* base64("sandmux:wrong"), then base64("sandmux:s3cret") */
+	const char *wrong =
+		"GET http://other.test/ HTTP/1.1\r\nProxy-Authorization: Basic c2FuZG11eDp3cm9uZw==\r\n\r\n";
+	exchange(l, port, wrong, strlen(wrong), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 407 ", 13) == 0);
+	const char *twice = "CONNECT other.test:443 HTTP/1.1\r\nProxy-Authorization: Basic c2FuZG11eDpzM2NyZXQ=\r\n"
+			    "Proxy-Authorization: Basic c2FuZG11eDp3cm9uZw==\r\n\r\n";
+	exchange(l, port, twice, strlen(twice), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 407 ", 13) == 0);
+	CHECK_INT(u, seen.n, 0);
+	CHECK_INT(u, proxy_stats(px)->unauthorized, 3);
+	const char *good =
+		"CONNECT other.test:443 HTTP/1.1\r\nproxy-authorization:  basic c2FuZG11eDpzM2NyZXQ= \r\n\r\n";
+	exchange(l, port, good, strlen(good), out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 403 ", 13) == 0); /* past the check: decided */
+	CHECK_INT(u, seen.n, 1);
+
+	const uint8_t noauth[] = { 5, 1, 0 };
+	exchange(l, port, noauth, sizeof noauth, out, sizeof out);
+	CHECK(u, memcmp(out, "\x05\xff", 2) == 0);
+	const uint8_t bad[] = { 5, 2, 0, 2, 1, 7, 's', 'a', 'n', 'd', 'm', 'u', 'x', 5, 'w', 'r', 'o', 'n', 'g' };
+	exchange(l, port, bad, sizeof bad, out, sizeof out);
+	CHECK(u, memcmp(out, "\x05\x02\x01\x01", 4) == 0);
+	CHECK_INT(u, proxy_stats(px)->unauthorized, 5);
+	const uint8_t login[] = { 5,   1,   2,   1,   7, 's', 'a', 'n', 'd', 'm', 'u', 'x', 6, 's', '3',
+				  'c', 'r', 'e', 't', 5, 1,   0,   1,   192, 0,   2,   1,   0, 80 };
+	exchange(l, port, login, sizeof login, out, sizeof out);
+	CHECK(u, memcmp(out, "\x05\x02\x01\x00\x05\x02", 6) == 0); /* logged in, then decided: not allowed */
+	CHECK_INT(u, seen.n, 2);
+	CHECK_STR(u, seen.host, "192.0.2.1");
+	CHECK_INT(u, proxy_stats(px)->active, 0);
+	proxy_free(px);
+	loop_free(l);
+}
+
 static void test_env(struct unit *u)
 {
 	char *env[PROXY_ENV_N];
-	CHECK_INT(u, proxy_env(3128, env), 0);
+	CHECK_INT(u, proxy_env(3128, NULL, env), 0);
 	CHECK_STR(u, env[0], "HTTP_PROXY=http://127.0.0.1:3128");
 	CHECK_STR(u, env[2], "ALL_PROXY=socks5h://127.0.0.1:3128");
 	CHECK_STR(u, env[7], "no_proxy=localhost,127.0.0.1,::1");
+	proxy_env_free(env);
+	CHECK_INT(u, proxy_env(40000, "0123abcd", env), 0);
+	CHECK_STR(u, env[1], "HTTPS_PROXY=http://sandmux:0123abcd@127.0.0.1:40000");
+	CHECK_STR(u, env[6], "all_proxy=socks5h://sandmux:0123abcd@127.0.0.1:40000");
+	CHECK_STR(u, env[3], "NO_PROXY=localhost,127.0.0.1,::1");
 	proxy_env_free(env);
 }
 
@@ -373,6 +533,7 @@ int main(void)
 	test_dns_msg(&u);
 	test_net_addr(&u);
 	test_proxy_loop(&u);
+	test_proxy_auth(&u);
 	test_env(&u);
 	return unit_done(&u, "test_proxy");
 }

@@ -109,6 +109,12 @@ static void test_hosts(struct unit *u)
 	expect_host(u, &p, "10.1.2.3:22", NULL);
 	expect_host(u, &p, "169.254.169.254:80", NULL);
 	expect_host(u, &p, "[::1]:443", NULL);
+	/* ... and what the proxy refuses whatever the lists say: an allow
+	 * entry for it would be offered and never help */
+	expect_host(u, &p, "224.0.0.1:80", NULL);
+	expect_host(u, &p, "100.100.100.200:80", NULL);
+	expect_host(u, &p, "[ff02::1]:80", NULL);
+	expect_host(u, &p, "[::7f00:1]:80", NULL);
 	expect_host(u, &p, "", NULL);
 	/* an explicit deny beats any allow */
 	rules_add(&p.net.deny, "evil.example", user);
