@@ -302,6 +302,28 @@ static const char *host_path(const struct observer_core *o, const char *path, ch
 	return o->weak ? path : launch_host_path(o->policy, path, buf, size);
 }
 
+/* What a denied create would have made, and with which mode, so that an
+ * approval can make exactly that (policy/suggest.h). */
+static char observer_made(const struct observer_core *o, const struct seccomp_notif *req, unsigned *mode)
+{
+	const struct sysdesc *s = observer_lookup(o, &req->data);
+	*mode = 0;
+	if (s == NULL)
+		return 0;
+	bool at = strstr(s->name, "at") != NULL && strcmp(s->name, "creat") != 0;
+	if (s->kind == K_OPEN || strcmp(s->name, "creat") == 0) {
+		*mode = (unsigned)req->data.args[strcmp(s->name, "creat") == 0 ? 1 : at ? 3 : 2] & 07777;
+		return 'f';
+	}
+	if (s->kind == K_OPENAT2)
+		return 'f';
+	if (strncmp(s->name, "mkdir", 5) == 0) {
+		*mode = (unsigned)req->data.args[at ? 2 : 1] & 07777;
+		return 'd';
+	}
+	return 'l'; /* mknod, link, symlink: the directory's rights */
+}
+
 static void observer_report(struct observer_core *o, const struct seccomp_notif *req, const char *comm,
 			    const char *path, enum fs_op op, const struct decision *dec)
 {
@@ -310,7 +332,10 @@ static void observer_report(struct observer_core *o, const struct seccomp_notif 
 		d.rule_file = dec->origin.file ? strdup(dec->origin.file) : NULL;
 		d.rule_line = dec->origin.line;
 		char buf[PATH_MAX];
-		suggest_path(o->policy, host_path(o, path, buf, sizeof buf), op, &d.suggest);
+		unsigned mode = 0;
+		char kind = op == OP_CREATE ? observer_made(o, req, &mode) : 0;
+		suggest_path_kind(o->policy, host_path(o, path, buf, sizeof buf), op, kind, &d.suggest);
+		d.suggest.mode = mode;
 		observer_emit(o, req, comm, &d);
 	}
 	denial_clear(&d);

@@ -274,7 +274,11 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 		e->once_on = false; /* once: this run only, which goes on */
 		escalate_net_answer(p, s.key != NULL ? &s : NULL);
 	} else if (s.key != NULL) {
-		char run[1300], line[3000], val[700];
+		char run[1300], line[3000], val[700], err[700];
+		if (escalate_grant_make(&s, err, sizeof err) < 0) {
+			client_message(c, "allow: %s", err);
+			server_log(c->srv, "pane %d: allow: %s", p->id, err);
+		}
 		what_runs(p, e->rerun_cmd, e->rerun_cwd, run, sizeof run);
 		ui_safe_text(val, sizeof val, s.value);
 		snprintf(line, sizeof line, "\r\n\033[1m[sandmux: allowed %s %s (%s); %s]\033[m\r\n", s.key, val,

@@ -15,6 +15,7 @@
 #define ESCALATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct denials;
 struct suggestion;
@@ -69,5 +70,9 @@ bool escalate_key(struct client *, const struct key *);
 bool escalate_draw_denials(struct client *);
 void escalate_draw_prompts(struct client *, struct window *);
 void escalate_server_free(struct server *);
+/* escalate-grant.c: makes the file or directory an approved grant names
+ * when it does not exist yet (s->create), as the person. 0, or -1 with
+ * one line in err. */
+int escalate_grant_make(const struct suggestion *s, char *err, size_t len);
 
 #endif

@@ -24,6 +24,7 @@ static int load(const char *workspace, const char *profile, struct policy **out,
 		.workspace = workspace,
 		.profile_flag = profile != NULL && profile[0] ? profile : NULL,
 		.profile_env = getenv("SANDMUX_SANDBOX"),
+		.path_env = getenv("PATH"),
 	};
 	struct perr pe = { 0 };
 	int r = policy_load(&o, out, &pe);
