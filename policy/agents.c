@@ -88,7 +88,7 @@ static const char *const quiet_default[] = {
 	"~/.local/state/less/**",
 };
 
-static const struct origin builtin = { .layer = LAYER_DEFAULT };
+static const struct origin builtin = { .file = "built-in", .layer = LAYER_DEFAULT };
 
 static void add_list(struct rules *r, const char *const *v, size_t max)
 {

@@ -409,7 +409,8 @@ static int f_env(struct loader *ld, const struct json *j, void *a)
  * preset's, or a lower layer's). */
 static int a_list(struct loader *ld, const struct json *j, struct rules **out, entry_fn fn)
 {
-	rules_free(*out);
+	if (*out != NULL)
+		rules_free(*out);
 	free(*out);
 	if ((*out = calloc(1, sizeof **out)) == NULL)
 		abort();
@@ -450,7 +451,8 @@ static int ag_env(struct loader *ld, const struct json *j, void *a)
 {
 	struct agent_cfg *ag = a;
 	struct env_cfg tmp = { 0 };
-	rules_free(ag->env);
+	if (ag->env != NULL)
+		rules_free(ag->env);
 	free(ag->env);
 	if ((ag->env = calloc(1, sizeof *ag->env)) == NULL)
 		abort();

@@ -5,6 +5,7 @@
  * text for the client to print. */
 #include "shell/mux.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,11 +20,16 @@ static int reply(struct buf *out, int status, const char *fmt, const char *arg)
 static int cmd_new(struct server *s, int argc, const char **argv, const char *cwd, struct buf *out)
 {
 	struct pane_spec spec = { .cwd = cwd };
+	bool json = false;
 	int i = 1;
 	for (; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0) {
 			i++;
 			break;
+		}
+		if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+			continue;
 		}
 		if (i + 1 >= argc)
 			return reply(out, 2, "sandmux new: %s needs a value\n", argv[i]);
@@ -33,13 +39,15 @@ static int cmd_new(struct server *s, int argc, const char **argv, const char *cw
 			spec.profile = argv[++i];
 		else if (strcmp(argv[i], "--cwd") == 0)
 			spec.cwd = argv[++i];
+		else if (strcmp(argv[i], "--agent") == 0)
+			spec.agent = argv[++i];
 		else
 			return reply(out, 2, "sandmux new: unknown option %s\n", argv[i]);
 	}
 	if (i >= argc)
 		return reply(
 			out, 2, "%s",
-			"sandmux new: no command (usage: new [-n NAME] [--sandbox P] [--cwd DIR] -- CMD [ARG...])\n");
+			"sandmux new: no command (usage: new [-t SESSION] [-n NAME] [--sandbox P] [--cwd DIR] [--agent NAME] [--json] -- CMD [ARG...])\n");
 	spec.argv = (char *const *)(argv + i);
 	char dir[4200];
 	if (spec.cwd[0] != '/') { /* relative to where `sandmux new` ran */
@@ -64,7 +72,7 @@ static int cmd_new(struct server *s, int argc, const char **argv, const char *cw
 	snprintf(line, sizeof line, "%d", p->id);
 	if (p->state == PANE_FAILED)
 		return reply(out, 1, "sandmux new: pane %s did not start (see its screen)\n", line);
-	return reply(out, 0, "pane %s\n", line);
+	return reply(out, 0, json ? "{\"pane\":%s}\n" : "pane %s\n", line);
 }
 
 static int cmd_info(struct server *s, struct buf *out)

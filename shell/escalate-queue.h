@@ -53,6 +53,15 @@ struct esc_pane {
 	struct observer *obs;
 	struct policy *obs_policy; /* owned when the proxy does not hold it */
 	struct esc_spawn *spawn;   /* between escalate_spawn_begin and _end */
+	/* agent presets (policy/agents.h): a restart resumes the conversation */
+	char *agent;              /* --agent NAME, or NULL: recognised by the program's name */
+	struct esc_agent *agents; /* the enabled presets that can resume, from the pane's policy */
+	size_t nagents;
+};
+
+struct esc_agent {
+	char *name;
+	char **resume; /* the arguments that resume its last conversation */
 };
 
 /* Queues a prompt for a denial that has a suggestion not yet granted,

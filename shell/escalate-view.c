@@ -174,12 +174,19 @@ static void what_runs(const struct pane *p, const char *line, const char *dir, c
 			o += (size_t)snprintf(raw + o, sizeof raw - o, "%s%s", i ? " " : "", e->argv[i]);
 	else if (line != NULL)
 		snprintf(raw, sizeof raw, "%s", line);
+	char resumed[1024], note[300] = "";
+	const char *agent = escalate_resume(p, line, resumed, sizeof resumed);
+	if (agent != NULL) {
+		snprintf(note, sizeof note, "   (restarts %s with%s, resuming its conversation)", agent,
+			 resumed + strcspn(resumed, " "));
+		snprintf(raw, sizeof raw, "%s", resumed);
+	}
 	ui_safe_text(cmd, sizeof cmd, raw);
 	const char *cwd = e->argv == NULL && dir != NULL ? dir : e->cwd != NULL ? e->cwd : p->srv->workspace;
 	char where[1024];
 	ui_safe_text(where, sizeof where, cwd);
 	if (cmd[0])
-		snprintf(buf, cap, "re-run: %s   in %s", cmd, where);
+		snprintf(buf, cap, "re-run: %s   in %s%s", cmd, where, note);
 	else
 		snprintf(buf, cap, "restart: the pane's shell (no command line reported)   in %s", where);
 }
@@ -285,6 +292,11 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 			 scope_name(scope), run);
 		vt_write(p->vt, line, strlen(line));
 		e->rerun = shell && e->rerun_cmd != NULL;
+		char resumed[1024];
+		if (e->rerun && escalate_resume(p, e->rerun_cmd, resumed, sizeof resumed) != NULL) {
+			free(e->rerun_cmd); /* the agent typed in the shell, resumed */
+			e->rerun_cmd = strdup(resumed);
+		}
 		escalate_restart(p);
 	}
 	if (!esc_pending(p->esc))

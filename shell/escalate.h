@@ -49,6 +49,11 @@ void escalate_net_denial(struct pane *, const struct net_denial *);
 /* Restarts the pane's command (or, after an answer in a shell pane, the
  * re-run) under the pane's grants. */
 void escalate_restart(struct pane *);
+/* An agent pane (policy/agents.h): the command a restart runs instead,
+ * with the agent's resume arguments ("claude --continue"), into buf, and
+ * the agent's name; NULL when the pane's command (or, in a shell pane,
+ * the command line `line`) is no agent that can resume. */
+const char *escalate_resume(const struct pane *, const char *line, char *buf, size_t cap);
 /* The session's coalesced denials, oldest first (NULL: out of memory). */
 const struct denials *escalate_denials(struct server *);
 /* A connection of the pane waits for its prompt (the proxy holds it). */
