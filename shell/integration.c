@@ -5,7 +5,10 @@
  *
  * The scripts are written by the host into a directory under ~/.sandmux/,
  * which every sandbox sees read-only: a sandboxed program cannot change
- * what the next shell sources. The user's own rc files still load first.
+ * what the next shell sources. The user's own rc files still load first;
+ * then the history goes to the workspace's own file (SANDMUX_HISTDIR,
+ * backends/shadow.c), whatever they set: a sandbox that could append to
+ * ~/.bash_history could plant a line the person re-runs with the up arrow.
  * What the shell reports is only ever a suggestion shown in the approval
  * prompt; nothing runs wider without a keypress. */
 #include "shell/integration.h"
@@ -27,6 +30,7 @@
 static const char bash_rc[] =
 	"[ -f /etc/bash.bashrc ] && . /etc/bash.bashrc\n"
 	"[ -f ~/.bashrc ] && . ~/.bashrc\n"
+	"[ -n \"$SANDMUX_HISTDIR\" ] && HISTFILE=\"$SANDMUX_HISTDIR/bash_history\"\n"
 	"__sandmux_esc() { local s=${1//$'\\e'/}; s=${s//$'\\a'/}; printf '%s' \"${s//$'\\n'/ }\"; }\n"
 	"__sandmux_prompt() {\n"
 	"  local st=$?\n"
@@ -58,6 +62,7 @@ static const char zsh_env[] =
 	"[ -f \"${SANDMUX_USER_ZDOTDIR:-$HOME}/.zshenv\" ] && . \"${SANDMUX_USER_ZDOTDIR:-$HOME}/.zshenv\"\n";
 static const char zsh_rc[] = "ZDOTDIR=\"${SANDMUX_USER_ZDOTDIR:-$HOME}\"\n"
 			     "[ -f \"$ZDOTDIR/.zshrc\" ] && . \"$ZDOTDIR/.zshrc\"\n"
+			     "[ -n \"$SANDMUX_HISTDIR\" ] && HISTFILE=\"$SANDMUX_HISTDIR/zsh_history\"\n"
 			     "__sandmux_precmd() {\n"
 			     "  local st=$?\n"
 			     "  [ -n \"$__sandmux_running\" ] && printf '\\e]133;D;%s\\a' \"$st\"\n"
