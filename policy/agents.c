@@ -22,6 +22,7 @@ struct preset {
 	const char *resume[3];
 	const char *env[2];
 	const char *seed[2];
+	const char *quiet[4]; /* hosts it tries that it does without: refused, never a prompt */
 };
 
 /* Paths and hosts as the CLIs use them (checked against their current
@@ -31,50 +32,42 @@ struct preset {
  * shadowed directory, where a rename works (a bind-mounted file cannot
  * be replaced). */
 static const struct preset presets[] = {
-	{ "claude",
-	  { "~/.claude/", "~/.claude.json", NULL },
-	  { "api.anthropic.com", "console.anthropic.com", "claude.ai", "*.claude.ai", "claude.com", NULL },
-	  { "statsig.anthropic.com", "*.statsig.com", "*.sentry.io", "*.datadoghq.com", NULL },
-	  { "--continue", NULL },
-	  { "CLAUDE_CONFIG_DIR=~/.claude", NULL },
-	  { "~/.claude.json=~/.claude/.claude.json", NULL } },
-	{ "codex",
-	  { "~/.codex/", NULL },
-	  { "api.openai.com", "chatgpt.com", "auth.openai.com", NULL },
-	  { "ab.chatgpt.com", "*.sentry.io", NULL },
-	  { "resume", "--last", NULL },
-	  { NULL },
-	  { NULL } },
-	{ "gemini",
-	  { "~/.gemini/", NULL },
-	  { "generativelanguage.googleapis.com", "cloudcode-pa.googleapis.com", "oauth2.googleapis.com",
-	    "accounts.google.com", NULL },
-	  { "play.googleapis.com", NULL },
-	  { "--resume", "latest", NULL },
-	  { NULL },
-	  { NULL } },
-	{ "cursor-agent",
-	  { "~/.cursor/", "~/.config/cursor/", NULL },
-	  { "*.cursor.sh", NULL },
-	  { "*.sentry.io", NULL },
-	  { "resume", NULL },
-	  { NULL },
-	  { NULL } },
-	{ "grok", { "~/.grok/", NULL }, { "api.x.ai", NULL }, { NULL }, { NULL }, { NULL }, { NULL } },
-	{ "opencode",
-	  { "~/.local/share/opencode/", "~/.config/opencode/", "~/.local/state/opencode/", "~/.cache/opencode/", NULL },
-	  { "opencode.ai", "models.dev", NULL },
-	  { NULL },
-	  { "--continue", NULL },
-	  { NULL },
-	  { NULL } },
-	{ "aider",
-	  { "~/.aider/", NULL },
-	  { "api.openai.com", "api.anthropic.com", NULL },
-	  { "*.posthog.com", "api.mixpanel.com", NULL },
-	  { "--restore-chat-history", NULL },
-	  { NULL },
-	  { NULL } },
+	{ .name = "claude",
+	  .paths = { "~/.claude/", "~/.claude.json" },
+	  .hosts = { "api.anthropic.com", "console.anthropic.com", "claude.ai", "*.claude.ai", "*.claude.com" },
+	  .telemetry = { "statsig.anthropic.com", "*.statsig.com", "*.sentry.io", "*.datadoghq.com" },
+	  .resume = { "--continue" },
+	  .env = { "CLAUDE_CONFIG_DIR=~/.claude" },
+	  .seed = { "~/.claude.json=~/.claude/.claude.json" },
+	  .quiet = { "raw.githubusercontent.com" } },
+	{ .name = "codex",
+	  .paths = { "~/.codex/" },
+	  .hosts = { "api.openai.com", "chatgpt.com", "auth.openai.com" },
+	  .telemetry = { "ab.chatgpt.com", "*.sentry.io" },
+	  .resume = { "resume", "--last" },
+	  .quiet = { "github.com", "api.github.com", "raw.githubusercontent.com" } },
+	{ .name = "gemini",
+	  .paths = { "~/.gemini/" },
+	  .hosts = { "generativelanguage.googleapis.com", "cloudcode-pa.googleapis.com", "oauth2.googleapis.com",
+		     "accounts.google.com" },
+	  .telemetry = { "play.googleapis.com" },
+	  .resume = { "--resume", "latest" } },
+	{ .name = "cursor-agent",
+	  .paths = { "~/.cursor/", "~/.config/cursor/" },
+	  .hosts = { "*.cursor.sh" },
+	  .telemetry = { "*.sentry.io" },
+	  .resume = { "resume" } },
+	{ .name = "grok", .paths = { "~/.grok/" }, .hosts = { "api.x.ai" } },
+	{ .name = "opencode",
+	  .paths = { "~/.local/share/opencode/", "~/.config/opencode/", "~/.local/state/opencode/",
+		     "~/.cache/opencode/" },
+	  .hosts = { "opencode.ai", "models.dev" },
+	  .resume = { "--continue" } },
+	{ .name = "aider",
+	  .paths = { "~/.aider/" },
+	  .hosts = { "api.openai.com", "api.anthropic.com" },
+	  .telemetry = { "*.posthog.com", "api.mixpanel.com" },
+	  .resume = { "--restore-chat-history" } },
 };
 #define NPRESETS (sizeof presets / sizeof presets[0])
 
@@ -126,6 +119,7 @@ static void agent_builtin(struct policy_agents *a, const struct preset *ps)
 	add_list(&ag->resume, ps->resume, 3);
 	add_list(&ag->env, ps->env, 2);
 	add_list(&ag->seed, ps->seed, 2);
+	add_list(&ag->quiet, ps->quiet, 4);
 }
 
 static struct policy_agent *agent_lookup(struct policy_agents *a, const char *name)
@@ -302,6 +296,7 @@ void agents_apply(struct policy *p, const struct config *cfg, const char *path_e
 			continue;
 		add_labeled_list(&p->net.allow, &ag->hosts, ag->name, "API host");
 		add_labeled_list(&p->net.deny, &ag->telemetry, ag->name, "telemetry, refused");
+		add_labeled_list(&a->quiet_hosts, &ag->quiet, ag->name, "not needed, refused quietly");
 		ag->present = agent_present(p, ag, path_env);
 		if (ag->present) {
 			agent_shadows(p, ag);
@@ -321,6 +316,7 @@ void agents_free(struct policy_agents *a)
 		rules_free(&ag->resume);
 		rules_free(&ag->env);
 		rules_free(&ag->seed);
+		rules_free(&ag->quiet);
 	}
 	free(a->v);
 	free(a->state);

@@ -45,6 +45,7 @@ struct policy_agent {
 	struct rules resume;    /* arguments added to resume the last conversation */
 	struct rules env;       /* "NAME=VALUE", "~/" expanded */
 	struct rules seed;      /* "FROM=TO": a real file seeded at another place of the shadow */
+	struct rules quiet;     /* hosts it can do without: denials never prompt (built in only) */
 };
 
 /* Per-workspace agent state: NULL state when none applies. */

@@ -76,6 +76,7 @@ static void text_agents(const struct policy *p, FILE *f)
 		text_words(f, "telemetry (refused)", &ag->telemetry);
 		text_words(f, "resume", &ag->resume);
 		text_words(f, "env", &ag->env);
+		text_words(f, "refused quietly", &ag->quiet);
 	}
 	text_rules(f, "agent state shadows", &a->shadow);
 	text_rules(f, "quiet (denials that never prompt)", &a->quiet);
