@@ -69,7 +69,7 @@ case "\$*" in
 *) echo data >"$OUT/f" 2>/dev/null || echo AGENT-DENIED-\$((3*4)); sleep 60 ;;
 esac
 EOF2
-m_sandmux new -n agent -- claude start >/dev/null
+m_sandmux new --agent claude -n agent -- claude start >/dev/null
 m_keys C-b z
 m_expect "the agent's tool call is denied" "AGENT-DENIED-12"
 m_wait main "prompt!" 5
