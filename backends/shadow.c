@@ -17,11 +17,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/fs.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "backends/sandbox.h"
@@ -171,17 +173,30 @@ static int shadow_copy_tree(const char *from, const char *to, int depth)
 	return rc;
 }
 
+/* The state dir is writable from inside: a path in it is only used when
+ * no component is a symlink (one planted there could point a seeding
+ * copy, or a bind, at the person's real files). */
+static int shadow_open_plain(const char *path)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+}
+
 /* The shadow of one real path, seeded the first time. */
 static int shadow_seed(const char *real, const char *src, bool dir, char *err, size_t len)
 {
 	struct stat st;
 	char parent[PATH_MAX];
-	if (lstat(src, &st) == 0)
-		return 0; /* seeded before: the agent's own state since */
 	snprintf(parent, sizeof parent, "%s", src);
 	*strrchr(parent, '/') = '\0';
 	if (shadow_mkdirs(parent) < 0)
 		return shadow_err(err, len, "make", parent);
+	int pfd = shadow_open_plain(parent);
+	if (pfd < 0)
+		return shadow_err(err, len, "open (no symlinks allowed)", parent);
+	close(pfd);
+	if (lstat(src, &st) == 0)
+		return 0; /* seeded before: the agent's own state since */
 	bool there = stat(real, &st) == 0;
 	if (there && S_ISDIR(st.st_mode) != dir) {
 		snprintf(err, len, "agent shadow: %s is a %s, the preset names a %s", real, dir ? "file" : "directory",
@@ -292,13 +307,22 @@ int shadow_mount(struct sbx *s)
 		const char *dst = a->shadow.v[i].text, *from = a->shadow_src.v[i].text;
 		/* Made or checked by shadow_prepare(): anything else now is a
 		 * race, and the pane does not start with its real state open. */
-		if (lstat(dst, &real) < 0 || lstat(from, &src) < 0 || S_ISDIR(real.st_mode) != S_ISDIR(src.st_mode) ||
-		    S_ISLNK(src.st_mode)) {
+		int fd = shadow_open_plain(from);
+		if (lstat(dst, &real) < 0 || fd < 0 || fstat(fd, &src) < 0 ||
+		    S_ISDIR(real.st_mode) != S_ISDIR(src.st_mode)) {
 			char what[PATH_MAX + 64];
-			snprintf(what, sizeof what, "shadow %s changed since it was prepared", dst);
+			snprintf(what, sizeof what, "shadow %s changed since it was prepared (or holds a symlink)",
+				 from);
+			if (fd >= 0)
+				close(fd);
 			return sbx_failx(s, "mount", what);
 		}
-		if (ns_bind(s, from, dst, false) < 0)
+		/* bound through the fd checked, not the path a pane may change */
+		char byfd[64];
+		snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+		int rc = ns_bind(s, byfd, dst, false);
+		close(fd);
+		if (rc < 0)
 			return -1;
 	}
 	return 0;

@@ -187,9 +187,14 @@ static const char *shadow_path(const struct policy *p, const char *name, const c
 /* The shadow's file over the real one: a temp file beside it, renamed. */
 static int apply_one(const char *from, const char *to)
 {
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX], *canon = realpath(from, NULL);
 	struct stat st;
-	int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* a symlink a sandbox planted in its shadow would copy any file */
+	bool plain = canon != NULL && strcmp(canon, from) == 0;
+	free(canon);
+	int in = plain ? open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (!plain)
+		errno = ELOOP;
 	if (in < 0 || fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
 		fprintf(stderr, "sandmux: agents: %s: %s in the shadow\n", to,
 			in < 0 ? strerror(errno) : "not a regular file");

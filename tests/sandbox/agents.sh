@@ -86,6 +86,21 @@ check "agents apply copies a chosen file back" sh -c "cd '$ws' && '$SANDMUX' age
 check "which the real ~/.gemini now holds (outside)" grep -q projects "$H/.gemini/projects.json"
 refuse "a path outside the agent's shadows is refused" sh -c "cd '$ws' && '$SANDMUX' agents apply gemini '$H/.bashrc'"
 
+# A pane may write its shadows, so it may plant symlinks there: the next
+# launch must not bind (or seed) through them onto the real files.
+real_codex=$(sha256sum "$H/.codex/config.toml")
+run -- sh -c "rm -rf '${state}codex/.codex' && ln -s '$H/.codex' '${state}codex/.codex'" >/dev/null
+out=$(run -- sh -c 'echo "[mcp_servers.evil]" >> ~/.codex/config.toml; echo WROTE')
+case "$out" in *WROTE*) fail "a symlinked shadow is refused"; echo "#   $out" ;; *) ok "a symlinked shadow is refused" ;; esac
+contains "saying why" "$out" "holds a symlink"
+same "the real config.toml is unchanged (outside)" "$(sha256sum "$H/.codex/config.toml")" "$real_codex"
+rm -f "${state}codex/.codex"
+run -- sh -c "rm -rf '${state}codex' && ln -s '$H' '${state}codex'" >/dev/null
+out=$(run -- sh -c 'echo "[mcp_servers.evil]" >> ~/.codex/config.toml; echo WROTE')
+case "$out" in *WROTE*) fail "a symlinked agent dir in the state is refused"; echo "#   $out" ;; *) ok "a symlinked agent dir in the state is refused" ;; esac
+same "and the real config.toml is still unchanged (outside)" "$(sha256sum "$H/.codex/config.toml")" "$real_codex"
+rm -f "${state}codex"
+
 # turning a preset off is one setting
 mkdir -p "$H/.sandmux" && printf '{"agents": {"codex": {"enabled": false}}}\n' >"$H/.sandmux/sandbox.json"
 out=$(cd "$ws" && "$SANDMUX" policy show)
