@@ -243,8 +243,14 @@ static void shadow_seed_moved(const struct policy *p, const struct policy_agent 
 			if (strncmp(rto, root, n) != 0 || rto[n] != '/' ||
 			    snprintf(dst, sizeof dst, "%s%s", a->shadow_src.v[k].text, rto + n) >= (int)sizeof dst)
 				continue;
-			if (lstat(dst, &st) < 0 && lstat(rfrom, &st) == 0 && S_ISREG(st.st_mode))
+			char parent[PATH_MAX];
+			snprintf(parent, sizeof parent, "%s", dst);
+			*strrchr(parent, '/') = '\0';
+			int pfd = shadow_open_plain(parent); /* as in shadow_seed() */
+			if (pfd >= 0 && lstat(dst, &st) < 0 && lstat(rfrom, &st) == 0 && S_ISREG(st.st_mode))
 				shadow_copy_file(rfrom, dst, st.st_mode); /* best effort: a fresh login otherwise */
+			if (pfd >= 0)
+				close(pfd);
 		}
 		free(from);
 		free(rfrom);
