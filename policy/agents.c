@@ -400,7 +400,8 @@ void agents_cfg_merge(struct config *into, struct config *upper)
 	struct agent_cfg *v = realloc(into->agents, (n ? n : 1) * sizeof *v);
 	if (v == NULL)
 		abort();
-	memcpy(v + into->nagents, upper->agents, upper->nagents * sizeof *v);
+	if (upper->nagents > 0)
+		memcpy(v + into->nagents, upper->agents, upper->nagents * sizeof *v);
 	into->agents = v;
 	into->nagents = n;
 	free(upper->agents);
