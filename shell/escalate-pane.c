@@ -11,6 +11,7 @@
 #include "shell/escalate.h"
 #include "shell/escalate-queue.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,24 @@ static void reoffer(struct pane *p, int status)
 			server_redraw(p->srv, true);
 			return;
 		}
+}
+
+static bool pid_alive(int pid)
+{
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+/* The pane moved on: its prompts whose processes are gone (all of them
+ * when the pane's agent restarts: its old sandbox is ended) are dropped.
+ * A new command line in a shell pane does not count: a person often
+ * looks around (ls, cat) before answering what the last one was denied. */
+static void drop_stale(struct pane *p, bool all)
+{
+	size_t n = esc_drop_stale(p->esc, pid_alive, all);
+	if (n > 0) {
+		server_log(p->srv, "pane %d: %zu stale prompt(s) dropped (%zu so far)", p->id, n, p->esc->dropped);
+		server_redraw(p->srv, true);
+	}
 }
 
 /* OSC 133 (boundaries), 633;E (the command line), 7 (the cwd) from the
@@ -461,6 +480,8 @@ void escalate_restart(struct pane *p)
 		spec.argv = resumed;
 	}
 	observer_stop(e); /* before the proxy's policy it may decide by goes */
+	if (a != NULL)
+		drop_stale(p, true); /* the agent restarts: its old run's prompts are past */
 	pane_respawn(p, &spec);
 }
 

@@ -137,6 +137,36 @@ void esc_broaden(struct esc_pane *e, struct policy *p, bool consume)
 	}
 }
 
+size_t esc_drop_stale(struct esc_pane *e, bool (*alive)(int pid), bool all_gone)
+{
+	size_t o = 0, n = e->nq;
+	for (size_t i = 0; i < e->nq; i++) {
+		int pid = (int)e->q[i].d.pid;
+		if (all_gone || (pid > 0 && !alive(pid))) {
+			prompt_clear(&e->q[i]);
+			continue;
+		}
+		e->q[o++] = e->q[i];
+	}
+	e->nq = o;
+	e->dropped += n - o;
+	e->turned = 0;
+	return n - o;
+}
+
+bool esc_turn(struct esc_pane *e)
+{
+	if (e->nq < 2)
+		return false;
+	struct esc_prompt head = e->q[0];
+	memmove(e->q, e->q + 1, (e->nq - 1) * sizeof *e->q);
+	e->q[e->nq - 1] = head;
+	if (++e->turned < e->nq)
+		return true;
+	e->turned = 0; /* all seen: back in order, the caller moves on */
+	return false;
+}
+
 void esc_pane_clear(struct esc_pane *e)
 {
 	for (size_t i = 0; i < e->nq; i++)

@@ -57,6 +57,8 @@ struct esc_pane {
 	char *agent;              /* --agent NAME, or NULL: recognised by the program's name */
 	struct esc_agent *agents; /* the enabled presets that can resume, from the pane's policy */
 	size_t nagents;
+	size_t turned;  /* `n` within this pane: how many times the queue turned */
+	size_t dropped; /* stale prompts dropped (their processes gone, the pane moved on) */
 };
 
 struct esc_agent {
@@ -79,6 +81,14 @@ int esc_answer(struct esc_pane *, enum esc_scope, struct suggestion *out);
 void esc_broaden(struct esc_pane *, struct policy *, bool consume);
 bool esc_grants_has(const struct esc_grants *, const struct suggestion *);
 void esc_pane_clear(struct esc_pane *);
+/* Drops the prompts whose process is gone (alive(pid) false; a denial
+ * with no pid, the proxy's, counts as gone when all_gone), and counts
+ * them in e->dropped. Returns how many went. */
+size_t esc_drop_stale(struct esc_pane *, bool (*alive)(int pid), bool all_gone);
+/* `n`: the next prompt of this pane comes first; false when every one
+ * of them has been shown since the last time (the caller moves on to the
+ * next pane, the queue back in its order). */
+bool esc_turn(struct esc_pane *);
 /* Parses OSC 7's "file://host/path" (percent-escapes decoded); NULL when
  * it is not one. malloc'ed. */
 char *esc_osc7_path(const char *arg, size_t len);

@@ -331,7 +331,10 @@ static bool prompt_key(struct client *c, const struct key *k)
 		answer(c, p, ESC_DISMISS);
 		break;
 	case 'n':
-		escalate_next_prompt(c);
+		if (esc_turn(p->esc)) /* this pane's next prompt first, then the next pane's */
+			server_redraw(c->srv, true);
+		else
+			escalate_next_prompt(c);
 		break;
 	case VT_KEY_ESCAPE:
 	case 'q':

@@ -66,21 +66,29 @@ fi
 cat >"$HOME/.fake-agent-then" <<EOF2
 case "\$*" in
 --continue*) echo data >"$OUT/f" && echo RESUMED-WROTE-\$((11*11)) || echo RESUMED-DENIED; sleep 60 ;;
-*) echo data >"$OUT/f" 2>/dev/null || echo AGENT-DENIED-\$((3*4)); sleep 60 ;;
+*) echo data >"$OUT/f" 2>/dev/null || echo AGENT-DENIED-\$((3*4)); echo x >"$OUT/g" 2>/dev/null || echo AGENT-DENIED-AGAIN; sleep 60 ;;
 esac
 EOF2
 m_sandmux new --agent claude -n agent -- claude start >/dev/null
 m_keys C-b z
 m_expect "the agent's tool call is denied" "AGENT-DENIED-12"
+m_expect "and its second one" "AGENT-DENIED-AGAIN"
 m_wait main "prompt!" 5
 m_keys C-b a
 m_expect "the prompt offers exactly the new file" "additionalReadwritePaths += $OUT/f"
+contains "and says another waits" "$(m_screen)" "(+1 more)"
+m_keys n
+m_expect "n shows the pane's next prompt" "additionalReadwritePaths += $OUT/g"
+m_keys n
+m_expect "n again: back to the first" "additionalReadwritePaths += $OUT/f"
 contains "the prompt says the agent restarts resumed" "$(m_screen)" "restarts claude with --continue"
 contains "and shows what runs" "$(m_screen)" "re-run: claude --continue"
 m_keys o
 m_expect "once: claude restarts with --continue" "claude ready: --continue"
 m_expect "the once grant holds for the resumed run" "RESUMED-WROTE-121"
 check "the file was written (outside)" grep -qx data "$OUT/f"
+m_waitnot main "prompt!" 3 && ok "the old run's other prompt is dropped when the agent restarts" ||
+	fail "the old run's other prompt is dropped when the agent restarts"
 
 out=$(m_sandmux new --json -n j -- true)
 case "$out" in '{"pane":'[0-9]*'}') ok "new --json prints the pane's id" ;; *) fail "new --json prints the pane's id"; echo "#   $out" ;; esac
