@@ -54,6 +54,7 @@ int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 	if (denial_copy(&p->d, d) < 0)
 		return -1;
 	p->exit_status = exit_status;
+	p->exact = d->suggest;
 	p->cmd = e->last_cmd != NULL ? strdup(e->last_cmd) : NULL;
 	p->cwd = e->last_cwd != NULL ? strdup(e->last_cwd) : NULL;
 	e->nq++;
@@ -152,6 +153,27 @@ size_t esc_drop_stale(struct esc_pane *e, bool (*alive)(int pid), bool all_gone)
 	e->dropped += n - o;
 	e->turned = 0;
 	return n - o;
+}
+
+int esc_widen(struct esc_pane *e, int step)
+{
+	if (e->nq == 0)
+		return -1;
+	struct esc_prompt *p = &e->q[0];
+	struct suggestion s = p->exact;
+	if (s.key == NULL || s.value[0] != '/' ||
+	    (strcmp(s.key, SUGGEST_KEY_RW) != 0 && strcmp(s.key, SUGGEST_KEY_RO) != 0))
+		return -1;
+	int want = p->level + step, level = 0;
+	for (; level < want && strcmp(s.value, "/") != 0; level++) {
+		char *slash = strrchr(s.value, '/');
+		slash[slash == s.value ? 1 : 0] = '\0';
+	}
+	if (level > 0)
+		s.create = 'd'; /* a directory, made at approval if it is not there */
+	p->level = level < 0 ? 0 : level;
+	p->d.suggest = p->level > 0 ? s : p->exact;
+	return p->level;
 }
 
 bool esc_turn(struct esc_pane *e)

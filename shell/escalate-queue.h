@@ -24,9 +24,11 @@ enum esc_scope {
 };
 
 struct esc_prompt {
-	struct denial d; /* an owned copy; d.suggest is what is offered */
-	int exit_status; /* -1; or the non-zero status it was offered again after */
-	char *cmd, *cwd; /* shell pane: the command line running then, and where; or NULL */
+	struct denial d;         /* an owned copy; d.suggest is what is offered */
+	int exit_status;         /* -1; or the non-zero status it was offered again after */
+	char *cmd, *cwd;         /* shell pane: the command line running then, and where; or NULL */
+	struct suggestion exact; /* what was offered first; d.suggest may be widened from it */
+	int level;               /* how many directories up the person widened it (0: exact) */
 };
 
 struct esc_grants {
@@ -89,6 +91,10 @@ size_t esc_drop_stale(struct esc_pane *, bool (*alive)(int pid), bool all_gone);
  * of them has been shown since the last time (the caller moves on to the
  * next pane, the queue back in its order). */
 bool esc_turn(struct esc_pane *);
+/* The person widens (step 1) or narrows (-1) the head prompt's path by
+ * one directory; never narrower than what was denied, never wider than
+ * /. Only path suggestions. Returns the level now, or -1. */
+int esc_widen(struct esc_pane *, int step);
 /* Parses OSC 7's "file://host/path" (percent-escapes decoded); NULL when
  * it is not one. malloc'ed. */
 char *esc_osc7_path(const char *arg, size_t len);

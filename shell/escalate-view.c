@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pty/vt.h"
 #include "shell/approve.h"
@@ -191,6 +192,36 @@ static void what_runs(const struct pane *p, const char *line, const char *dir, c
 		snprintf(buf, cap, "restart: the pane's shell (no command line reported)   in %s", where);
 }
 
+/* What a widened grant opens besides the denied path: the sensitive
+ * names right inside it ("includes ~/.ssh, ~/.bashrc"), or that it is
+ * all of HOME or the whole file system. */
+static void widened_note(const struct esc_prompt *q, char *buf, size_t cap)
+{
+	static const char *const names[] = { ".ssh",    ".gnupg",   ".aws",   ".kube",   ".docker",       ".config",
+					     ".bashrc", ".profile", ".zshrc", ".zshenv", ".bash_profile", ".git" };
+	const char *dir = q->d.suggest.value, *home = getenv("HOME");
+	size_t o = 0;
+	buf[0] = '\0';
+	if (q->level == 0)
+		return;
+	o += (size_t)snprintf(buf, cap, "   (widened %d level%s", q->level, q->level > 1 ? "s" : "");
+	if (strcmp(dir, "/") == 0)
+		o += (size_t)snprintf(buf + o, cap - o, ": the whole file system");
+	else if (home != NULL && strcmp(dir, home) == 0)
+		o += (size_t)snprintf(buf + o, cap - o, ": all of your home");
+	int shown = 0;
+	for (size_t i = 0; i < sizeof names / sizeof names[0] && o < cap && shown < 4; i++) {
+		char path[4200];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, names[i]);
+		if (lstat(path, &st) < 0)
+			continue;
+		o += (size_t)snprintf(buf + o, cap - o, "%s%s/%s", shown++ ? ", " : "; includes ", dir, names[i]);
+	}
+	if (o < cap)
+		snprintf(buf + o, cap - o, ")");
+}
+
 static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 {
 	const struct esc_prompt *q = esc_head(p->esc);
@@ -204,7 +235,11 @@ static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 		snprintf(ended, sizeof ended, " (the command exited %d)", q->exit_status);
 	bool held = strcmp(q->d.op, "connect") == 0 && escalate_net_held(p);
 	snprintf(l[0], 1200, " sandbox: pane %d%s%s: denied %s %s (%s)", p->id, ended, more, q->d.op, target, rule);
-	snprintf(l[1], 1200, " allow: %s += %s", q->d.suggest.key, val);
+	char note[700], safe_note[700];
+	widened_note(q, note, sizeof note);
+	ui_safe_text(safe_note, sizeof safe_note, note);
+	if (snprintf(l[1], 1200, " allow: %s += %s%s", q->d.suggest.key, val, safe_note) >= 1200)
+		snprintf(l[1], 1200, " allow: %s += %s", q->d.suggest.key, val); /* the path whole, the note dropped */
 	if (held)
 		snprintf(
 			l[2], 1200,
@@ -215,7 +250,7 @@ static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 	}
 	snprintf(
 		l[3], 1200, "%s",
-		focused ? " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo .sandmux/sandbox.json) · d deny · x dismiss · Esc later · n next"
+		focused ? " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo .sandmux/sandbox.json) · d deny · x dismiss · + wider · - narrower · Esc later · n next"
 			: " prefix a: answer this prompt");
 	return 4;
 }
@@ -329,6 +364,11 @@ static bool prompt_key(struct client *c, const struct key *k)
 		break;
 	case 'x':
 		answer(c, p, ESC_DISMISS);
+		break;
+	case '+':
+	case '-':
+		if (esc_widen(p->esc, k->code == '+' ? 1 : -1) >= 0)
+			server_redraw(c->srv, true);
 		break;
 	case 'n':
 		if (esc_turn(p->esc)) /* this pane's next prompt first, then the next pane's */

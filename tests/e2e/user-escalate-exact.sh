@@ -6,6 +6,7 @@
 # check that a neighbouring file stays denied).
 . "$TESTS/e2e/mux.lib"
 
+mkdir -p "$HOME/.ssh"
 m_start
 m_sandmux new -n file -- sh -c "echo data > '$HOME/newfile' && echo FILE-WROTE-\$((40+2)) || echo FILE-DENIED; sleep 60" >/dev/null
 m_keys C-b z
@@ -14,6 +15,10 @@ m_keys C-b a
 m_expect "its prompt opens" "o once"
 contains "the suggestion is exactly the file" "$(m_screen)" "additionalReadwritePaths += $HOME/newfile"
 if m_screen | grep -Eq "\+= $HOME *\$"; then fail "never all of HOME"; else ok "never all of HOME"; fi
+m_keys +
+m_expect "+ widens by one level, and says it is all of HOME" "+= $HOME   (widened 1 level: all of your home"
+m_keys -
+m_expect "- narrows back to the file" "+= $HOME/newfile"
 m_keys o
 m_expect "once: the re-run writes it" "FILE-WROTE-42"
 check "the file holds what the command wrote (outside)" grep -qx data "$HOME/newfile"

@@ -167,6 +167,37 @@ static void test_turn_and_stale(struct unit *u)
 	esc_pane_clear(&e);
 }
 
+/* + and - in the prompt: one directory at a time, from the exact path
+ * up to / and back, never narrower than what was denied. */
+static void test_widen(struct unit *u)
+{
+	struct esc_pane e = { 0 };
+	CHECK_INT(u, esc_widen(&e, 1), -1);
+	offer(&e, "/home/u/.config/tool/x.json", "/home/u/.config/tool/x.json");
+	CHECK_INT(u, esc_widen(&e, -1), 0);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/home/u/.config/tool/x.json");
+	CHECK_INT(u, esc_widen(&e, 1), 1);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/home/u/.config/tool");
+	CHECK(u, esc_head(&e)->d.suggest.create == 'd');
+	CHECK_INT(u, esc_widen(&e, 1), 2);
+	CHECK_INT(u, esc_widen(&e, 1), 3);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/home/u");
+	CHECK_INT(u, esc_widen(&e, 1), 4);
+	CHECK_INT(u, esc_widen(&e, 1), 5);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/");
+	CHECK_INT(u, esc_widen(&e, 1), 5); /* nothing wider */
+	CHECK_INT(u, esc_widen(&e, -1), 4);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/home");
+	for (int i = 0; i < 6; i++)
+		esc_widen(&e, -1);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/home/u/.config/tool/x.json");
+	struct suggestion s;
+	esc_widen(&e, 1);
+	CHECK_INT(u, esc_answer(&e, ESC_SESSION, &s), 0);
+	CHECK_STR(u, s.value, "/home/u/.config/tool"); /* the answer grants what the prompt showed */
+	esc_pane_clear(&e);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -176,5 +207,6 @@ int main(void)
 	test_rerun_snapshot(&u);
 	test_osc7(&u);
 	test_turn_and_stale(&u);
+	test_widen(&u);
 	return unit_done(&u, "test_escalate");
 }
