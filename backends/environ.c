@@ -41,7 +41,7 @@ static bool environ_overridden(const struct launch *l, char *const *proxy, const
 			return true;
 	if (l->policy->shared_cache && launch_cache_var_is(entry))
 		return true;
-	if (shadow_env_is(l->policy, entry))
+	if (shadow_env_is(l->policy, l->weak, entry))
 		return true;
 	return environ_in(proxy, entry) || environ_in(l->extra_env, entry);
 }
@@ -80,7 +80,7 @@ static int environ_add_own(const struct launch *l, char *const *proxy, char **en
 		rc = -1;
 	if (p->shared_cache)
 		*k += launch_cache_vars(env + *k);
-	*k += shadow_env(p, l->envp, env + *k);
+	*k += shadow_env(p, l->envp, l->weak, env + *k);
 	return rc;
 }
 
@@ -106,7 +106,7 @@ static char **environ_make(const struct launch *l, char *const *proxy)
 	while (l->extra_env != NULL && l->extra_env[extra] != NULL)
 		extra++;
 	char **env = calloc(n + ENVIRON_NOWN + PROXY_ENV_N + extra + launch_cache_vars(NULL) +
-				    shadow_env(l->policy, NULL, NULL) + 1,
+				    shadow_env(l->policy, NULL, false, NULL) + 1,
 			    sizeof *env);
 	if (env == NULL) {
 		env_free(base);

@@ -363,6 +363,30 @@ static const char *const shadow_hist[][2] = {
 };
 #define SHADOW_NHIST (sizeof shadow_hist / sizeof shadow_hist[0])
 
+/* Without a mount namespace nothing is bound over the real paths: the
+ * agents that can be told where their state is are pointed at their
+ * shadow instead (Landlock grants the state dir). */
+static const char *const shadow_weak_vars[][3] = {
+	{ "claude", "/.claude", "CLAUDE_CONFIG_DIR" },
+	{ "codex", "/.codex", "CODEX_HOME" },
+	{ "gemini", "", "GEMINI_CLI_HOME" }, /* its home: it keeps .gemini there */
+};
+#define SHADOW_NWEAK (sizeof shadow_weak_vars / sizeof shadow_weak_vars[0])
+
+/* The shadow dir STATE/AGENT<rel> when AGENT's state is shadowed. */
+static bool shadow_weak_dir(const struct policy *p, size_t i, char *buf, size_t size)
+{
+	const struct policy_agents *a = p->agents;
+	char want[PATH_MAX];
+	snprintf(want, sizeof want, "%s/%s%s", a->state, shadow_weak_vars[i][0], "/.");
+	for (size_t k = 0; k < a->shadow_src.n; k++)
+		if (strncmp(a->shadow_src.v[k].text, want, strlen(want) - 1) == 0) {
+			snprintf(buf, size, "%s/%s%s", a->state, shadow_weak_vars[i][0], shadow_weak_vars[i][1]);
+			return true;
+		}
+	return false;
+}
+
 static bool shadow_env_named(const char *entry, const char *name)
 {
 	size_t n = strlen(name);
@@ -377,11 +401,11 @@ static bool shadow_has_startup(char *const *envp)
 	return false;
 }
 
-size_t shadow_env(const struct policy *p, char *const *envp, char **out)
+size_t shadow_env(const struct policy *p, char *const *envp, bool weak, char **out)
 {
 	char dir[PATH_MAX];
 	if (out == NULL)
-		return SHADOW_NHIST + 1;
+		return SHADOW_NHIST + 1 + SHADOW_NWEAK;
 	if (!p->sandboxed || agents_history_dir(p, dir, sizeof dir) == NULL)
 		return 0;
 	size_t k = 0;
@@ -396,15 +420,23 @@ size_t shadow_env(const struct policy *p, char *const *envp, char **out)
 		if (asprintf(&out[k], "PYTHONSTARTUP=%s/python-startup.py", py) >= 0)
 			k++;
 	}
+	for (size_t i = 0; weak && i < SHADOW_NWEAK; i++)
+		if (shadow_weak_dir(p, i, dir, sizeof dir) &&
+		    asprintf(&out[k], "%s=%s", shadow_weak_vars[i][2], dir) >= 0)
+			k++;
 	return k;
 }
 
-bool shadow_env_is(const struct policy *p, const char *entry)
+bool shadow_env_is(const struct policy *p, bool weak, const char *entry)
 {
+	char dir[PATH_MAX];
 	if (p->agents == NULL || p->agents->state == NULL)
 		return false;
 	for (size_t i = 0; i < SHADOW_NHIST; i++)
 		if (shadow_env_named(entry, shadow_hist[i][0]))
+			return true;
+	for (size_t i = 0; weak && i < SHADOW_NWEAK; i++)
+		if (shadow_env_named(entry, shadow_weak_vars[i][2]) && shadow_weak_dir(p, i, dir, sizeof dir))
 			return true;
 	return false;
 }

@@ -21,8 +21,9 @@ int shadow_state_rw(struct sbx *);
  * mount namespace, each shadowed path. */
 int shadow_landlock(const struct sbx *, int (*grant)(struct sbx *, const char *, void *), void *arg);
 /* environ.c: the history variables (out NULL: how many at most), and
- * whether an inherited entry is one of them. */
-size_t shadow_env(const struct policy *, char *const *envp, char **out);
-bool shadow_env_is(const struct policy *, const char *entry);
+ * whether an inherited entry is one of them. weak: no mount namespace,
+ * so CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME name the shadows. */
+size_t shadow_env(const struct policy *, char *const *envp, bool weak, char **out);
+bool shadow_env_is(const struct policy *, bool weak, const char *entry);
 
 #endif
