@@ -385,6 +385,27 @@ void escalate_spawn_begin(struct pane *p, struct policy *pol, struct launch *l, 
 	l->want_notify = pol->sandboxed;
 }
 
+/* The denied process's command line, while it may still be there: in an
+ * agent pane it is the agent's tool call (npm install), which the prompt
+ * names. Shown escaped, never run. */
+static void proc_cmdline(struct esc_prompt *q)
+{
+	char path[64], buf[1024];
+	if (q->d.pid <= 0)
+		return;
+	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)q->d.pid);
+	FILE *f = fopen(path, "re");
+	size_t n = f != NULL ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f != NULL)
+		fclose(f);
+	for (size_t i = 0; i + 1 < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	if (n > 0)
+		q->proc = strdup(buf);
+}
+
 static void on_denial(struct denial *d, void *arg)
 {
 	struct pane *p = arg;
@@ -397,6 +418,7 @@ static void on_denial(struct denial *d, void *arg)
 	pane_add_denial(p->srv, p->id);
 	p->esc->denials_run++;
 	if (esc_offer(p->esc, d, -1) == 1) {
+		proc_cmdline(&p->esc->q[p->esc->nq - 1]);
 		server_log(p->srv, "pane %d: prompt: %s %s", p->id, d->op, d->target ? d->target : "");
 		server_redraw(p->srv, true);
 	}

@@ -73,6 +73,7 @@ const struct esc_prompt *esc_head(const struct esc_pane *e)
 
 static void prompt_clear(struct esc_prompt *p)
 {
+	free(p->proc);
 	denial_clear(&p->d);
 	free(p->cmd);
 	free(p->cwd);

@@ -28,6 +28,7 @@ struct esc_prompt {
 	int exit_status;         /* -1; or the non-zero status it was offered again after */
 	char *cmd, *cwd;         /* shell pane: the command line running then, and where; or NULL */
 	struct suggestion exact; /* what was offered first; d.suggest may be widened from it */
+	char *proc;              /* the denied process's command line (an agent's tool call), or NULL */
 	int level;               /* how many directories up the person widened it (0: exact) */
 };
 

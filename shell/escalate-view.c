@@ -234,7 +234,15 @@ static int prompt_lines(const struct pane *p, bool focused, char l[4][1200])
 	if (q->exit_status >= 0)
 		snprintf(ended, sizeof ended, " (the command exited %d)", q->exit_status);
 	bool held = strcmp(q->d.op, "connect") == 0 && escalate_net_held(p);
-	snprintf(l[0], 1200, " sandbox: pane %d%s%s: denied %s %s (%s)", p->id, ended, more, q->d.op, target, rule);
+	char by[400] = "", proc[300];
+	if (q->proc != NULL) { /* an agent's tool call: which process asked */
+		ui_safe_text(proc, sizeof proc, q->proc);
+		snprintf(by, sizeof by, " by %s (pid %d)", proc, (int)q->d.pid);
+	}
+	if (snprintf(l[0], 1200, " sandbox: pane %d%s%s: denied %s %s (%s)%s", p->id, ended, more, q->d.op, target,
+		     rule, by) >= 1200)
+		snprintf(l[0], 1200, " sandbox: pane %d%s%s: denied %s %s (%s)", p->id, ended, more, q->d.op, target,
+			 rule);
 	char note[700], safe_note[700];
 	widened_note(q, note, sizeof note);
 	ui_safe_text(safe_note, sizeof safe_note, note);

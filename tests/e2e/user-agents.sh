@@ -77,6 +77,7 @@ m_wait main "prompt!" 5
 m_keys C-b a
 m_expect "the prompt offers exactly the new file" "additionalReadwritePaths += $OUT/f"
 contains "and says another waits" "$(m_screen)" "(+1 more)"
+contains "it names the process that asked (the agent's tool call)" "$(m_screen | tr -d '\n │')" "bysh$HOME/.fake-agent-thenstart(pid"
 m_keys n
 m_expect "n shows the pane's next prompt" "additionalReadwritePaths += $OUT/g"
 m_keys n
