@@ -158,19 +158,20 @@ static int shadow_copy_tree(const char *from, const char *to, int depth)
 	DIR *d = opendir(from);
 	if (d == NULL)
 		return -1;
-	int rc = 0;
 	struct dirent *e;
-	while (rc == 0 && (e = readdir(d)) != NULL) {
+	while ((e = readdir(d)) != NULL) {
 		char a[PATH_MAX], b[PATH_MAX];
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		if (snprintf(a, sizeof a, "%s/%s", from, e->d_name) >= (int)sizeof a ||
 		    snprintf(b, sizeof b, "%s/%s", to, e->d_name) >= (int)sizeof b)
 			continue;
-		rc = shadow_copy_entry(a, b, depth);
+		/* best effort below the top: a file the person cannot read
+		 * (a root-owned lock) is left out rather than the pane */
+		shadow_copy_entry(a, b, depth);
 	}
 	closedir(d);
-	return rc;
+	return 0;
 }
 
 /* The state dir is writable from inside: a path in it is only used when
@@ -215,15 +216,14 @@ static int shadow_seed(const char *real, const char *src, bool dir, char *err, s
 }
 
 /* Something to mount on: a directory the agent has never made is made
- * empty on the host (the agent's files go to the shadow). */
-static int shadow_target(const char *real, bool dir, char *err, size_t len)
+ * empty on the host (the agent's files go to the shadow). Where that is
+ * not possible (a read-only home) nothing is mounted there and the path
+ * stays as Landlock has it: not writable. */
+static void shadow_target(const char *real, bool dir)
 {
 	struct stat st;
-	if (!dir || lstat(real, &st) == 0)
-		return 0;
-	if (shadow_mkdirs(real) < 0)
-		return shadow_err(err, len, "make the directory to mount on", real);
-	return 0;
+	if (dir && lstat(real, &st) < 0)
+		shadow_mkdirs(real);
 }
 
 /* A preset's "FROM=TO": a real file copied into the shadow at another
@@ -295,9 +295,9 @@ int shadow_prepare(const struct policy *p, char *err, size_t len)
 		return shadow_err(err, len, "write", dir);
 	for (size_t i = 0; i < a->shadow.n; i++) {
 		bool isdir = strcmp(a->shadow_src.v[i].label, "dir") == 0;
-		if (shadow_seed(a->shadow.v[i].text, a->shadow_src.v[i].text, isdir, err, len) < 0 ||
-		    shadow_target(a->shadow.v[i].text, isdir, err, len) < 0)
+		if (shadow_seed(a->shadow.v[i].text, a->shadow_src.v[i].text, isdir, err, len) < 0)
 			return -1;
+		shadow_target(a->shadow.v[i].text, isdir);
 	}
 	for (size_t i = 0; i < a->n; i++)
 		if (a->v[i].enabled && a->v[i].present)
@@ -311,6 +311,8 @@ int shadow_mount(struct sbx *s)
 	for (size_t i = 0; a != NULL && i < a->shadow.n; i++) {
 		struct stat real, src;
 		const char *dst = a->shadow.v[i].text, *from = a->shadow_src.v[i].text;
+		if (lstat(dst, &real) < 0 && errno == ENOENT)
+			continue; /* nothing to cover (shadow_target() could not make it) */
 		/* Made or checked by shadow_prepare(): anything else now is a
 		 * race, and the pane does not start with its real state open. */
 		int fd = shadow_open_plain(from);
@@ -349,9 +351,17 @@ int shadow_landlock(const struct sbx *s, int (*grant)(struct sbx *, const char *
 		return 0;
 	if (grant((struct sbx *)s, a->state, arg) < 0)
 		return -1;
-	for (size_t i = 0; !s->weak && i < a->shadow.n; i++) /* weak: nothing is mounted there */
-		if (grant((struct sbx *)s, a->shadow.v[i].text, arg) < 0)
+	for (size_t i = 0; !s->weak && i < a->shadow.n; i++) { /* weak: nothing is mounted there */
+		/* only a path the shadow is bound on: the real one stays ungranted */
+		struct stat real, src;
+		int fd = shadow_open_plain(a->shadow_src.v[i].text);
+		bool bound = fd >= 0 && fstat(fd, &src) == 0 && stat(a->shadow.v[i].text, &real) == 0 &&
+			     real.st_dev == src.st_dev && real.st_ino == src.st_ino;
+		if (fd >= 0)
+			close(fd);
+		if (bound && grant((struct sbx *)s, a->shadow.v[i].text, arg) < 0)
 			return -1;
+	}
 	return 0;
 }
 
