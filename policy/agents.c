@@ -290,11 +290,16 @@ void agents_apply(struct policy *p, const struct config *cfg, const char *path_e
 	agents_workspace_id(p->workspace, id, sizeof id);
 	if (asprintf(&a->state, "%s/.sandmux/state/agents/%s", p->home, id) < 0)
 		abort();
+	/* An admin allow list replaces every other (DESIGN.md): presets add none. */
+	bool admin_allow = false;
+	for (size_t i = 0; i < cfg->net_allow.n; i++)
+		admin_allow |= cfg->net_allow.v[i].origin.layer == LAYER_ADMIN;
 	for (size_t i = 0; i < a->n; i++) {
 		struct policy_agent *ag = &a->v[i];
 		if (!ag->enabled)
 			continue;
-		add_labeled_list(&p->net.allow, &ag->hosts, ag->name, "API host");
+		if (!admin_allow)
+			add_labeled_list(&p->net.allow, &ag->hosts, ag->name, "API host");
 		add_labeled_list(&p->net.deny, &ag->telemetry, ag->name, "telemetry, refused");
 		add_labeled_list(&a->quiet_hosts, &ag->quiet, ag->name, "not needed, refused quietly");
 		ag->present = agent_present(p, ag, path_env);

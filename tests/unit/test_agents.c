@@ -168,6 +168,27 @@ static void test_apply(struct unit *u)
 	CHECK(u, p != NULL && !rules_has(&p->agents->shadow, want));
 	CHECK(u, p != NULL && agents_for_command(p, "claude") == NULL);
 	policy_free(p);
+	/* an admin allow list replaces every other: the presets add no host */
+	char admin[256];
+	snprintf(admin, sizeof admin, "%s/admin.json", root);
+	write_file(admin, "{\"networkPolicy\": {\"allow\": [\"only.example\"]}}\n");
+	{
+		char home[128], ws[128];
+		snprintf(home, sizeof home, "%s/home", root);
+		snprintf(ws, sizeof ws, "%s/ws", root);
+		struct policy_opts o = { .home = home,
+					 .workspace = ws,
+					 .path_env = bin,
+					 .admin_file = admin,
+					 .admin_ownership_unchecked = true };
+		struct perr e = { 0 };
+		struct policy *q = NULL;
+		CHECK_INT(u, policy_load(&o, &q, &e), 0);
+		CHECK(u, q != NULL && !policy_decide_host(q, "api.openai.com", NULL, 443).allow);
+		CHECK(u, q != NULL && policy_decide_host(q, "only.example", NULL, 443).allow);
+		policy_free(q);
+		perr_free(&e);
+	}
 	p = load("strict", bin);
 	CHECK(u, p != NULL && p->agents->state == NULL && p->agents->shadow.n == 0);
 	policy_free(p);
