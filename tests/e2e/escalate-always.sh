@@ -43,12 +43,13 @@ refuse "exactly that file: its neighbour stays denied" m_sandmux run -- touch "$
 # r: always, per repo: <workspace>/.sandmux/sandbox.json (a new file here)
 OUT3="$M_HOME/outside3"
 mkdir -p "$OUT3"
-m_sandmux new -n repo -- sh -c "touch '$OUT3/f' && echo REPO-OK || echo REPO-FAILED; sleep 60" >/dev/null
+m_sandmux new -n repo -- sh -c "touch '$OUT3/f' && echo REPO-\$((20+22)) || echo REPO-FAILED; sleep 60" >/dev/null
 m_keys C-b z
 m_expect "another denial" "REPO-FAILED"
 m_keys C-b a
 m_expect "its prompt opens" "r always (repo"
 m_keys r
-m_expect "r re-runs the command, which succeeds" "REPO-OK"
+# (the prompt shows the command line: wait for its output, not its text)
+m_expect "r re-runs the command, which succeeds" "REPO-42"
 contains "the per-repo file has the entry" "$(cat "$WS/.sandmux/sandbox.json" 2>&1)" "\"$OUT3/f\""
 [ "$(grep -c outside3 "$HOME/.sandmux/sandbox.json")" = 0 ] && ok "and the per-user file does not" || fail "and the per-user file does not"
