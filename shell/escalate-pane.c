@@ -340,6 +340,8 @@ const char *escalate_resume(const struct pane *p, const char *line, char *buf, s
 		if ((a = agent_of(e, e->argv[0], strlen(e->argv[0]))) == NULL)
 			return NULL;
 		o = (size_t)snprintf(buf, cap, "%s", e->argv[0]);
+		for (size_t i = 1; e->agent != NULL && e->argv[i] != NULL && o < cap; i++)
+			o += (size_t)snprintf(buf + o, cap - o, " %s", e->argv[i]); /* as escalate_restart() runs it */
 	} else {
 		/* a shell pane: only a plain command line, whose first word is the program */
 		if (line == NULL || line[strcspn(line, ";&|<>`$()\\'\"\n")] != '\0')
@@ -497,6 +499,11 @@ void escalate_restart(struct pane *p)
 	if (a != NULL) { /* an agent: its conversation goes on in the new sandbox */
 		size_t n = 0;
 		resumed[n++] = e->argv[0];
+		/* --agent names a wrapper (npx claude): all of it, then the resume
+		 * arguments; a program recognised by name: it alone (its first
+		 * arguments may be a prompt that must not be sent again) */
+		for (size_t i = 1; e->agent != NULL && e->argv[i] != NULL && n + 1 < 64; i++)
+			resumed[n++] = e->argv[i];
 		for (size_t i = 0; a->resume != NULL && a->resume[i] != NULL && n + 1 < 64; i++)
 			resumed[n++] = a->resume[i];
 		spec.argv = resumed;

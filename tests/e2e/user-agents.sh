@@ -69,7 +69,7 @@ case "\$*" in
 *) echo data >"$OUT/f" 2>/dev/null || echo AGENT-DENIED-\$((3*4)); echo x >"$OUT/g" 2>/dev/null || echo AGENT-DENIED-AGAIN; sleep 60 ;;
 esac
 EOF2
-m_sandmux new --agent claude -n agent -- claude start >/dev/null
+m_sandmux new --agent claude -n agent -- claude >/dev/null
 m_keys C-b z
 m_expect "the agent's tool call is denied" "AGENT-DENIED-12"
 m_expect "and its second one" "AGENT-DENIED-AGAIN"
@@ -77,7 +77,7 @@ m_wait main "prompt!" 5
 m_keys C-b a
 m_expect "the prompt offers exactly the new file" "additionalReadwritePaths += $OUT/f"
 contains "and says another waits" "$(m_screen)" "(+1 more)"
-contains "it names the process that asked (the agent's tool call)" "$(m_screen | tr -d '\n │')" "bysh$HOME/.fake-agent-thenstart(pid"
+contains "it names the process that asked (the agent's tool call)" "$(m_screen | tr -d '\n │')" "bysh$HOME/.fake-agent-then(pid"
 m_keys n
 m_expect "n shows the pane's next prompt" "additionalReadwritePaths += $OUT/g"
 m_keys n
