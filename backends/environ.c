@@ -14,6 +14,7 @@
 #include "backends/launch.h"
 #include "backends/proxy.h"
 #include "backends/sandbox.h"
+#include "backends/shadow.h"
 #include "policy/policy.h"
 
 static const char *const environ_own[] = { "SANDMUX_SANDBOX", "SANDMUX_ORIG_UID", "SANDMUX_ORIG_GID", "TMPDIR" };
@@ -39,6 +40,8 @@ static bool environ_overridden(const struct launch *l, char *const *proxy, const
 		if (environ_named(entry, environ_own[j], strlen(environ_own[j])))
 			return true;
 	if (l->policy->shared_cache && launch_cache_var_is(entry))
+		return true;
+	if (shadow_env_is(l->policy, l->weak, entry))
 		return true;
 	return environ_in(proxy, entry) || environ_in(l->extra_env, entry);
 }
@@ -77,6 +80,7 @@ static int environ_add_own(const struct launch *l, char *const *proxy, char **en
 		rc = -1;
 	if (p->shared_cache)
 		*k += launch_cache_vars(env + *k);
+	*k += shadow_env(p, l->envp, l->weak, env + *k);
 	return rc;
 }
 
@@ -101,7 +105,9 @@ static char **environ_make(const struct launch *l, char *const *proxy)
 		n++;
 	while (l->extra_env != NULL && l->extra_env[extra] != NULL)
 		extra++;
-	char **env = calloc(n + ENVIRON_NOWN + PROXY_ENV_N + extra + launch_cache_vars(NULL) + 1, sizeof *env);
+	char **env = calloc(n + ENVIRON_NOWN + PROXY_ENV_N + extra + launch_cache_vars(NULL) +
+				    shadow_env(l->policy, NULL, false, NULL) + 1,
+			    sizeof *env);
 	if (env == NULL) {
 		env_free(base);
 		return NULL;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "backends/sandbox.h"
+#include "backends/shadow.h"
 #include "policy/policy.h"
 
 /* Debian 12's headers stop at ABI 2 (REFER). */
@@ -170,6 +171,11 @@ static int landlock_devs(struct sbx *s, struct ll *ll)
 	return s->weak && s->tty >= 0 ? landlock_rule(s, ll, own, dev) : 0;
 }
 
+static int landlock_grant_rw(struct sbx *s, const char *path, void *ll)
+{
+	return landlock_rule(s, ll, path, LL_READ | LL_WRITE);
+}
+
 static int landlock_add_all(struct sbx *s, struct ll *ll)
 {
 	const struct policy *p = s->p;
@@ -180,7 +186,7 @@ static int landlock_add_all(struct sbx *s, struct ll *ll)
 		   landlock_rule(s, ll, "/proc", LL_READ) < 0) { /* as launch_always_readable() says */
 		return -1;
 	}
-	if (landlock_rules(s, ll, &p->write, LL_READ | LL_WRITE) < 0)
+	if (landlock_rules(s, ll, &p->write, LL_READ | LL_WRITE) < 0 || shadow_landlock(s, landlock_grant_rw, ll) < 0)
 		return -1;
 	/* The weaker sandbox's /tmp is the host's: the session temp dir is
 	 * granted where it lies instead. */

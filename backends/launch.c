@@ -30,6 +30,7 @@
 #include "backends/chan.h"
 #include "backends/procpath.h"
 #include "backends/sandbox.h"
+#include "backends/shadow.h"
 #include "policy/policy.h"
 
 /* The observer (backends/observer.c) installs its seccomp listener after
@@ -496,6 +497,10 @@ int launch_start(struct launch *l)
 	 * it, only a covered stand-in keeps it from being made. */
 	if (p->sandboxed && !l->want_notify)
 		ns_precreate(p, l->made, (int)(sizeof l->made / sizeof l->made[0]));
+	if (shadow_prepare(p, l->err, sizeof l->err) < 0) {
+		launch_cleanup(l);
+		return -1;
+	}
 	char **env = launch_env(l);
 	if (env == NULL) {
 		snprintf(l->err, sizeof l->err, "environment: out of memory");

@@ -28,6 +28,7 @@
 #include "backends/launch.h"
 #include "backends/ns.h"
 #include "backends/sandbox.h"
+#include "backends/shadow.h"
 #include "policy/glob.h"
 #include "policy/policy.h"
 
@@ -374,8 +375,8 @@ int ns_mount_all(struct sbx *s)
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
 		return sbx_fail(s, "mount", "a fresh /proc for the pid namespace");
 	int rc = 0;
-	if (ns_dev(s) < 0 || ns_tmp(s) < 0 || ns_write_roots(s) < 0 || ns_readonly(s) < 0 || ns_deny(s) < 0 ||
-	    ns_masks(s) < 0)
+	if (ns_dev(s) < 0 || ns_tmp(s) < 0 || ns_write_roots(s) < 0 || shadow_mount(s) < 0 || ns_readonly(s) < 0 ||
+	    shadow_state_rw(s) < 0 || ns_deny(s) < 0 || ns_masks(s) < 0)
 		rc = -1;
 	if (s->empty_file >= 0)
 		close(s->empty_file);

@@ -53,7 +53,9 @@ struct rec {
 			pid_t pid;
 			int rule_line;
 			char comm[17], op[12], layer[12];
-			char key; /* 0, or the suggestion's key: 'w' 'r' 'n' */
+			char key;    /* 0, or the suggestion's key: 'w' 'r' 'n' */
+			char create; /* the suggestion's create and mode */
+			unsigned mode;
 		} d;
 		struct observer_stats s;
 	} u;
@@ -108,6 +110,8 @@ static void proc_send_denial(struct denial *d, void *arg)
 	for (size_t i = 0; d->suggest.key != NULL && i < 3; i++)
 		if (strcmp(d->suggest.key, suggest_keys[i]) == 0)
 			r.u.d.key = suggest_codes[i];
+	r.u.d.create = d->suggest.create;
+	r.u.d.mode = d->suggest.mode;
 	memcpy(buf, &r, sizeof r);
 	size_t n = sizeof r;
 	n = put_str(buf, n, cap, d->target);
@@ -222,6 +226,8 @@ static void host_denial(struct observer *o, const char *buf, size_t len)
 	if (code != NULL && value != NULL) {
 		d.suggest.key = suggest_keys[code - suggest_codes];
 		snprintf(d.suggest.value, sizeof d.suggest.value, "%s", value);
+		d.suggest.create = r.u.d.create == 'f' || r.u.d.create == 'd' ? r.u.d.create : 0;
+		d.suggest.mode = r.u.d.mode & 07777;
 	}
 	if (o->cb != NULL)
 		o->cb(&d, o->arg);

@@ -316,6 +316,28 @@ static const struct decision unresolvable = {
 	.origin = { .layer = LAYER_HARDCODED },
 };
 
+/* What a denied create would have made, and with which mode, so that an
+ * approval can make exactly that (policy/suggest.h). */
+static char observer_made(const struct observer_core *o, const struct seccomp_notif *req, unsigned *mode)
+{
+	const struct sysdesc *s = observer_lookup(o, &req->data);
+	*mode = 0;
+	if (s == NULL)
+		return 0;
+	bool at = strstr(s->name, "at") != NULL && strcmp(s->name, "creat") != 0;
+	if (s->kind == K_OPEN || strcmp(s->name, "creat") == 0) {
+		*mode = (unsigned)req->data.args[strcmp(s->name, "creat") == 0 ? 1 : at ? 3 : 2] & 07777;
+		return 'f';
+	}
+	if (s->kind == K_OPENAT2)
+		return 'f';
+	if (strncmp(s->name, "mkdir", 5) == 0) {
+		*mode = (unsigned)req->data.args[at ? 2 : 1] & 07777;
+		return 'd';
+	}
+	return 'l'; /* mknod, link, symlink: the directory's rights */
+}
+
 static void observer_report(struct observer_core *o, const struct seccomp_notif *req, const char *comm,
 			    const char *path, enum fs_op op, const struct decision *dec)
 {
@@ -324,8 +346,11 @@ static void observer_report(struct observer_core *o, const struct seccomp_notif 
 		d.rule_file = dec->origin.file ? strdup(dec->origin.file) : NULL;
 		d.rule_line = dec->origin.line;
 		char buf[PATH_MAX];
+		unsigned mode = 0;
+		char kind = op == OP_CREATE ? observer_made(o, req, &mode) : 0;
 		if (dec->rule != unresolvable.rule) /* no policy entry helps there */
-			suggest_path(o->policy, host_path(o, path, buf, sizeof buf), op, &d.suggest);
+			suggest_path_kind(o->policy, host_path(o, path, buf, sizeof buf), op, kind, &d.suggest);
+		d.suggest.mode = mode;
 		observer_emit(o, req, comm, &d);
 	}
 	denial_clear(&d);

@@ -405,6 +405,122 @@ static int f_env(struct loader *ld, const struct json *j, void *a)
 	return walk(ld, j, f, &((struct config *)a)->env);
 }
 
+/* agents.NAME: each list given replaces the one below (the built-in
+ * preset's, or a lower layer's). */
+static int a_list(struct loader *ld, const struct json *j, struct rules **out, entry_fn fn)
+{
+	if (*out != NULL)
+		rules_free(*out);
+	free(*out);
+	if ((*out = calloc(1, sizeof **out)) == NULL)
+		abort();
+	return get_list(ld, j, *out, fn);
+}
+
+static int entry_home_path(struct loader *ld, const struct json *j, struct rules *out)
+{
+	if (strncmp(j->str, "~/", 2) != 0 || j->str[2] == '\0' || glob_is_pattern(j->str) || strstr(j->str, "/../"))
+		return fail(ld, j, "\"%.80s\": an agent's state path is a path under ~/, no globs", j->str);
+	rules_add(out, j->str, at(ld, j));
+	return 0;
+}
+
+static int entry_plain(struct loader *ld, const struct json *j, struct rules *out)
+{
+	rules_add(out, j->str, at(ld, j));
+	return 0;
+}
+
+static int ag_paths(struct loader *ld, const struct json *j, void *a)
+{
+	return a_list(ld, j, &((struct agent_cfg *)a)->paths, entry_home_path);
+}
+static int ag_hosts(struct loader *ld, const struct json *j, void *a)
+{
+	return a_list(ld, j, &((struct agent_cfg *)a)->hosts, entry_host_allow);
+}
+static int ag_telemetry(struct loader *ld, const struct json *j, void *a)
+{
+	return a_list(ld, j, &((struct agent_cfg *)a)->telemetry, entry_host);
+}
+static int ag_resume(struct loader *ld, const struct json *j, void *a)
+{
+	return a_list(ld, j, &((struct agent_cfg *)a)->resume, entry_plain);
+}
+static int ag_env(struct loader *ld, const struct json *j, void *a)
+{
+	struct agent_cfg *ag = a;
+	struct env_cfg tmp = { 0 };
+	if (ag->env != NULL)
+		rules_free(ag->env);
+	free(ag->env);
+	if ((ag->env = calloc(1, sizeof *ag->env)) == NULL)
+		abort();
+	int r = e_set(ld, j, &tmp);
+	*ag->env = tmp.set;
+	return r;
+}
+static int ag_enabled(struct loader *ld, const struct json *j, void *a)
+{
+	struct opt_bool b;
+	if (get_bool(ld, j, &b) < 0)
+		return -1;
+	((struct agent_cfg *)a)->enabled_set = true;
+	((struct agent_cfg *)a)->enabled = b.v;
+	return 0;
+}
+
+static int one_agent(struct loader *ld, const struct json *j)
+{
+	static const struct field f[] = { { "paths", ag_paths },   { "hosts", ag_hosts }, { "telemetry", ag_telemetry },
+					  { "resume", ag_resume }, { "env", ag_env },     { "enabled", ag_enabled },
+					  { NULL, NULL } };
+	struct config *cfg = ld->cfg;
+	if (!name_valid(j->key))
+		return fail_key(ld, j, "not a valid agent name (letters, digits, . _ -)");
+	struct agent_cfg *v = realloc(cfg->agents, (cfg->nagents + 1) * sizeof *v);
+	if (!v)
+		abort();
+	cfg->agents = v;
+	struct agent_cfg *ag = &v[cfg->nagents++];
+	memset(ag, 0, sizeof *ag);
+	ag->name = strdup(j->key);
+	ag->origin = (struct origin){ ld->file, ld->layer, j->key_line, j->key_col };
+	return walk(ld, j, f, ag);
+}
+
+static int f_agents(struct loader *ld, const struct json *j, void *a)
+{
+	const struct json *c;
+	(void)a;
+	if (want(ld, j, JSON_OBJECT) < 0)
+		return -1;
+	if (j->n > CONFIG_MAX_KEYS)
+		return fail(ld, j, "more than %d keys", CONFIG_MAX_KEYS);
+	json_each(c, j) if (!shadowed(ld, j, c) && one_agent(ld, c) < 0) return -1;
+	return 0;
+}
+
+/* quiet: a path glob (absolute or ~/) or a host pattern. */
+static int entry_quiet(struct loader *ld, const struct json *j, struct rules *out)
+{
+	if (j->str[0] != '/' && j->str[0] != '~')
+		return entry_host(ld, j, out);
+	if (entry_glob(ld, j, out) < 0)
+		return -1;
+	char *p = path_expand(j->str, ld->home);
+	if (!p)
+		return fail(ld, j, "\"%.80s\": only ~/ is supported, not ~user", j->str);
+	free(out->v[out->n - 1].text);
+	out->v[out->n - 1].text = p;
+	return 0;
+}
+
+static int f_quiet(struct loader *ld, const struct json *j, void *a)
+{
+	return get_list(ld, j, &((struct config *)a)->quiet, entry_quiet);
+}
+
 static const struct field top_fields[] = {
 	{ "type", f_type },
 	{ "additionalReadwritePaths", f_add_rw },
@@ -417,6 +533,8 @@ static const struct field top_fields[] = {
 	{ "profiles", f_profiles },
 	{ "env", f_env },
 	{ "allowWeakerSandbox", f_weaker },
+	{ "agents", f_agents },
+	{ "quiet", f_quiet },
 	{ NULL, NULL },
 };
 
@@ -509,6 +627,7 @@ void config_free(struct config *cfg)
 	for (size_t i = 0; i < cfg->nprofiles; i++)
 		profile_def_free(&cfg->profiles[i]);
 	free(cfg->profiles);
+	agents_cfg_free(cfg);
 	for (size_t i = 0; i < cfg->nfiles; i++)
 		free(cfg->files[i]);
 	free(cfg->files);

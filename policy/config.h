@@ -6,6 +6,7 @@
 #ifndef POLICY_CONFIG_H
 #define POLICY_CONFIG_H
 
+#include "policy/agents.h"
 #include "policy/policy.h"
 
 struct opt_str {
@@ -45,6 +46,9 @@ struct config {
 	struct profile_def *profiles;
 	size_t nprofiles;
 	struct env_cfg env;
+	struct agent_cfg *agents; /* `agents`, in layer order (agents.c resolves them) */
+	size_t nagents;
+	struct rules quiet; /* `quiet`: path globs (absolute) and host patterns */
 
 	enum layer layer; /* of the file; after a merge, the highest */
 	char **files;     /* every file read into this config */

@@ -84,10 +84,15 @@ static struct decision decide_write(const struct policy *p, const char *path)
 	if (in_tmp(p, path))
 		return p->tmp_writable ? decision(true, "session temp dir", hard)
 				       : decision(false, "disableTmpWrite: temp dir is read-only", hard);
+	/* the workspace's agent state sits under ~/.sandmux too (agents.h) */
+	if (p->agents != NULL && p->agents->state != NULL && under(path, p->agents->state))
+		return decision(true, "agent state of this workspace (shadows, histories)", hard);
 	if ((r = rules_under(&p->readonly, path)))
 		return decision(false, rule_text(r), r->origin);
 	if ((r = rules_glob(&p->protect, path)) && !rules_glob(&p->protect_except, path))
 		return decision(false, rule_text(r), r->origin);
+	if (p->agents != NULL && (r = rules_under(&p->agents->shadow, path)))
+		return decision(true, rule_text(r), r->origin);
 	if ((r = rules_under(&p->write, path)))
 		return decision(true, rule_text(r), r->origin);
 	return decision(false, "not under a writable path", p->profile_origin);

@@ -146,6 +146,9 @@ void policy_free(struct policy *p)
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
 		rules_free(lists[i]);
 	env_policy_free(&p->env);
+	if (p->agents != NULL)
+		agents_free(p->agents);
+	free(p->agents);
 	config_free(p->config);
 	free(p->config);
 	free(p);

@@ -172,4 +172,5 @@ void config_merge(struct config *into, struct config *upper, struct perr *err)
 	higher_str(&into->profile, &upper->profile);
 	merge_profiles(into, upper, err);
 	merge_env(&into->env, &upper->env);
+	agents_cfg_merge(into, upper);
 }

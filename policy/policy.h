@@ -124,6 +124,8 @@ struct policy {
 
 	struct env_policy env;
 
+	struct policy_agents *agents; /* agent presets (policy/agents.h); NULL: none */
+
 	struct config *config; /* the merged layers; owns the file names of origins */
 };
 
@@ -164,6 +166,7 @@ struct policy_opts {
 	const char *profile_flag;       /* --sandbox */
 	const char *profile_env;        /* $SANDMUX_SANDBOX */
 	bool admin_ownership_unchecked; /* tests: accept an admin file not owned by root */
+	const char *path_env;           /* $PATH: which agent CLIs are installed (agents.h) */
 };
 
 /* Loads and merges every layer, then resolves the profile. Returns 0, or

@@ -298,5 +298,6 @@ int profile_resolve(struct policy *p, const struct config *cfg, const struct pol
 	fill_chain(p, chain, n, &restrict_net);
 	fill_net(p, cfg, restrict_net);
 	fill_env(p, cfg);
+	agents_apply(p, cfg, opts->path_env);
 	return check_admin_net(p, cfg, err);
 }

@@ -5,9 +5,11 @@
  * addresses out of every suggestion, whatever rule denied. */
 #include "policy/suggest.h"
 
+#include "policy/agents.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Decides with one more entry in a list of the policy; the policy itself
  * is left as it was (a shallow copy with a longer array). */
@@ -50,25 +52,67 @@ static bool fill(struct suggestion *out, const char *key, const char *value)
 	return true;
 }
 
+/* Directories whose whole grant would open too much: /, $HOME, and any
+ * holding a shell's startup files (a sandbox writing ~/.bashrc runs
+ * outside it at the next login). */
+static const char *const startup[] = { ".bashrc",   ".bash_profile", ".bash_login",  ".profile", ".zshrc", ".zshenv",
+				       ".zprofile", ".zlogin",       ".bash_logout", ".zlogout", ".login", ".cshrc" };
+
+/* A shell startup file itself is never offered either. */
+static bool is_startup(const char *path)
+{
+	const char *base = strrchr(path, '/') + 1;
+	for (size_t i = 0; i < sizeof startup / sizeof startup[0]; i++)
+		if (strcmp(base, startup[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool too_wide(const struct policy *p, const char *dir)
+{
+	char f[4200];
+	if (dir[0] == '\0' || strcmp(dir, "/") == 0 || (p->home != NULL && strcmp(dir, p->home) == 0))
+		return true;
+	for (size_t i = 0; i < sizeof startup / sizeof startup[0]; i++)
+		if (snprintf(f, sizeof f, "%s/%s", dir, startup[i]) < (int)sizeof f && access(f, F_OK) == 0)
+			return true;
+	return false;
+}
+
 bool suggest_path(const struct policy *p, const char *path, enum fs_op op, struct suggestion *out)
+{
+	return suggest_path_kind(p, path, op, 0, out);
+}
+
+bool suggest_path_kind(const struct policy *p, const char *path, enum fs_op op, char kind, struct suggestion *out)
 {
 	out->key = NULL;
 	out->value[0] = '\0';
-	if (path == NULL || path[0] != '/' || strlen(path) >= sizeof out->value)
-		return false;
+	out->create = 0;
+	out->mode = 0;
+	if (path == NULL || path[0] != '/' || strlen(path) >= sizeof out->value || agents_quiet_path(p, path))
+		return false; /* quiet: recorded and counted, never a prompt */
 	if (op == OP_READ || op == OP_EXEC) {
 		/* Reads: the path itself; the profile chose to list them. */
 		if (allowed_with(p, read_list, path, path, op, NULL))
 			return fill(out, SUGGEST_KEY_RO, path);
 		return false;
 	}
-	/* Writes: the directory the file is in (a new file needs it). */
+	/* A write or a create: exactly the path (made at approval when it is
+	 * new, so that a rule can name it). */
+	if ((op == OP_WRITE || op == OP_CREATE) && kind != 'l') {
+		if (is_startup(path) || !allowed_with(p, write_list, path, path, op, NULL))
+			return false;
+		out->create = op == OP_CREATE ? (kind == 'd' ? 'd' : 'f') : 0;
+		return fill(out, SUGGEST_KEY_RW, path);
+	}
+	/* A remove, rename or link: the rights are the directory's. */
 	char dir[sizeof out->value];
 	snprintf(dir, sizeof dir, "%s", path);
 	char *slash = strrchr(dir, '/');
-	if (slash == dir)
-		return false; /* never the whole file system */
 	*slash = '\0';
+	if (too_wide(p, slash == dir ? "/" : dir))
+		return false;
 	if (allowed_with(p, write_list, dir, path, op, NULL))
 		return fill(out, SUGGEST_KEY_RW, dir);
 	return false;
@@ -109,7 +153,7 @@ bool suggest_host(const struct policy *p, const char *target, struct suggestion 
 	if (target == NULL)
 		return false;
 	host_of(target, host, sizeof host);
-	if (host[0] == '\0')
+	if (host[0] == '\0' || agents_quiet_host(p, host))
 		return false;
 	if (allowed_with(p, net_list, host, NULL, OP_READ, host))
 		return fill(out, SUGGEST_KEY_NET, host);

@@ -2,8 +2,13 @@
  * denial (DESIGN.md "Escalation"). Pure: a policy and a denied target in,
  * one sandbox.json list entry out.
  *
- * - a write, create, remove or rename: the file's directory, as an
- *   `additionalReadwritePaths` entry;
+ * - a write or a create: the exact path denied (the file, or the
+ *   directory the process tried to make), as an `additionalReadwritePaths`
+ *   entry; a path that does not exist yet is made by sandmux at approval
+ *   (`create` says which kind), so that Landlock can grant exactly it;
+ * - a remove, a rename or a link: the directory it happens in (those
+ *   rights are the directory's), but never /, $HOME or a directory
+ *   holding shell startup files (.bashrc, .profile, .zshrc...);
  * - a read or exec where the profile restricts reads: the path itself, as
  *   an `additionalReadonlyPaths` entry;
  * - a connection: the exact host, as a `networkPolicy.allow` entry.
@@ -27,11 +32,17 @@
 struct suggestion {
 	const char *key; /* one of SUGGEST_KEY_*; NULL: nothing to suggest */
 	char value[4096];
+	char create;   /* 'f' a file, 'd' a directory to make at approval if missing; 0: nothing */
+	unsigned mode; /* the mode the denied call asked for (0: 0644 / 0755) */
 };
 
 /* Fills `out` and returns true when a broadening exists. `path` is
  * absolute and normalised. */
 bool suggest_path(const struct policy *, const char *path, enum fs_op, struct suggestion *out);
+/* The same, knowing what the call makes: 'f' a file (open O_CREAT,
+ * creat), 'd' a directory (mkdir), 'l' a link or other node (its
+ * directory is suggested), 0 unknown (a create is taken as a file). */
+bool suggest_path_kind(const struct policy *, const char *path, enum fs_op, char kind, struct suggestion *out);
 /* `target` is "host", "host:port" or "[v6]:port"; the port is dropped. */
 bool suggest_host(const struct policy *, const char *target, struct suggestion *out);
 

@@ -225,4 +225,6 @@ void config_drop_widening(struct config *repo, const struct config *below, char 
 	if (repo->profile.v && profile_choice_widens(repo, below, repo->profile.v))
 		drop_str(&repo->profile, ignored, size, "profile");
 	drop_env(&repo->env, &below->env, ignored, size);
+	if (agents_cfg_drop_widening(repo))
+		note(ignored, size, "agents");
 }

@@ -81,7 +81,11 @@ static int load(const struct policy_args *a, struct policy **p)
 	char cfg[PATH_MAX];
 	const char *home = getenv("HOME");
 	struct policy_opts o = {
-		.home = home, .workspace = a->ws, .profile_flag = a->sandbox, .profile_env = getenv("SANDMUX_SANDBOX")
+		.home = home,
+		.workspace = a->ws,
+		.profile_flag = a->sandbox,
+		.profile_env = getenv("SANDMUX_SANDBOX"),
+		.path_env = getenv("PATH"),
 	};
 	if (a->config)
 		o.user_file = realpath(a->config, cfg) ? cfg : a->config;

@@ -103,6 +103,7 @@ static int run_parse(int argc, char **argv, struct run_opts *o)
 	o->popts.workspace = o->workspace;
 	o->popts.home = getenv("HOME");
 	o->popts.profile_env = getenv("SANDMUX_SANDBOX");
+	o->popts.path_env = getenv("PATH");
 	return 0;
 }
 

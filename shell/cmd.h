@@ -5,6 +5,7 @@
 
 int cmd_run(int argc, char **argv);     /* shell/cmd-run.c */
 int cmd_policy(int argc, char **argv);  /* shell/cmd-policy.c */
+int cmd_agents(int argc, char **argv);  /* shell/cmd-agents.c */
 int cmd_trust(int argc, char **argv);   /* shell/cmd-policy.c */
 int cmd_doctor(int argc, char **argv);  /* shell/cmd-doctor.c */
 int cmd_session(int argc, char **argv); /* shell/cmd-session.c: no verb, attach, new, ls, events, kill-session */

@@ -5,6 +5,7 @@
  * text for the client to print. */
 #include "shell/mux.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,8 +37,9 @@ struct pane *command_new_pane(struct server *s, struct window *w, const struct p
 	return p;
 }
 
-#define NEW_USAGE                                                                                           \
-	"usage: sandmux new [-t SESSION] [-n NAME] [--sandbox P] [--cwd DIR] [--layout L] [--json] -- CMD " \
+#define NEW_USAGE                                                                                                   \
+	"usage: sandmux new [-t SESSION] [-n NAME] [--sandbox P] [--cwd DIR] [--agent NAME] [--layout L] [--json] " \
+	"-- CMD "                                                                                                   \
 	"[ARG...] [::: CMD [ARG...]]... | new [-t SESSION] --file WALL.json\n"
 
 struct new_opts {
@@ -65,6 +67,8 @@ static int new_options(int argc, const char **argv, struct new_opts *o, struct b
 			o->spec.profile = argv[i];
 		else if (strcmp(opt, "--cwd") == 0)
 			o->spec.cwd = argv[i];
+		else if (strcmp(opt, "--agent") == 0)
+			o->spec.agent = argv[i];
 		else if (strcmp(opt, "--layout") != 0)
 			return reply(out, 2, "sandmux new: unknown option %s\n", opt), -1;
 		else if ((o->preset = layout_preset_by_name(argv[i])) < 0)
@@ -96,7 +100,7 @@ static int cmd_new(struct server *s, int argc, const char **argv, const char *cw
 	const char *base = o.spec.name;
 	struct buf ids = { 0 };
 	struct pane *p = NULL;
-	int status = 0;
+	int status = 0, first = 0;
 	for (int n = 1; i < argc; n++) {
 		int end = i;
 		while (end < argc && strcmp(argv[end], ":::") != 0)
@@ -110,6 +114,8 @@ static int cmd_new(struct server *s, int argc, const char **argv, const char *cw
 			status = reply(out, 1, "sandmux new: %s\n", err);
 			break;
 		}
+		if (ids.len == 0)
+			first = p->id;
 		snprintf(id, sizeof id, "%s%d", ids.len > 0 ? "," : "", p->id);
 		buf_addstr(&ids, id);
 		if (p->state == PANE_FAILED)
@@ -122,7 +128,7 @@ static int cmd_new(struct server *s, int argc, const char **argv, const char *cw
 	buf_add(&ids, "", 1);
 	char line[2048];
 	if (o.json)
-		snprintf(line, sizeof line, "{\"panes\":[%s]}\n", ids.p);
+		snprintf(line, sizeof line, "{\"pane\":%d,\"panes\":[%s]}\n", first, ids.p);
 	else
 		snprintf(line, sizeof line, "pane %s\n", ids.p);
 	if (status == 0 || ids.len > 1)

@@ -11,6 +11,7 @@
 #include "shell/escalate.h"
 #include "shell/escalate-queue.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "backends/launch.h"
 #include "backends/observer.h"
 #include "backends/proxy.h"
+#include "policy/agents.h"
 #include "pty/vt.h"
 #include "shell/integration.h"
 #include "shell/mux.h"
@@ -135,6 +137,24 @@ static void reoffer(struct pane *p, int status)
 		}
 }
 
+static bool pid_alive(int pid)
+{
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+/* The pane moved on: its prompts whose processes are gone (all of them
+ * when the pane's agent restarts: its old sandbox is ended) are dropped.
+ * A new command line in a shell pane does not count: a person often
+ * looks around (ls, cat) before answering what the last one was denied. */
+static void drop_stale(struct pane *p, bool all)
+{
+	size_t n = esc_drop_stale(p->esc, pid_alive, all);
+	if (n > 0) {
+		server_log(p->srv, "pane %d: %zu stale prompt(s) dropped (%zu so far)", p->id, n, p->esc->dropped);
+		server_redraw(p->srv, true);
+	}
+}
+
 /* OSC 133 (boundaries), 633;E (the command line), 7 (the cwd): taken
  * only from the pane's shell, which signs them (shell-report.c); they
  * only say what a re-run would run: the prompt shows it and a person
@@ -173,6 +193,8 @@ void escalate_pane_init(struct pane *p, const struct pane_spec *spec)
 		e->argv = strv_dup(spec->argv);
 	if (spec->cwd != NULL)
 		e->cwd = strdup(spec->cwd);
+	if (spec->agent != NULL)
+		e->agent = strdup(spec->agent);
 	if (e->argv == NULL) {
 		p->osc_hook = on_osc;
 		p->osc_hook_data = p;
@@ -207,6 +229,12 @@ void escalate_pane_free(struct pane *p)
 	spawn_free(e);
 	esc_pane_clear(e);
 	strv_free(e->argv);
+	for (size_t i = 0; i < e->nagents; i++) {
+		free(e->agents[i].name);
+		strv_free(e->agents[i].resume);
+	}
+	free(e->agents);
+	free(e->agent);
 	free(e->cwd);
 	report_gate_free(&e->gate);
 	free(e);
@@ -268,11 +296,86 @@ static void shell_argv(struct pane *p, struct esc_spawn *sp, struct launch *l)
 	report_gate_reset(&e->gate, secret);
 }
 
+/* The presets that can resume, kept from the pane's first policy: what
+ * a restart runs is decided before the next policy is loaded. */
+static void agents_keep(struct esc_pane *e, const struct policy *pol)
+{
+	const struct policy_agents *a = pol->agents;
+	if (e->agents != NULL || a == NULL || (e->agents = calloc(a->n + 1, sizeof *e->agents)) == NULL)
+		return;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct policy_agent *ag = &a->v[i];
+		if (!ag->enabled || ag->resume.n == 0)
+			continue;
+		struct esc_agent *k = &e->agents[e->nagents++];
+		k->name = strdup(ag->name);
+		k->resume = calloc(ag->resume.n + 1, sizeof *k->resume);
+		for (size_t j = 0; k->resume != NULL && j < ag->resume.n; j++)
+			k->resume[j] = strdup(ag->resume.v[j].text);
+	}
+}
+
+static const struct esc_agent *agent_named(const struct esc_pane *e, const char *name, size_t len)
+{
+	for (size_t i = 0; i < e->nagents; i++)
+		if (strlen(e->agents[i].name) == len && strncmp(e->agents[i].name, name, len) == 0)
+			return &e->agents[i];
+	return NULL;
+}
+
+/* The agent a command runs: --agent, else the base name of its program. */
+static const struct esc_agent *agent_of(const struct esc_pane *e, const char *prog, size_t len)
+{
+	if (e->agent != NULL)
+		return agent_named(e, e->agent, strlen(e->agent));
+	const char *base = prog;
+	for (size_t i = 0; i < len; i++)
+		if (prog[i] == '/')
+			base = prog + i + 1;
+	return agent_named(e, base, len - (size_t)(base - prog));
+}
+
+const char *escalate_resume(const struct pane *p, const char *line, char *buf, size_t cap)
+{
+	const struct esc_pane *e = p->esc;
+	const struct esc_agent *a;
+	size_t o;
+	if (e == NULL || cap == 0)
+		return NULL;
+	if (e->argv != NULL) {
+		if ((a = agent_of(e, e->argv[0], strlen(e->argv[0]))) == NULL)
+			return NULL;
+		o = (size_t)snprintf(buf, cap, "%s", e->argv[0]);
+		for (size_t i = 1; e->agent != NULL && e->argv[i] != NULL && o < cap; i++)
+			o += (size_t)snprintf(buf + o, cap - o, " %s", e->argv[i]); /* as escalate_restart() runs it */
+	} else {
+		/* a shell pane: only a plain command line, whose first word is the program */
+		if (line == NULL || line[strcspn(line, ";&|<>`$()\\'\"\n")] != '\0')
+			return NULL;
+		line += strspn(line, " \t");
+		size_t n = strcspn(line, " \t");
+		if (n == 0 || (a = agent_of(e, line, n)) == NULL)
+			return NULL;
+		o = (size_t)snprintf(buf, cap, "%.*s", (int)n, line);
+	}
+	for (size_t i = 0; a->resume != NULL && a->resume[i] != NULL && o < cap; i++)
+		o += (size_t)snprintf(buf + o, cap - o, " %s", a->resume[i]);
+	return a->name;
+}
+
 void escalate_spawn_begin(struct pane *p, struct policy *pol, struct launch *l, char *const *extra)
 {
 	struct esc_pane *e = p->esc;
 	if (e == NULL)
 		return;
+	agents_keep(e, pol);
+	if (e->agent != NULL && agents_find(pol, e->agent) == NULL) {
+		char line[200];
+		snprintf(line, sizeof line,
+			 "\033[1m[sandmux: no agent preset is named %.64s; see sandmux policy show]\033[m\r\n",
+			 e->agent);
+		vt_write(p->vt, line, strlen(line));
+	}
 	observer_stop(e);
 	spawn_free(e);
 	esc_broaden(e, pol, true);
@@ -292,6 +395,27 @@ void escalate_spawn_begin(struct pane *p, struct policy *pol, struct launch *l, 
 	l->want_notify = pol->sandboxed;
 }
 
+/* The denied process's command line, while it may still be there: in an
+ * agent pane it is the agent's tool call (npm install), which the prompt
+ * names. Shown escaped, never run. */
+static void proc_cmdline(struct esc_prompt *q)
+{
+	char path[64], buf[1024];
+	if (q->d.pid <= 0)
+		return;
+	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)q->d.pid);
+	FILE *f = fopen(path, "re");
+	size_t n = f != NULL ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f != NULL)
+		fclose(f);
+	for (size_t i = 0; i + 1 < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	if (n > 0)
+		q->proc = strdup(buf);
+}
+
 static void on_denial(struct denial *d, void *arg)
 {
 	struct pane *p = arg;
@@ -308,6 +432,7 @@ static void on_denial(struct denial *d, void *arg)
 	pane_add_denial(p->srv, p->id);
 	p->esc->denials_run++;
 	if (esc_offer(p->esc, d, -1) == 1) {
+		proc_cmdline(&p->esc->q[p->esc->nq - 1]);
 		server_log(p->srv, "pane %d: prompt: %s %s", p->id, d->op, d->target ? d->target : "");
 		control_prompt_event(p->srv, p);
 		alerts_prompt(p);
@@ -383,7 +508,23 @@ void escalate_restart(struct pane *p)
 {
 	struct esc_pane *e = p->esc;
 	struct pane_spec spec = { .argv = e->argv, .cwd = e->cwd };
+	char *resumed[64] = { NULL };
+	const struct esc_agent *a = e->argv != NULL ? agent_of(e, e->argv[0], strlen(e->argv[0])) : NULL;
+	if (a != NULL) { /* an agent: its conversation goes on in the new sandbox */
+		size_t n = 0;
+		resumed[n++] = e->argv[0];
+		/* --agent names a wrapper (npx claude): all of it, then the resume
+		 * arguments; a program recognised by name: it alone (its first
+		 * arguments may be a prompt that must not be sent again) */
+		for (size_t i = 1; e->agent != NULL && e->argv[i] != NULL && n + 1 < 64; i++)
+			resumed[n++] = e->argv[i];
+		for (size_t i = 0; a->resume != NULL && a->resume[i] != NULL && n + 1 < 64; i++)
+			resumed[n++] = a->resume[i];
+		spec.argv = resumed;
+	}
 	observer_stop(e); /* before the proxy's policy it may decide by goes */
+	if (a != NULL)
+		drop_stale(p, true); /* the agent restarts: its old run's prompts are past */
 	pane_respawn(p, &spec);
 }
 

@@ -45,6 +45,10 @@ int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 	if (s->key == NULL || esc_grants_has(&e->denied, s) || esc_grants_has(&e->session, s) || queued(e, s) ||
 	    (e->once_on && same_suggestion(&e->once, s)))
 		return 0;
+	if (e->nq >= ESC_MAX_PENDING) { /* a flood of distinct denials: recorded, not asked */
+		e->unasked++;
+		return 0;
+	}
 	struct esc_prompt *q = realloc(e->q, (e->nq + 1) * sizeof *q);
 	if (q == NULL)
 		return -1;
@@ -55,6 +59,7 @@ int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 		return -1;
 	p->exit_status = exit_status;
 	p->seq = ++e->next_seq;
+	p->exact = d->suggest;
 	p->cmd = e->gate.cmd != NULL ? strdup(e->gate.cmd) : NULL;
 	p->cwd = e->gate.cwd != NULL ? strdup(e->gate.cwd) : NULL;
 	e->nq++;
@@ -103,6 +108,7 @@ const struct esc_prompt *esc_head(const struct esc_pane *e)
 
 static void prompt_clear(struct esc_prompt *p)
 {
+	free(p->proc);
 	denial_clear(&p->d);
 	free(p->cmd);
 	free(p->cwd);
@@ -166,6 +172,57 @@ void esc_broaden(struct esc_pane *e, struct policy *p, bool consume)
 		if (consume)
 			e->once_on = false;
 	}
+}
+
+size_t esc_drop_stale(struct esc_pane *e, bool (*alive)(int pid), bool all_gone)
+{
+	size_t o = 0, n = e->nq;
+	for (size_t i = 0; i < e->nq; i++) {
+		int pid = (int)e->q[i].d.pid;
+		if (all_gone || (pid > 0 && !alive(pid))) {
+			prompt_clear(&e->q[i]);
+			continue;
+		}
+		e->q[o++] = e->q[i];
+	}
+	e->nq = o;
+	e->dropped += n - o;
+	e->turned = 0;
+	return n - o;
+}
+
+int esc_widen(struct esc_pane *e, int step)
+{
+	if (e->nq == 0)
+		return -1;
+	struct esc_prompt *p = &e->q[0];
+	struct suggestion s = p->exact;
+	if (s.key == NULL || s.value[0] != '/' ||
+	    (strcmp(s.key, SUGGEST_KEY_RW) != 0 && strcmp(s.key, SUGGEST_KEY_RO) != 0))
+		return -1;
+	int want = p->level + step, level = 0;
+	for (; level < want && strcmp(s.value, "/") != 0; level++) {
+		char *slash = strrchr(s.value, '/');
+		slash[slash == s.value ? 1 : 0] = '\0';
+	}
+	if (level > 0)
+		s.create = 'd'; /* a directory, made at approval if it is not there */
+	p->level = level < 0 ? 0 : level;
+	p->d.suggest = p->level > 0 ? s : p->exact;
+	return p->level;
+}
+
+bool esc_turn(struct esc_pane *e)
+{
+	if (e->nq < 2)
+		return false;
+	struct esc_prompt head = e->q[0];
+	memmove(e->q, e->q + 1, (e->nq - 1) * sizeof *e->q);
+	e->q[e->nq - 1] = head;
+	if (++e->turned < e->nq)
+		return true;
+	e->turned = 0; /* all seen: back in order, the caller moves on */
+	return false;
 }
 
 void esc_pane_clear(struct esc_pane *e)

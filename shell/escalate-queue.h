@@ -15,6 +15,12 @@
 struct observer;
 struct esc_spawn;
 
+/* Prompts waiting in one pane at most: with exact grants a program that
+ * touches thousands of files outside would queue thousands; the rest are
+ * denials in the log and the denials pane, and the first ones answered
+ * make room again. */
+#define ESC_MAX_PENDING 32
+
 enum esc_scope {
 	ESC_ONCE,        /* re-run with it, then drop it */
 	ESC_SESSION,     /* keep it for the pane's life */
@@ -30,10 +36,13 @@ const char *esc_scope_key(enum esc_scope);
 int esc_scope_parse(const char *key);
 
 struct esc_prompt {
-	struct denial d; /* an owned copy; d.suggest is what is offered */
-	int exit_status; /* -1; or the non-zero status it was offered again after */
-	unsigned seq;    /* its id in the pane, from 1: "PANE.SEQ" on the control interface */
-	char *cmd, *cwd; /* shell pane: the command line running then, and where; or NULL */
+	struct denial d;         /* an owned copy; d.suggest is what is offered */
+	int exit_status;         /* -1; or the non-zero status it was offered again after */
+	unsigned seq;            /* its id in the pane, from 1: "PANE.SEQ" on the control interface */
+	char *cmd, *cwd;         /* shell pane: the command line running then, and where; or NULL */
+	struct suggestion exact; /* what was offered first; d.suggest may be widened from it */
+	char *proc;              /* the denied process's command line (an agent's tool call), or NULL */
+	int level;               /* how many directories up the person widened it (0: exact) */
 };
 
 struct esc_grants {
@@ -60,6 +69,18 @@ struct esc_pane {
 	struct observer *obs;
 	struct policy *obs_policy; /* owned when the proxy does not hold it */
 	struct esc_spawn *spawn;   /* between escalate_spawn_begin and _end */
+	/* agent presets (policy/agents.h): a restart resumes the conversation */
+	char *agent;              /* --agent NAME, or NULL: recognised by the program's name */
+	struct esc_agent *agents; /* the enabled presets that can resume, from the pane's policy */
+	size_t nagents;
+	size_t turned;  /* `n` within this pane: how many times the queue turned */
+	size_t dropped; /* stale prompts dropped (their processes gone, the pane moved on) */
+	size_t unasked; /* denials that found ESC_MAX_PENDING prompts waiting: logged, never asked */
+};
+
+struct esc_agent {
+	char *name;
+	char **resume; /* the arguments that resume its last conversation */
 };
 
 /* Queues a prompt for a denial that has a suggestion not yet granted,
@@ -80,5 +101,17 @@ int esc_answer(struct esc_pane *, enum esc_scope, struct suggestion *out);
 void esc_broaden(struct esc_pane *, struct policy *, bool consume);
 bool esc_grants_has(const struct esc_grants *, const struct suggestion *);
 void esc_pane_clear(struct esc_pane *);
+/* Drops the prompts whose process is gone (alive(pid) false; a denial
+ * with no pid, the proxy's, counts as gone when all_gone), and counts
+ * them in e->dropped. Returns how many went. */
+size_t esc_drop_stale(struct esc_pane *, bool (*alive)(int pid), bool all_gone);
+/* `n`: the next prompt of this pane comes first; false when every one
+ * of them has been shown since the last time (the caller moves on to the
+ * next pane, the queue back in its order). */
+bool esc_turn(struct esc_pane *);
+/* The person widens (step 1) or narrows (-1) the head prompt's path by
+ * one directory; never narrower than what was denied, never wider than
+ * /. Only path suggestions. Returns the level now, or -1. */
+int esc_widen(struct esc_pane *, int step);
 
 #endif

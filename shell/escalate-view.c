@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pty/vt.h"
 #include "shell/approve.h"
@@ -196,18 +197,26 @@ static char *what_runs(const struct pane *p, const char *line, const char *dir)
 	FILE *f = open_memstream(&raw, &len);
 	if (f == NULL)
 		return NULL;
-	if (e->argv != NULL)
+	char resumed[1024], note[300] = "";
+	const char *agent = escalate_resume(p, line, resumed, sizeof resumed);
+	if (agent != NULL) /* an agent restarts resuming its conversation */
+		fputs(resumed, f);
+	else if (e->argv != NULL)
 		for (size_t i = 0; e->argv[i] != NULL; i++)
 			put_arg(f, e->argv[i], i > 0);
 	else if (line != NULL)
 		fputs(line, f);
 	fclose(f);
+	if (agent != NULL)
+		snprintf(note, sizeof note, "   (restarts %s with%s, resuming its conversation)", agent,
+			 resumed + strcspn(resumed, " "));
 	const char *cwd = e->argv == NULL && dir != NULL ? dir : e->cwd != NULL ? e->cwd : p->srv->workspace;
 	char *cmd = ui_exact_text(raw), *where = ui_exact_text(cwd);
 	if (cmd != NULL && where != NULL &&
 	    asprintf(&out,
-		     cmd[0] ? "re-run: %s   in %s" : "restart: the pane's shell (no command line reported)%s   in %s",
-		     cmd, where) < 0)
+		     cmd[0] ? "re-run: %s   in %s%s"
+			    : "restart: the pane's shell (no command line reported)%s   in %s%s",
+		     cmd, where, note) < 0)
 		out = NULL;
 	free(raw);
 	free(cmd);
@@ -224,10 +233,13 @@ struct prompt_view {
 	bool grant; /* o, s, a, r are offered */
 };
 
-static const char keys_all[] = " o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo "
-			       ".sandmux/sandbox.json) · d deny · x dismiss · Esc later · n next";
-static const char keys_norun[] = " s session · a always (~/.sandmux/sandbox.json) · r always (repo "
-				 ".sandmux/sandbox.json), without a re-run · d deny · x dismiss · Esc later · n next";
+static const char keys_all[] =
+	" o once · s session · a always (~/.sandmux/sandbox.json) · r always (repo "
+	".sandmux/sandbox.json) · d deny · x dismiss · + wider · - narrower · Esc later · n next";
+static const char keys_norun[] =
+	" s session · a always (~/.sandmux/sandbox.json) · r always (repo "
+	".sandmux/sandbox.json), without a re-run · d deny · x dismiss · + wider · - narrower · "
+	"Esc later · n next";
 static const char keys_none[] = " d deny · x dismiss · Esc later · n next · the pane is too small to show what "
 				" would be allowed: zoom it (prefix z) to answer";
 
@@ -245,6 +257,36 @@ static int rows_of(char *const *l, int from, int w)
 	return n;
 }
 
+/* What a widened grant opens besides the denied path: the sensitive
+ * names right inside it ("includes ~/.ssh, ~/.bashrc"), or that it is
+ * all of HOME or the whole file system. */
+static void widened_note(const struct esc_prompt *q, const char *home, char *buf, size_t cap)
+{
+	static const char *const names[] = { ".ssh",    ".gnupg",   ".aws",   ".kube",   ".docker",       ".config",
+					     ".bashrc", ".profile", ".zshrc", ".zshenv", ".bash_profile", ".git" };
+	const char *dir = q->d.suggest.value;
+	size_t o = 0;
+	buf[0] = '\0';
+	if (q->level == 0)
+		return;
+	o += (size_t)snprintf(buf, cap, "   (widened %d level%s", q->level, q->level > 1 ? "s" : "");
+	if (strcmp(dir, "/") == 0)
+		o += (size_t)snprintf(buf + o, cap - o, ": the whole file system");
+	else if (home != NULL && strcmp(dir, home) == 0)
+		o += (size_t)snprintf(buf + o, cap - o, ": all of your home");
+	int shown = 0;
+	for (size_t i = 0; i < sizeof names / sizeof names[0] && o < cap && shown < 4; i++) {
+		char path[4200];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, names[i]);
+		if (lstat(path, &st) < 0)
+			continue;
+		o += (size_t)snprintf(buf + o, cap - o, "%s%s/%s", shown++ ? ", " : "; includes ", dir, names[i]);
+	}
+	if (o < cap)
+		snprintf(buf + o, cap - o, ")");
+}
+
 static void prompt_view(const struct pane *p, struct prompt_view *v)
 {
 	const struct esc_prompt *q = esc_head(p->esc);
@@ -256,14 +298,20 @@ static void prompt_view(const struct pane *p, struct prompt_view *v)
 	if (q->exit_status >= 0)
 		snprintf(ended, sizeof ended, " (the command exited %d)", q->exit_status);
 	memset(v, 0, sizeof *v);
-	if (asprintf(&v->l[0], " sandbox: pane %d%s%s: denied %s %s (%s)", p->id, ended, more, q->d.op, target, rule) <
-	    0)
+	/* an agent's tool call: which process asked, and its command line */
+	char *proc = q->proc != NULL ? exact_or_empty(q->proc) : NULL, by[64] = "", note[700];
+	if (proc != NULL)
+		snprintf(by, sizeof by, " (pid %d)", (int)q->d.pid);
+	if (asprintf(&v->l[0], " sandbox: pane %d%s%s: denied %s %s (%s)%s%s%s", p->id, ended, more, q->d.op, target,
+		     rule, proc != NULL ? " by " : "", proc != NULL ? proc : "", by) < 0)
 		v->l[0] = NULL;
-	if (asprintf(&v->l[1], " allow: %s += %s", q->d.suggest.key, val) < 0)
+	widened_note(q, p->srv->home, note, sizeof note);
+	if (asprintf(&v->l[1], " allow: %s += %s%s", q->d.suggest.key, val, note) < 0)
 		v->l[1] = NULL;
 	free(target);
 	free(rule);
 	free(val);
+	free(proc);
 	bool held = strcmp(q->d.op, "connect") == 0 && escalate_net_held(p);
 	char *run = held ? NULL : what_runs(p, q->cmd, q->cwd);
 	if ((!held && run == NULL) ||
@@ -381,10 +429,16 @@ static bool answer_shown(struct client *c, struct pane *p, enum esc_scope scope,
 }
 
 /* The line the pane shows after a grant, and the restart. */
-static void grant_restart(struct pane *p, const struct suggestion *s, enum esc_scope scope, bool rerun)
+static void grant_restart(struct client *c, struct pane *p, const struct suggestion *s, enum esc_scope scope,
+			  bool rerun)
 {
 	struct esc_pane *e = p->esc;
 	bool shell = e->argv == NULL;
+	char err[700];
+	if (escalate_grant_make(s, err, sizeof err) < 0) { /* the exact path, made now so Landlock can grant it */
+		client_message(c, "allow: %s", err);
+		server_log(p->srv, "pane %d: allow: %s", p->id, err);
+	}
 	if (!rerun && shell) {
 		free(e->rerun_cmd); /* the shell comes back; nothing unseen re-runs */
 		e->rerun_cmd = NULL;
@@ -404,6 +458,11 @@ static void grant_restart(struct pane *p, const struct suggestion *s, enum esc_s
 	if (!rerun && !shell)
 		return;
 	e->rerun = shell && e->rerun_cmd != NULL;
+	char resumed[1024];
+	if (e->rerun && escalate_resume(p, e->rerun_cmd, resumed, sizeof resumed) != NULL) {
+		free(e->rerun_cmd); /* the agent typed in the shell, resumed */
+		e->rerun_cmd = strdup(resumed);
+	}
 	escalate_restart(p);
 }
 
@@ -432,7 +491,7 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 		e->once_on = false; /* once: this run only, which goes on */
 		escalate_net_answer(p, s.key != NULL ? &s : NULL);
 	} else if (s.key != NULL)
-		grant_restart(p, &s, scope, rerun);
+		grant_restart(c, p, &s, scope, rerun);
 	if (!esc_pending(p->esc))
 		c->answer_pane = 0;
 	server_redraw(c->srv, true);
@@ -477,8 +536,16 @@ static bool prompt_key(struct client *c, const struct key *k)
 	case 'x':
 		answer(c, p, ESC_DISMISS);
 		break;
+	case '+':
+	case '-':
+		if (esc_widen(p->esc, k->code == '+' ? 1 : -1) >= 0)
+			server_redraw(c->srv, true);
+		break;
 	case 'n':
-		escalate_next_prompt(c);
+		if (esc_turn(p->esc)) /* this pane's next prompt first, then the next pane's */
+			server_redraw(c->srv, true);
+		else
+			escalate_next_prompt(c);
 		break;
 	case VT_KEY_ESCAPE:
 	case 'q':

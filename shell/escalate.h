@@ -52,6 +52,11 @@ void escalate_net_denial(struct pane *, const struct net_denial *);
 /* Restarts the pane's command (or, after an answer in a shell pane, the
  * re-run) under the pane's grants. */
 void escalate_restart(struct pane *);
+/* An agent pane (policy/agents.h): the command a restart runs instead,
+ * with the agent's resume arguments ("claude --continue"), into buf, and
+ * the agent's name; NULL when the pane's command (or, in a shell pane,
+ * the command line `line`) is no agent that can resume. */
+const char *escalate_resume(const struct pane *, const char *line, char *buf, size_t cap);
 /* The session's coalesced denials, oldest first (NULL: out of memory). */
 const struct denials *escalate_denials(struct server *);
 /* A connection of the pane waits for its prompt (the proxy holds it). */
@@ -76,5 +81,9 @@ int escalate_answer(struct client *, struct pane *, enum esc_scope, char *err, s
  * mode, mode_denials in mode.h). */
 void escalate_draw_prompts(struct client *, struct window *);
 void escalate_server_free(struct server *);
+/* escalate-grant.c: makes the file or directory an approved grant names
+ * when it does not exist yet (s->create), as the person. 0, or -1 with
+ * one line in err. */
+int escalate_grant_make(const struct suggestion *s, char *err, size_t len);
 
 #endif

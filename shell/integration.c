@@ -5,7 +5,10 @@
  *
  * The scripts are written by the host into a directory under ~/.sandmux/,
  * which every sandbox sees read-only: a sandboxed program cannot change
- * what the next shell sources. The user's own rc files still load first.
+ * what the next shell sources. The user's own rc files still load first;
+ * then the history goes to the workspace's own file (SANDMUX_HISTDIR,
+ * backends/shadow.c), whatever they set: a sandbox that could append to
+ * ~/.bash_history could plant a line the person re-runs with the up arrow.
  * What the shell reports is only ever a suggestion shown in the approval
  * prompt; nothing runs wider without a keypress. */
 #include "shell/integration.h"
@@ -74,6 +77,7 @@ static const char bash_rc[] = READ_SECRET
 	"export -n __sandmux_k\n"
 	"[ -f /etc/bash.bashrc ] && . /etc/bash.bashrc\n"
 	"[ -f ~/.bashrc ] && . ~/.bashrc\n"
+	"[ -n \"$SANDMUX_HISTDIR\" ] && HISTFILE=\"$SANDMUX_HISTDIR/bash_history\"\n"
 	"if [ -n \"$__sandmux_k\" ]; then\n" ENC(
 		"\"") "__sandmux_prompt() {\n"
 		      "  local st=$?\n" PROMPT_REPORTS "  return $st\n"
@@ -102,6 +106,7 @@ static const char zsh_env[] = READ_SECRET
 	"[ -f \"${SANDMUX_USER_ZDOTDIR:-$HOME}/.zshenv\" ] && . \"${SANDMUX_USER_ZDOTDIR:-$HOME}/.zshenv\"\n";
 static const char zsh_rc[] = "ZDOTDIR=\"${SANDMUX_USER_ZDOTDIR:-$HOME}\"\n"
 			     "[ -f \"$ZDOTDIR/.zshrc\" ] && . \"$ZDOTDIR/.zshrc\"\n"
+			     "[ -n \"$SANDMUX_HISTDIR\" ] && HISTFILE=\"$SANDMUX_HISTDIR/zsh_history\"\n"
 			     "if [ -n \"$__sandmux_k\" ]; then\n" ENC("") "__sandmux_precmd() {\n"
 									  "  local st=$?\n" PROMPT_REPORTS "}\n"
 									  "__sandmux_preexec() {\n"

@@ -231,6 +231,7 @@ struct pane_spec {
 	const char *name;
 	const char *profile; /* NULL: the session's */
 	const char *cwd;     /* NULL: the workspace */
+	const char *agent;   /* --agent: the agent preset the command is; NULL: by argv[0] */
 };
 /* Splits the active pane (LAYOUT_LR / LAYOUT_TB, or 0: along its longer
  * side) and starts a pane. NULL with err when there is no room. */

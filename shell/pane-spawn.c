@@ -25,6 +25,7 @@ static int load(const char *home, const char *workspace, const char *profile, st
 		.workspace = workspace,
 		.profile_flag = profile != NULL && profile[0] ? profile : NULL,
 		.profile_env = getenv("SANDMUX_SANDBOX"),
+		.path_env = getenv("PATH"),
 	};
 	struct perr pe = { 0 };
 	int r = policy_load(&o, out, &pe);

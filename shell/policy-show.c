@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/agents.h"
 #include "policy/config.h"
 #include "policy/net.h"
 #include "shell/policy-show.h"
@@ -42,6 +43,44 @@ static void text_files(const struct policy *p, FILE *f)
 		fprintf(f, "  (none: built-in defaults)\n");
 	for (size_t i = 0; c && i < c->nfiles; i++)
 		fprintf(f, "  %s (%s)\n", c->files[i], layer_name(c->file_layers[i]));
+}
+
+static void text_words(FILE *f, const char *title, const struct rules *r)
+{
+	if (r->n == 0)
+		return;
+	fprintf(f, "    %s:", title);
+	for (size_t i = 0; i < r->n; i++)
+		fprintf(f, " %s", r->v[i].text);
+	fprintf(f, "\n");
+}
+
+/* The presets in force, each with where it was last changed. */
+static void text_agents(const struct policy *p, FILE *f)
+{
+	char where[1200];
+	const struct policy_agents *a = p->agents;
+	if (a == NULL || a->n == 0)
+		return;
+	fprintf(f, "agents (%s):\n",
+		a->state != NULL ? a->state : "not applied: only profiles built on workspace use them");
+	for (size_t i = 0; i < a->n; i++) {
+		const struct policy_agent *ag = &a->v[i];
+		fprintf(f, "  %-14s %s%s  [%s]\n", ag->name, ag->enabled ? "on" : "off (enabled: false)",
+			!ag->enabled || a->state == NULL ? ""
+			: ag->present                    ? ", found here: state shadowed"
+							 : ", not found here (no program in PATH, no state)",
+			policy_show_origin(ag->origin, where, sizeof where));
+		text_words(f, "state", &ag->paths);
+		text_words(f, "API hosts", &ag->hosts);
+		text_words(f, "telemetry (refused)", &ag->telemetry);
+		text_words(f, "resume", &ag->resume);
+		text_words(f, "env", &ag->env);
+		text_words(f, "refused quietly", &ag->quiet);
+	}
+	text_rules(f, "agent state shadows", &a->shadow);
+	text_rules(f, "quiet (denials that never prompt)", &a->quiet);
+	text_rules(f, "quiet hosts", &a->quiet_hosts);
 }
 
 void policy_show_text(const struct policy *p, FILE *f)
@@ -87,6 +126,7 @@ void policy_show_text(const struct policy *p, FILE *f)
 	text_rules(f, "env exclude", &p->env.exclude);
 	text_rules(f, "env include_only", &p->env.include_only);
 	text_rules(f, "env set", &p->env.set);
+	text_agents(p, f);
 	text_files(p, f);
 }
 
@@ -140,6 +180,43 @@ static cJSON *json_env(const struct policy *p)
 	return e;
 }
 
+static cJSON *json_words(const struct rules *r)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < r->n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(r->v[i].text));
+	return a;
+}
+
+static cJSON *json_agents(const struct policy *p)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct policy_agents *a = p->agents;
+	if (a == NULL)
+		return o;
+	if (a->state != NULL)
+		cJSON_AddStringToObject(o, "state", a->state);
+	cJSON *list = cJSON_AddArrayToObject(o, "presets");
+	for (size_t i = 0; i < a->n; i++) {
+		const struct policy_agent *ag = &a->v[i];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", ag->name);
+		cJSON_AddBoolToObject(e, "enabled", ag->enabled);
+		cJSON_AddBoolToObject(e, "present", ag->present);
+		cJSON_AddItemToObject(e, "paths", json_words(&ag->paths));
+		cJSON_AddItemToObject(e, "hosts", json_words(&ag->hosts));
+		cJSON_AddItemToObject(e, "telemetry", json_words(&ag->telemetry));
+		cJSON_AddItemToObject(e, "resume", json_words(&ag->resume));
+		cJSON_AddItemToObject(e, "env", json_words(&ag->env));
+		cJSON_AddItemToObject(e, "origin", json_origin(ag->origin));
+		cJSON_AddItemToArray(list, e);
+	}
+	cJSON_AddItemToObject(o, "shadows", json_rules(&a->shadow));
+	cJSON_AddItemToObject(o, "quiet", json_rules(&a->quiet));
+	cJSON_AddItemToObject(o, "quiet_hosts", json_rules(&a->quiet_hosts));
+	return o;
+}
+
 static cJSON *json_files(const struct policy *p)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -175,6 +252,7 @@ int policy_show_json(const struct policy *p, FILE *f)
 	cJSON_AddBoolToObject(j, "allow_ptrace", p->allow_ptrace);
 	cJSON_AddItemToObject(j, "network", json_net(p));
 	cJSON_AddItemToObject(j, "env", json_env(p));
+	cJSON_AddItemToObject(j, "agents", json_agents(p));
 	cJSON_AddItemToObject(j, "files", json_files(p));
 	char *s = cJSON_Print(j);
 	cJSON_Delete(j);

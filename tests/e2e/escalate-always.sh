@@ -28,15 +28,17 @@ m_expect "always re-runs the command, which succeeds" "WROTE-42"
 cat >"$M_ROOT/want.json" <<JSON
 {
   "x-team-note": {"keep": ["me", 1, true]},
-    "additionalReadwritePaths": [ "$M_HOME/already", "$OUT" ],
+    "additionalReadwritePaths": [ "$M_HOME/already", "$OUT/f" ],
   "networkPolicy": { "default": "deny" }
 }
 JSON
 if cmp -s "$M_ROOT/want.json" "$HOME/.sandmux/sandbox.json"; then ok "sandbox.json: the entry added, every other byte kept"
 else fail "sandbox.json: the entry added, every other byte kept"; diff "$M_ROOT/want.json" "$HOME/.sandmux/sandbox.json" | sed 's/^/#   /'; fi
-m_sandmux new -n later -- sh -c "touch '$OUT/g' && echo LATER-OK || echo LATER-FAILED; sleep 60" >/dev/null
+m_sandmux new -n later -- sh -c "touch '$OUT/f' && echo LATER-OK || echo LATER-FAILED; sleep 60" >/dev/null
 m_keys C-b z
 m_expect "a new pane is allowed by the file" "LATER-OK"
+refuse "exactly that file: its neighbour stays denied" m_sandmux run -- touch "$OUT/g"
+[ ! -e "$OUT/g" ] && ok "and was not written (outside)" || fail "and was not written (outside)"
 
 # r: always, per repo: <workspace>/.sandmux/sandbox.json (a new file here)
 OUT3="$M_HOME/outside3"
@@ -47,6 +49,7 @@ m_expect "another denial" "REPO-FAILED"
 m_keys C-b a
 m_expect "its prompt opens" "r always (repo"
 m_keys r
+# (the prompt shows the command line: wait for its output, not its text)
 m_expect "r re-runs the command, which succeeds" "REPO-42"
-contains "the per-repo file has the entry" "$(cat "$WS/.sandmux/sandbox.json" 2>&1)" "\"$OUT3\""
+contains "the per-repo file has the entry" "$(cat "$WS/.sandmux/sandbox.json" 2>&1)" "\"$OUT3/f\""
 [ "$(grep -c outside3 "$HOME/.sandmux/sandbox.json")" = 0 ] && ok "and the per-user file does not" || fail "and the per-user file does not"

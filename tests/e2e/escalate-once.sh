@@ -32,7 +32,7 @@ m_waitnot main "sandmux denials" 2 && ok "q closes the denials pane" || fail "q 
 m_keys C-b a
 m_expect "prefix a focuses the prompt and shows its keys" "o once"
 contains "the prompt says what was denied" "$(m_screen)" "denied create $OUT/f"
-contains "the prompt shows the broadening" "$(m_screen)" "additionalReadwritePaths += $OUT"
+contains "the prompt shows the broadening: exactly the new file" "$(m_screen)" "additionalReadwritePaths += $OUT/f"
 contains "the prompt shows what will re-run, and where" "$(m_screen)" "re-run: sh -c 'touch '\"'\"'$OUT/f'\"'\"' && echo"
 m_keys o
 m_expect "once: the command re-runs and succeeds" "WROTE-42"

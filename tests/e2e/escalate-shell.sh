@@ -49,6 +49,8 @@ m_keys s
 _i=0; while [ ! -f "$OUT/again.txt" ] && [ $_i -lt 30 ]; do sleep 0.1; _i=$((_i + 1)); done
 [ -f "$OUT/again.txt" ] && ok "session: the re-run wrote" || fail "session: the re-run wrote"
 sleep 0.5
-m_type 'touch later.txt && echo LATER-$((8*8))'
-m_expect "session: later commands in the pane may write there" "LATER-64"
-[ -f "$OUT/later.txt" ] && ok "the later write happened" || fail "the later write happened"
+m_type 'echo x >> again.txt && echo LATER-$((8*8))'
+m_expect "session: later commands in the pane may write the granted file" "LATER-64"
+[ -s "$OUT/again.txt" ] && ok "the later write happened" || fail "the later write happened"
+m_type 'touch later.txt 2>/dev/null || echo NEIGHBOUR-$((9*9))'
+m_expect "the grant is exactly that file: a neighbour stays denied" "NEIGHBOUR-81"

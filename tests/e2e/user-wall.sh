@@ -16,7 +16,7 @@ for p in 2:AAA 3:BBB 4:CCC; do
 	m_sandmux capture -t "${p%%:*}" | grep -q "${p#*:}" && ok "pane ${p%%:*} runs its own command" || fail "pane ${p%%:*} runs its own command"
 done
 m_expect "the window is tiled (four panes of equal room: two rows of titles)" " 4: w-3 "
-same "new --json prints the new pane's id" "$(m_sandmux new --json -- sh -c 'sleep 60')" '{"panes":[5]}'
+same "new --json prints the new pane's id" "$(m_sandmux new --json -- sh -c 'sleep 60')" '{"pane":5,"panes":[5]}'
 refuse "an empty command between ::: is refused" m_sandmux new -- true ::: ::: true
 refuse "an unknown layout is refused" m_sandmux new --layout diagonal -- true
 

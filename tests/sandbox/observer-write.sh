@@ -20,24 +20,24 @@ contains "report: the status" "$r" '"status":2'
 contains "report: the full sandbox, not the weaker one" "$r" '"weaker_sandbox":false'
 contains "report: the denial and its rule" "$r" \
 	"\"op\":\"create\",\"target\":\"$probe/new\",\"rule\":\"not under a writable path\",\"layer\":\"observer\""
-contains "report: the smallest broadening" "$r" "\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]}"
-contains "report: the policy change" "$r" "}],\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]}"
+contains "report: the smallest broadening, exactly the file" "$r" "\"suggest\":{\"additionalReadwritePaths\":[\"$probe/new\"]}"
+contains "report: the policy change" "$r" "}],\"suggest\":{\"additionalReadwritePaths\":[\"$probe/new\"]}"
 line=$(grep -F "\"target\":\"$probe/new\"" "$log" 2>/dev/null | tail -1)
 contains "denials.jsonl: the event" "$line" '"op":"create"'
 contains "denials.jsonl: the rule and the layer" "$line" '"rule":"not under a writable path","layer":"observer"'
 contains "denials.jsonl: DESIGN.md fields" "$line" '"pane":0,"pid":'
-contains "denials.jsonl: the suggestion" "$line" "\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]}"
+contains "denials.jsonl: the suggestion" "$line" "\"suggest\":{\"additionalReadwritePaths\":[\"$probe/new\"]}"
 
 sbx_out out -- sh -c "echo x > '$probe/new2'"
 contains "hint line on stderr without --report" "$out" \
-	"sandmux: denied create $probe/new2 (not under a writable path) — allow with: \"additionalReadwritePaths\": [\"$probe\"]"
+	"sandmux: denied create $probe/new2 (not under a writable path) — allow with: \"additionalReadwritePaths\": [\"$probe/new2\"]"
 refuse "hint run: the file is not created" test -e "$probe/new2"
 
 sbx --report "$rep" -- sh -c "for i in 1 2 3; do echo x > '$probe/c'; done; mkdir '$probe/d'; touch '$probe/x' '$probe/y'" 2>/dev/null
 r=$(flat "$rep")
-contains "coalesced: same op+target counts up" "$r" "\"target\":\"$probe/c\",\"rule\":\"not under a writable path\",\"layer\":\"observer\",\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]},\"count\":3"
+contains "coalesced: same op+target counts up" "$r" "\"target\":\"$probe/c\",\"rule\":\"not under a writable path\",\"layer\":\"observer\",\"suggest\":{\"additionalReadwritePaths\":[\"$probe/c\"]},\"count\":3"
 same "coalesced: one entry per op+target" "$(echo "$r" | grep -o '"count":' | wc -l | tr -d ' ')" "4"
-contains "report: one merged suggestion" "$r" "\"suggest\":{\"additionalReadwritePaths\":[\"$probe\"]},\"observer\""
+contains "report: one merged suggestion, each path exactly" "$r" "\"suggest\":{\"additionalReadwritePaths\":[\"$probe/c\", \"$probe/d\", \"$probe/x\", \"$probe/y\"]},\"observer\""
 same "nothing was created outside" "$(ls -A "$probe")" ""
 
 echo keep >"$probe/existing" && chmod 666 "$probe/existing"

@@ -87,6 +87,22 @@ static void test_raise(struct unit *u)
 	esc_pane_clear(&e);
 }
 
+static void test_cap(struct unit *u)
+{
+	struct esc_pane e = { 0 };
+	char dir[32];
+	for (int i = 0; i < ESC_MAX_PENDING + 10; i++) {
+		snprintf(dir, sizeof dir, "/flood/%d", i);
+		offer(&e, dir);
+	}
+	CHECK_INT(u, e.nq, ESC_MAX_PENDING); /* a flood of distinct denials asks at most this many */
+	CHECK_INT(u, e.unasked, 10);
+	struct suggestion s;
+	CHECK_INT(u, esc_answer(&e, ESC_DISMISS, &s), 0);
+	CHECK_INT(u, offer(&e, "/late"), 1); /* an answer makes room */
+	esc_pane_clear(&e);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -94,5 +110,6 @@ int main(void)
 	test_kinds(&u);
 	test_scopes(&u);
 	test_raise(&u);
+	test_cap(&u);
 	return unit_done(&u, "test_ctl");
 }

@@ -129,6 +129,75 @@ static void test_osc7(struct unit *u)
 	free(p);
 }
 
+static bool even_alive(int pid)
+{
+	return pid % 2 == 0;
+}
+
+/* n steps through a pane's prompts, then says so; prompts of processes
+ * that are gone are dropped and counted when the pane moves on. */
+static void test_turn_and_stale(struct unit *u)
+{
+	struct esc_pane e = { 0 };
+	struct denial d;
+	const char *t[] = { "/a/1", "/b/1", "/c/1" };
+	for (int i = 0; i < 3; i++) {
+		denial_make(&d, t[i], t[i]);
+		d.pid = 10 + i; /* 10 and 12 alive, 11 gone */
+		esc_offer(&e, &d, -1);
+		denial_clear(&d);
+	}
+	denial_make(&d, "net", "x.example");
+	esc_offer(&e, &d, -1); /* the proxy's: no pid */
+	denial_clear(&d);
+	CHECK_INT(u, e.nq, 4);
+	CHECK(u, esc_turn(&e));
+	CHECK_STR(u, esc_head(&e)->d.target, "/b/1");
+	CHECK(u, esc_turn(&e));
+	CHECK(u, esc_turn(&e));
+	CHECK_STR(u, esc_head(&e)->d.target, "net");
+	CHECK(u, !esc_turn(&e));                      /* every one shown: the caller moves on */
+	CHECK_STR(u, esc_head(&e)->d.target, "/a/1"); /* in order again */
+	CHECK_INT(u, esc_drop_stale(&e, even_alive, false), 1);
+	CHECK_INT(u, e.nq, 3);
+	CHECK_STR(u, e.q[1].d.target, "/c/1");
+	CHECK_INT(u, esc_drop_stale(&e, even_alive, true), 3);
+	CHECK_INT(u, e.dropped, 4);
+	CHECK(u, !esc_pending(&e));
+	esc_pane_clear(&e);
+}
+
+/* + and - in the prompt: one directory at a time, from the exact path
+ * up to / and back, never narrower than what was denied. */
+static void test_widen(struct unit *u)
+{
+	struct esc_pane e = { 0 };
+	CHECK_INT(u, esc_widen(&e, 1), -1);
+	offer(&e, "/home/u/.config/tool/x.json", "/home/u/.config/tool/x.json");
+	CHECK_INT(u, esc_widen(&e, -1), 0);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/home/u/.config/tool/x.json");
+	CHECK_INT(u, esc_widen(&e, 1), 1);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/home/u/.config/tool");
+	CHECK(u, esc_head(&e)->d.suggest.create == 'd');
+	CHECK_INT(u, esc_widen(&e, 1), 2);
+	CHECK_INT(u, esc_widen(&e, 1), 3);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/home/u");
+	CHECK_INT(u, esc_widen(&e, 1), 4);
+	CHECK_INT(u, esc_widen(&e, 1), 5);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/");
+	CHECK_INT(u, esc_widen(&e, 1), 5); /* nothing wider */
+	CHECK_INT(u, esc_widen(&e, -1), 4);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/home");
+	for (int i = 0; i < 6; i++)
+		esc_widen(&e, -1);
+	CHECK_STR(u, esc_head(&e)->d.suggest.value, "/home/u/.config/tool/x.json");
+	struct suggestion s;
+	esc_widen(&e, 1);
+	CHECK_INT(u, esc_answer(&e, ESC_SESSION, &s), 0);
+	CHECK_STR(u, s.value, "/home/u/.config/tool"); /* the answer grants what the prompt showed */
+	esc_pane_clear(&e);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -137,5 +206,7 @@ int main(void)
 	test_broaden(&u);
 	test_rerun_snapshot(&u);
 	test_osc7(&u);
+	test_turn_and_stale(&u);
+	test_widen(&u);
 	return unit_done(&u, "test_escalate");
 }

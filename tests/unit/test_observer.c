@@ -142,7 +142,8 @@ static void test_answers(struct unit *u, const struct policy *p, const char *ws,
 		CHECK_STR(u, d->layer, "observer");
 		CHECK_INT(u, d->pane, 7);
 		CHECK_STR(u, d->suggest.key, SUGGEST_KEY_RW);
-		CHECK_STR(u, d->suggest.value, out);
+		CHECK_STR(u, d->suggest.value, path); /* exactly the new file */
+		CHECK(u, d->suggest.create == 'f');
 		CHECK(u, d->pid > 0 && d->comm[0] != '\0');
 	}
 	snprintf(path, sizeof path, "%s/rel", out);

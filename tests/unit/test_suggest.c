@@ -53,13 +53,20 @@ static void test_writes(struct unit *u)
 {
 	struct policy p;
 	policy_make(&p, true);
-	expect_path(u, &p, "/etc/foo", OP_WRITE, SUGGEST_KEY_RW, "/etc");
-	expect_path(u, &p, "/etc/foo", OP_CREATE, SUGGEST_KEY_RW, "/etc");
-	expect_path(u, &p, "/home/u/proj/build/out.o", OP_CREATE, SUGGEST_KEY_RW, "/home/u/proj/build");
+	/* writes and creates: exactly the path, never its directory */
+	expect_path(u, &p, "/etc/foo", OP_WRITE, SUGGEST_KEY_RW, "/etc/foo");
+	expect_path(u, &p, "/etc/foo", OP_CREATE, SUGGEST_KEY_RW, "/etc/foo");
+	expect_path(u, &p, "/home/u/proj/build/out.o", OP_CREATE, SUGGEST_KEY_RW, "/home/u/proj/build/out.o");
+	expect_path(u, &p, "/home/u/.newfile", OP_CREATE, SUGGEST_KEY_RW, "/home/u/.newfile");
+	expect_path(u, &p, "/foo", OP_CREATE, SUGGEST_KEY_RW, "/foo");
+	/* removes and renames: the directory's rights */
 	expect_path(u, &p, "/srv/a/b", OP_REMOVE, SUGGEST_KEY_RW, "/srv/a");
 	expect_path(u, &p, "/srv/a/b", OP_RENAME, SUGGEST_KEY_RW, "/srv/a");
-	/* never the whole file system */
-	expect_path(u, &p, "/foo", OP_CREATE, NULL, NULL);
+	/* but never /, $HOME, or a shell startup file */
+	expect_path(u, &p, "/foo", OP_RENAME, NULL, NULL);
+	expect_path(u, &p, "/home/u/.x.tmp", OP_RENAME, NULL, NULL);
+	expect_path(u, &p, "/home/u/.bashrc", OP_WRITE, NULL, NULL);
+	expect_path(u, &p, "/srv/.profile", OP_CREATE, NULL, NULL);
 	/* protected and sandmux paths: nothing, whatever the directory */
 	expect_path(u, &p, "/ws/.git/hooks/pre-commit", OP_WRITE, NULL, NULL);
 	expect_path(u, &p, "/ws/.git/config", OP_RENAME, NULL, NULL);
@@ -154,7 +161,10 @@ static void test_apply(struct unit *u)
 	suggest_apply(&p, &s);
 	CHECK_INT(u, p.write.n, 2);
 	CHECK(u, policy_decide_path(&p, "/etc/foo", OP_CREATE).allow);
-	CHECK(u, policy_decide_path(&p, "/etc/sub/foo2", OP_CREATE).allow); /* a root covers its tree */
+	CHECK(u, !policy_decide_path(&p, "/etc/foo2", OP_CREATE).allow); /* exactly it, not its neighbours */
+	CHECK(u, s.create == 'f');
+	CHECK(u, suggest_path_kind(&p, "/etc/newdir", OP_CREATE, 'd', &s) && s.create == 'd');
+	CHECK(u, suggest_path_kind(&p, "/etc/lnk", OP_CREATE, 'l', &s) && strcmp(s.value, "/etc") == 0 && !s.create);
 	CHECK(u, !policy_decide_path(&p, "/var/foo", OP_CREATE).allow);
 	CHECK(u, suggest_path(&p, "/opt/x", OP_READ, &s));
 	suggest_apply(&p, &s);
