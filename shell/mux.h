@@ -167,12 +167,19 @@ struct server {
 	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
 	bool draw_pending;
 	bool quit;
+	char quit_why[64];      /* what asked it to end: "kill-session", "signal 15 (SIGTERM)" */
 	struct esc_server *esc; /* the session's denial events (shell/escalate-pane.c) */
 };
 
 /* server.c */
 int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile);
+/* server-log.c: ~/.sandmux/state/server.log. */
 void server_log(struct server *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* HOME/.sandmux/state/NAME opened to append: no symlink followed, a
+ * regular file of ours; the fd, or -1 with errno. */
+int server_log_open(const char *home, const char *name);
+/* From now on a fatal signal writes one line into the log first. */
+void server_log_crashes(struct server *);
 /* Counts pane output, which decides whether drawing is coalesced. */
 void server_output(struct server *, size_t n);
 /* Asks for a draw at the next tick; full: every client repaints all. */

@@ -34,22 +34,6 @@ void server_output(struct server *s, size_t n)
 	s->flood_bytes += n;
 }
 
-void server_log(struct server *s, const char *fmt, ...)
-{
-	if (s->log == NULL)
-		return;
-	char when[32];
-	time_t now = time(NULL);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", gmtime(&now));
-	fprintf(s->log, "%s %s: ", when, s->name);
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(s->log, fmt, ap);
-	va_end(ap);
-	fputc('\n', s->log);
-	fflush(s->log);
-}
-
 static void draw_tick(void *arg)
 {
 	struct server *s = arg;
@@ -91,7 +75,9 @@ static void on_signal(struct watch *w, int events, void *arg)
 	struct server *s = arg;
 	struct signalfd_siginfo si;
 	while (read(watch_fd(w), &si, sizeof si) == sizeof si) {
-		server_log(s, "signal %u: shutting down", si.ssi_signo);
+		const char *abbrev = sigabbrev_np((int)si.ssi_signo);
+		snprintf(s->quit_why, sizeof s->quit_why, "signal %u (SIG%s)", si.ssi_signo, abbrev ? abbrev : "?");
+		server_log(s, "%s: shutting down", s->quit_why);
 		server_shutdown(s);
 	}
 }
@@ -193,9 +179,8 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 {
 	server_locale();
 	struct server s = { .listen_fd = -1, .sig_fd = -1 };
-	char logpath[4200];
-	snprintf(logpath, sizeof logpath, "%s.log", sock_path);
-	s.log = fopen(logpath, "ae");
+	int logfd = server_log_open(getenv("HOME"), "server.log");
+	s.log = logfd >= 0 ? fdopen(logfd, "a") : NULL;
 	if (server_init(&s, name, sock_path, listen_fd, workspace, profile) < 0) {
 		server_log(&s, "cannot start: %s", strerror(errno));
 		server_free(&s);
@@ -223,11 +208,21 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 		server_free(&s);
 		return 1;
 	}
+	server_log_crashes(&s);
 	server_log(&s, "started: workspace %s, profile %s, pid %d", workspace, profile, (int)getpid());
+	int rc = 0;
 	while (!s.quit && s.windows != NULL)
-		loop_once(s.loop, -1);
-	server_log(&s, "exiting");
+		if (loop_once(s.loop, -1) < 0 && errno != EINTR) {
+			server_log(&s, "exiting: the event loop failed: %s", strerror(errno));
+			rc = 1;
+			break;
+		}
+	if (rc == 0)
+		server_log(&s, "exiting: %s",
+			   s.windows == NULL ? "the last window closed"
+			   : s.quit_why[0]   ? s.quit_why
+					     : "asked to");
 	flush_clients(&s);
 	server_free(&s);
-	return 0;
+	return rc;
 }
