@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "policy/policy.h"
 #include "shell/buf.h"
 #include "shell/keys.h"
 #include "shell/layout.h"
@@ -38,10 +39,15 @@ struct watch;
 struct vt;
 struct ui;
 struct policy;
+struct sandbox_limits;
 
 /* ~/.sandmux/sandmux.json */
-#define MUX_MAX_BINDS  32
-#define MUX_MAX_PARKED 64
+#define MUX_MAX_BINDS        32
+#define MUX_MAX_PARKED       64
+/* sandmux.json's "limits" when it names none (README "Resource limits") */
+#define MUX_LIMIT_PIDS       4096
+#define MUX_LIMIT_MEMORY_MIB 8192
+#define MUX_LIMIT_TMP_MIB    1024
 struct mux_bind {
 	struct key key;
 	char cmd[32];
@@ -55,6 +61,7 @@ struct mux_config {
 	bool status;
 	bool clipboard_write; /* OSC 52 writes reach the sandmux buffer */
 	int net_hold;         /* seconds a refused connection waits for its prompt; 0: never */
+	struct limits limits; /* "limits": every pane's, unless its profile sets lower ones */
 };
 /* Defaults, then the file at path (may be absent). 0, or -1 with
  * "FILE:LINE:COL: FIELD: what is wrong" in err. */
@@ -91,9 +98,11 @@ struct pane {
 	 * after pane_new(). OSC 52 is handled by pane-osc.c. */
 	void (*osc_hook)(int command, const char *arg, size_t len, void *data);
 	void *osc_hook_data;
-	struct proxy *proxy;       /* NET_PROXY: the pane's filtering proxy (pane-spawn.c) */
-	struct policy *net_policy; /* what that proxy decides by, kept as long as it */
-	struct esc_pane *esc;      /* prompts, grants, what a restart runs (shell/escalate.h) */
+	struct proxy *proxy;           /* NET_PROXY: the pane's filtering proxy (pane-spawn.c) */
+	struct policy *net_policy;     /* what that proxy decides by, kept as long as it */
+	struct esc_pane *esc;          /* prompts, grants, what a restart runs (shell/escalate.h) */
+	struct sandbox_limits *limits; /* resource limits in force (pane-limits.c), or NULL */
+	unsigned limits_said;          /* the limits hit since the start already said in the pane */
 };
 
 struct window {
@@ -163,6 +172,7 @@ struct server {
 	struct ui *parked[MUX_MAX_PARKED]; /* screens of gone clients, for reuse (ui_park) */
 	int nparked;
 	uint64_t draw_timer, last_draw;
+	uint64_t limits_timer;          /* the look at every pane's limit counters (pane-limits.c) */
 	uint64_t flood_start;           /* pane output in the tick from flood_start */
 	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
 	bool draw_pending;
@@ -250,6 +260,17 @@ struct pane *pane_find(struct server *, int id);
 
 /* pane-osc.c: routes the pane's OSC strings (clipboard, osc_hook). */
 void pane_osc_init(struct pane *);
+
+/* pane-limits.c: a pane's resource limits, made before each start. */
+struct launch;
+int pane_limits_prepare(struct pane *, struct policy *, struct launch *, char *err, size_t errlen);
+void pane_limits_started(struct pane *, const struct launch *);
+void pane_limits_release(struct pane *); /* the sandbox is gone */
+void pane_limits_free(struct pane *);
+/* " · pids 64 mem 64M tmp 16M" for a running sandboxed pane, else "" */
+void pane_limits_title(const struct pane *, char *buf, size_t cap);
+/* Starts the server's look at the counters, once a second. */
+void pane_limits_watch(struct server *);
 
 /* redraw.c */
 void redraw_clients(struct server *);

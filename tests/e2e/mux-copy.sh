@@ -69,7 +69,7 @@ s.connect(sys.argv[1])
 s.sendall(struct.pack("II", 1, 3000000))
 s.close()
 PY
-grep -q 'malformed message' "$sock.log" && ok "a malformed message is logged" || fail "a malformed message is logged"
+grep -q 'malformed message' "$HOME/.sandmux/state/server.log" && ok "a malformed message is logged" || fail "a malformed message is logged"
 out=$(m_sandmux ls)
 contains "the session survives a bad client" "$out" "ws: 1 windows, 2 panes"
 m_sandmux kill-session >/dev/null

@@ -40,6 +40,19 @@ int main(void)
 	CHECK(&u, strstr(err, ":1:14: net_hold:") != NULL);
 	CHECK_INT(&u, load("{\"nope\": 1}", &cfg, err, sizeof err), -1);
 	CHECK(&u,
-	      strstr(err, "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind)") != NULL);
+	      strstr(err, "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind, limits)") !=
+		      NULL);
+	mux_config_defaults(&cfg);
+	CHECK_INT(&u, cfg.limits.pids, MUX_LIMIT_PIDS);
+	CHECK_INT(&u, cfg.limits.memory_mib, MUX_LIMIT_MEMORY_MIB);
+	CHECK_INT(&u, cfg.limits.tmp_mib, MUX_LIMIT_TMP_MIB);
+	CHECK_INT(&u, load("{\"limits\": {\"pids\": 64, \"memory\": 0}}", &cfg, err, sizeof err), 0);
+	CHECK_INT(&u, cfg.limits.pids, 64);
+	CHECK_INT(&u, cfg.limits.memory_mib, 0);
+	CHECK_INT(&u, cfg.limits.tmp_mib, MUX_LIMIT_TMP_MIB);
+	CHECK_INT(&u, load("{\"limits\": {\"cpu\": 1}}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, ":1:20: cpu: unknown limit (known: pids, memory, tmp)") != NULL);
+	CHECK_INT(&u, load("{\"limits\": {\"tmp\": 1.5}}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, "tmp: want a whole number") != NULL);
 	return unit_done(&u, "test_config");
 }
