@@ -64,14 +64,19 @@ static int write_text(const char *dir, const char *file, const char *text)
 	return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-/* Whether the space-separated list has word. */
-static bool has_word(const char *list, const char *word)
+/* Whether the list (words separated by sep) has word. */
+static bool has_word_sep(const char *list, const char *word, char sep)
 {
 	size_t n = strlen(word);
 	for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || p[n] == '\0'))
+		if ((p == list || p[-1] == sep) && (p[n] == sep || p[n] == '\n' || p[n] == '\0'))
 			return true;
 	return false;
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	return has_word_sep(list, word, ' ');
 }
 
 static bool fs_is(const char *path, long magic)
@@ -92,7 +97,10 @@ static int own_cgroup(const char *key, char *out, size_t cap)
 		if (c2 == NULL)
 			continue;
 		*c2 = '\0';
-		if (key[0] == '\0' ? strcmp(line, "0") == 0 && c1[1] == '\0' : has_word(c1 + 1, key)) {
+		/* v2: "0::/path"; v1: "4:memory:/path" (names comma-separated) */
+		bool v2 = line[0] == '0' && c1 == line + 1 && c2 == c1 + 1;
+		*c1 = '\0';
+		if (key[0] == '\0' ? v2 : has_word_sep(c1 + 1, key, ',')) {
 			snprintf(out, cap, "%s", c2 + 1);
 			return 0;
 		}

@@ -72,7 +72,9 @@ void pane_limits_release(struct pane *p)
 
 void pane_limits_free(struct pane *p)
 {
-	pane_limits_release(p);
+	/* the pane is going: nothing left to tell it */
+	if (p->limits != NULL)
+		limits_release(p->limits);
 	free(p->limits);
 	p->limits = NULL;
 }
