@@ -22,6 +22,8 @@ die() {
 	m_expect "$2: the client says the server ended" "server of session ws ended: $4"
 	m_expect "$2: and that the shell is not sandboxed" "the shell you see now is NOT sandboxed"
 	m_expect "$2: the client exits" "CLIENT-EXIT"
+	# the next session must not find this one still going away
+	_i=0; while [ $_i -lt 100 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; _i=$((_i + 1)); done
 	if [ -n "$3" ]; then
 		_i=0; while [ $_i -lt 50 ] && ! grep -q "ws: $3" "$LOG"; do sleep 0.1; _i=$((_i + 1)); done
 		contains "$2: server.log records it" "$(cat "$LOG")" "ws: $3"
