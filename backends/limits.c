@@ -50,11 +50,13 @@ static int read_text(const char *path, char *buf, size_t cap)
 	return 0;
 }
 
+/* O_CREAT changes nothing on a cgroup file system (its files are there
+ * or cannot be made) and lets the unit test use a plain directory tree. */
 static int write_text(const char *dir, const char *file, const char *text)
 {
 	char path[PATH_MAX + 64];
 	snprintf(path, sizeof path, "%s/%s", dir, file);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
 	ssize_t n = write(fd, text, strlen(text));
@@ -161,32 +163,42 @@ static int make_base(const char *dir, bool v2, char *base, size_t cap)
 	return 0;
 }
 
-/* cgroup v2: the nearest ancestor that hands down pids and memory and
- * lets us move processes below it. */
-static int base_v2(char *base, size_t cap)
+/* Whether dir hands pids and memory down and lets us move processes
+ * into a cgroup below it (its cgroup.procs, for a move from a sibling). */
+static bool v2_usable(const char *dir)
 {
-	char own[PATH_MAX], dir[PATH_MAX + 32], ctl[256];
-	if (!fs_is(CG_ROOT, CGROUP2_MAGIC) || own_cgroup("", own, sizeof own) < 0)
-		return -1;
+	char ctl[256], path[PATH_MAX + 160];
+	snprintf(path, sizeof path, "%s/cgroup.subtree_control", dir);
+	if (read_text(path, ctl, sizeof ctl) < 0 || !has_word(ctl, "pids") || !has_word(ctl, "memory"))
+		return false;
+	snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+	return access(dir, W_OK) == 0 && access(path, W_OK) == 0;
+}
+
+int limits_cgroup2_base(const char *root, const char *own_path, char *base, size_t cap)
+{
+	char own[PATH_MAX], dir[PATH_MAX + 64];
+	snprintf(own, sizeof own, "%s", own_path);
 	/* our own cgroup holds processes: start at its parent (or the root) */
-	char *slash = strrchr(own, '/');
-	for (;;) {
+	for (char *slash = strrchr(own, '/');; slash = strrchr(own, '/')) {
 		if (slash != NULL)
 			*slash = '\0';
-		snprintf(dir, sizeof dir, "%s%s", CG_ROOT, own);
-		char path[PATH_MAX + 64];
+		snprintf(dir, sizeof dir, "%s%s", root, own);
 		if (own[0] == '\0' && geteuid() == 0)
 			write_text(dir, "cgroup.subtree_control", CG_WANT); /* the root may hand them down */
-		snprintf(path, sizeof path, "%s/cgroup.procs", dir);
-		char sub[PATH_MAX + 64];
-		snprintf(sub, sizeof sub, "%s/cgroup.subtree_control", dir);
-		if (read_text(sub, ctl, sizeof ctl) == 0 && has_word(ctl, "pids") && has_word(ctl, "memory") &&
-		    access(dir, W_OK) == 0 && access(path, W_OK) == 0)
+		if (v2_usable(dir))
 			return make_base(dir, true, base, cap);
 		if (own[0] == '\0')
 			return -1;
-		slash = strrchr(own, '/');
 	}
+}
+
+static int base_v2(char *base, size_t cap)
+{
+	char own[PATH_MAX];
+	if (!fs_is(CG_ROOT, CGROUP2_MAGIC) || own_cgroup("", own, sizeof own) < 0)
+		return -1;
+	return limits_cgroup2_base(CG_ROOT, own, base, cap);
 }
 
 /* cgroup v1: our own cgroup of the hierarchy `name`. */

@@ -60,6 +60,12 @@ void limits_describe(const struct sandbox_limits *, char *buf, size_t cap);
 /* "pids 64 · mem 64M · tmp 16M": short, for a pane's title */
 void limits_brief(const struct sandbox_limits *, char *buf, size_t cap);
 
+/* cgroup v2: the cgroup sandmux makes its own under ("ROOT/.../sandmux-PID",
+ * made, with pids and memory handed down), for a process in cgroup
+ * own_path of the hierarchy mounted at root: the nearest ancestor that
+ * hands both down and whose cgroup.procs we may write. 0, or -1. */
+int limits_cgroup2_base(const char *root, const char *own_path, char *base, size_t cap);
+
 /* Looks at the counters of a running sandbox whose init is pid, and
  * calls emit with one denial (op "limit", target "pids", "memory" or
  * "tmp", the rule with its numbers) per limit hit since the last poll. */
