@@ -301,7 +301,9 @@ int client_attach(int sock, const char *profile)
 	buf_free(&a.out);
 	if (strncmp(a.why, "detached", 8) == 0)
 		printf("[%s]\n", a.why);
-	else
+	else if (status != 0) /* this client alone was let go: refused, a bad message */
+		fprintf(stderr, "sandmux: %s\n", a.why);
+	else /* the server said it ends, or went away without a word */
 		attach_say_ended(&a);
 	return status;
 }
