@@ -6,10 +6,12 @@ T_FAILED=0
 ok()   { echo "ok - $*"; }
 fail() { echo "not ok - $*"; T_FAILED=1; }
 
-# check NAME CMD...: the command must succeed.
-check() { _n=$1; shift; if "$@" >/tmp/.t_out.$$ 2>&1; then ok "$_n"; else fail "$_n"; sed 's/^/#   /' /tmp/.t_out.$$ | head -20; fi; rm -f /tmp/.t_out.$$; }
+# check NAME CMD...: the command must succeed. (Its output goes under the
+# test's own T_BASE: /tmp/.t_out.$$ collided between tests run at once in
+# pid namespaces of their own, where $$ is 1 in each.)
+check() { _n=$1; shift; if "$@" >"$T_BASE/.t_out" 2>&1; then ok "$_n"; else fail "$_n"; sed 's/^/#   /' "$T_BASE/.t_out" | head -20; fi; rm -f "$T_BASE/.t_out"; }
 # refuse NAME CMD...: the command must fail.
-refuse() { _n=$1; shift; if "$@" >/tmp/.t_out.$$ 2>&1; then fail "$_n (succeeded)"; sed 's/^/#   /' /tmp/.t_out.$$ | head -20; else ok "$_n"; fi; rm -f /tmp/.t_out.$$; }
+refuse() { _n=$1; shift; if "$@" >"$T_BASE/.t_out" 2>&1; then fail "$_n (succeeded)"; sed 's/^/#   /' "$T_BASE/.t_out" | head -20; else ok "$_n"; fi; rm -f "$T_BASE/.t_out"; }
 # same NAME GOT WANT
 same() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1"; echo "#   got:  $2"; echo "#   want: $3"; fi; }
 # contains NAME HAYSTACK NEEDLE
