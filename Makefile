@@ -18,7 +18,7 @@ ASANBIN := $(UNIT:tests/unit/%.c=build/asan/tests/%)
 ASANOBJ := $(LIBOBJ:build/%=build/asan/%)
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps check-deps test unit unit-asan run install bench fuzz clean
+.PHONY: all deps check-deps test unit unit-asan sandmux-asan run install bench fuzz clean
 all: check-deps sandmux
 
 check-deps:
@@ -42,7 +42,7 @@ build/asan/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP $(SANFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
--include $(OBJ:.o=.d) $(ASANOBJ:.o=.d)
+-include $(OBJ:.o=.d) $(ASANOBJ:.o=.d) build/asan/shell/main.d
 
 # The build checks the layering: a unit test links against the objects of
 # the highest layer it includes and the layers below it only, so an arrow
@@ -70,9 +70,15 @@ build/asan/tests/%: tests/unit/%.c $$(call objs_$$(call test_layer,$$*),build/as
 unit: $(UNITBIN)
 unit-asan: $(ASANBIN)
 
+# The whole binary under ASan/UBSan: `make test` runs the end-to-end tests
+# against it a second time (tests/run.sh).
+build/asan/sandmux: $(ASANOBJ) build/asan/shell/main.o
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)
+sandmux-asan: build/asan/sandmux
+
 # The README's test command: unit tests (plain and under ASan/UBSan), sandbox
 # tests as root and as an unprivileged user, end-to-end tests in tmux.
-test: all unit unit-asan
+test: all unit unit-asan sandmux-asan
 	@./tests/run.sh
 
 run: deps all

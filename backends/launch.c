@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "backends/chan.h"
+#include "backends/limits.h"
 #include "backends/procpath.h"
 #include "backends/sandbox.h"
 #include "backends/shadow.h"
@@ -149,6 +150,13 @@ static void launch_exec(struct sbx *s)
 	 * signal its init (which would leave its orphans to the host). */
 	if (s->weak && landlock_scope_self() < 0) {
 		chan_send_err(s->chan, "landlock: scope the command's signals", strerror(errno));
+		_exit(127);
+	}
+	const char *step = NULL;
+	if (l->limits != NULL && limits_set_rlimits(l->limits, s->weak, &step) < 0) {
+		char what[96];
+		snprintf(what, sizeof what, "limits: %s", step);
+		chan_send_err(s->chan, what, strerror(errno));
 		_exit(127);
 	}
 	environ = s->envp; /* execvp looks up argv[0] in the command's own PATH */
@@ -310,7 +318,13 @@ static int launch_subreaper(struct sbx *s)
  * seccomp need no_new_privs, the deny list forbids mount() afterwards. */
 static int launch_layers(struct sbx *s)
 {
-	if (launch_bind_parent(s, s->weak ? SIGPWR : SIGKILL) < 0 || (!s->weak && ns_map_ids(s) < 0))
+	const char *step = NULL;
+	if (launch_bind_parent(s, s->weak ? SIGPWR : SIGKILL) < 0)
+		return -1;
+	/* first: every process the sandbox makes is counted */
+	if (s->l->limits != NULL && limits_join(s->l->limits, &step) < 0)
+		return sbx_fail(s, "limits", step);
+	if (!s->weak && ns_map_ids(s) < 0)
 		return -1;
 	if (setsid() < 0)
 		return sbx_fail(s, "session", "setsid");

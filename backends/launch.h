@@ -16,29 +16,31 @@
 #include <sys/types.h>
 
 struct policy;
+struct sandbox_limits;
 
 struct launch {
 	/* inputs */
 	const struct policy *policy;
-	char *const *argv;        /* argv[0] is looked up in $PATH */
-	char *const *envp;        /* the environment the env policy starts from */
-	const char *cwd;          /* default: the workspace */
-	int tty;                  /* PTY slave to make the controlling terminal, or -1 */
-	bool want_pty;            /* instead: make the PTY inside the sandbox's own devpts
+	char *const *argv;                   /* argv[0] is looked up in $PATH */
+	char *const *envp;                   /* the environment the env policy starts from */
+	const char *cwd;                     /* default: the workspace */
+	int tty;                             /* PTY slave to make the controlling terminal, or -1 */
+	bool want_pty;                       /* instead: make the PTY inside the sandbox's own devpts
 				 * (its name resolves inside, the host's terminals stay
 				 * out of sight) and hand back the master in pty_fd */
-	int stdio[3];             /* used when tty < 0; -1 means inherit */
-	bool want_notify;         /* hand back a seccomp user-notification fd (observer) */
-	bool want_proxy_listener; /* create a TCP listener inside the netns, hand it back;
+	int stdio[3];                        /* used when tty < 0; -1 means inherit */
+	bool want_notify;                    /* hand back a seccomp user-notification fd (observer) */
+	bool want_proxy_listener;            /* create a TCP listener inside the netns, hand it back;
 				 * the proxy variables pointing at it are set too */
-	int proxy_listen_port;    /* its port on the sandbox's 127.0.0.1; 0: any free port */
-	char *const *extra_env;   /* NULL-terminated "NAME=VALUE" set after the env policy, or NULL */
-	bool want_status;         /* hand back status_fd (sandboxed commands only) */
-	int pass_fd;              /* -1, or an fd the command alone gets, as LAUNCH_PASS_FD
+	int proxy_listen_port;               /* its port on the sandbox's 127.0.0.1; 0: any free port */
+	char *const *extra_env;              /* NULL-terminated "NAME=VALUE" set after the env policy, or NULL */
+	bool want_status;                    /* hand back status_fd (sandboxed commands only) */
+	int pass_fd;                         /* -1, or an fd the command alone gets, as LAUNCH_PASS_FD
 				 * (init closes its copy): the shell integration's secret */
-	bool exec_nodump;         /* exec argv[0] (an absolute path) so that the process is
+	bool exec_nodump;                    /* exec argv[0] (an absolute path) so that the process is
 				 * not dumpable (exec-nodump.c); if that fails, the command
 				 * runs as usual without pass_fd */
+	const struct sandbox_limits *limits; /* resource limits (backends/limits.h), or NULL */
 
 	/* outputs */
 	pid_t pid;      /* host pid of the sandbox's init */

@@ -82,6 +82,10 @@ int launch_loopback_listener(int port, int *bound);
 /* Kills every descendant of root (not root), round after round until a
  * walk of /proc finds none alive (a process may fork meanwhile). */
 void weak_kill_tree(pid_t root);
+/* How many live processes root and its descendants are (limits.c: what
+ * RLIMIT_NPROC counts in a sandbox); *first: one descendant, 0 if none.
+ * -1 when /proc cannot be read. */
+long proc_count_tree(pid_t root, pid_t *first);
 /* The proxy's listener on the host's 127.0.0.1, at a free port (many
  * panes share the host's loopback): -1 with l->err set on failure. */
 int weak_proxy_listener(struct launch *l);

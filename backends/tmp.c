@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/launch.h"
+#include "backends/limits.h"
 #include "backends/sandbox.h"
 #include "policy/policy.h"
 
@@ -97,15 +99,36 @@ static int ns_keep_restore(struct sbx *s, struct ns_keep *k, const char *under)
 	return 0;
 }
 
+/* limits.tmp: one tmpfs of that size for /tmp and /var/tmp together, in
+ * the sandbox's own mount namespace, instead of the session temp dir on
+ * the host (whose file system it could fill). Seen from outside through
+ * /proc/PID/root/tmp. */
+static int tmp_bounded(struct sbx *s, const char *dir, char *first)
+{
+	char opts[64];
+	if (first[0] != '\0')
+		return ns_bind(s, first, dir, false);
+	snprintf(opts, sizeof opts, "mode=1777,size=%ldm", s->l->limits->want.tmp_mib);
+	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+		return sbx_fail(s, "mount", "the size-limited tmpfs on the temp dir (limits.tmp)");
+	snprintf(first, PATH_MAX, "%s", dir);
+	return 0;
+}
+
 /* The session temp dir at /tmp and /var/tmp; without one, a fresh tmpfs,
  * so the host's sockets in /tmp (tmux, X11, sandmux) are never in sight. */
 static int tmp_mount(struct sbx *s, struct ns_keep *k)
 {
 	const char *dirs[] = { "/tmp", "/var/tmp" };
+	char first[PATH_MAX] = "";
+	bool bounded = s->l->limits != NULL && s->l->limits->tmp == LIMIT_TMPFS;
 	for (size_t i = 0; i < 2; i++) {
 		if (access(dirs[i], F_OK) < 0)
 			continue;
-		if (s->p->tmpdir != NULL) {
+		if (bounded) {
+			if (tmp_bounded(s, dirs[i], first) < 0)
+				return -1;
+		} else if (s->p->tmpdir != NULL) {
 			char src[64];
 			if (k->tmpdir < 0) {
 				char what[PATH_MAX + 32];

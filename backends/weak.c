@@ -209,6 +209,25 @@ static int weak_kill_round(pid_t root)
 	return killed;
 }
 
+long proc_count_tree(pid_t root, pid_t *first)
+{
+	size_t n;
+	struct proc *v = proc_list(&n);
+	long count = 1; /* root */
+	if (v == NULL)
+		return -1;
+	proc_mark(v, n, root);
+	*first = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].mark && v[i].alive) {
+			if (*first == 0)
+				*first = v[i].pid;
+			count++;
+		}
+	free(v);
+	return count;
+}
+
 void weak_kill_tree(pid_t root)
 {
 	/* A dying process's children reach the subreaper only once it is

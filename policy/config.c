@@ -317,6 +317,34 @@ static int p_restrict(struct loader *ld, const struct json *j, void *a)
 	return get_bool(ld, j, &((struct profile_def *)a)->restrict_network);
 }
 
+/* "limits": {"pids": 256, "memory": 2048, "tmp": 512} (MiB; 0: none). */
+static int limit_value(struct loader *ld, const struct json *j, long *out)
+{
+	if (j->type != JSON_NUMBER || j->number < 0 || j->number > 1e9 || j->number != (long)j->number)
+		return fail(ld, j, "want a whole number from 0 (no limit) to 1000000000");
+	*out = (long)j->number;
+	return 0;
+}
+static int l_pids(struct loader *ld, const struct json *j, void *a)
+{
+	return limit_value(ld, j, &((struct limits *)a)->pids);
+}
+static int l_memory(struct loader *ld, const struct json *j, void *a)
+{
+	return limit_value(ld, j, &((struct limits *)a)->memory_mib);
+}
+static int l_tmp(struct loader *ld, const struct json *j, void *a)
+{
+	return limit_value(ld, j, &((struct limits *)a)->tmp_mib);
+}
+static int p_limits(struct loader *ld, const struct json *j, void *a)
+{
+	static const struct field f[] = {
+		{ "pids", l_pids }, { "memory", l_memory }, { "tmp", l_tmp }, { NULL, NULL }
+	};
+	return walk(ld, j, f, &((struct profile_def *)a)->limits);
+}
+
 static bool name_valid(const char *s)
 {
 	return *s && strlen(s) <= 64 &&
@@ -327,7 +355,7 @@ static int one_profile(struct loader *ld, const struct json *j)
 {
 	static const struct field f[] = {
 		{ "extends", p_extends },           { "read_write", p_rw }, { "read_only", p_ro }, { "deny", p_deny },
-		{ "restrict_network", p_restrict }, { NULL, NULL }
+		{ "restrict_network", p_restrict }, { "limits", p_limits }, { NULL, NULL }
 	};
 	struct config *cfg = ld->cfg;
 	if (profile_is_builtin(j->key))
@@ -342,6 +370,7 @@ static int one_profile(struct loader *ld, const struct json *j)
 	memset(d, 0, sizeof *d);
 	d->name = strdup(j->key);
 	d->origin = (struct origin){ ld->file, ld->layer, j->key_line, j->key_col };
+	d->limits = (struct limits){ LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
 	return walk(ld, j, f, d);
 }
 

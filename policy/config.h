@@ -26,6 +26,7 @@ struct profile_def {
 	struct opt_str extends;
 	struct rules read_write, read_only, deny;
 	struct opt_bool restrict_network;
+	struct limits limits; /* "limits": {"pids", "memory", "tmp"}; LIMIT_UNSET each when absent */
 };
 
 struct env_cfg {

@@ -93,7 +93,10 @@ static bool profile_def_equal(const struct profile_def *a, const struct profile_
 	const char *ea = a->extends.v ? a->extends.v : "workspace", *eb = b->extends.v ? b->extends.v : "workspace";
 	return strcmp(ea, eb) == 0 && rules_equal(&a->read_write, &b->read_write) &&
 	       rules_equal(&a->read_only, &b->read_only) && rules_equal(&a->deny, &b->deny) &&
-	       (a->restrict_network.set && a->restrict_network.v) == (b->restrict_network.set && b->restrict_network.v);
+	       (a->restrict_network.set && a->restrict_network.v) ==
+		       (b->restrict_network.set && b->restrict_network.v) &&
+	       a->limits.pids == b->limits.pids && a->limits.memory_mib == b->limits.memory_mib &&
+	       a->limits.tmp_mib == b->limits.tmp_mib;
 }
 
 static struct profile_def *find_def(struct config *cfg, const char *name)

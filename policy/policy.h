@@ -87,6 +87,21 @@ struct env_policy {
 
 struct config; /* the merged layers, before a profile is chosen (config.h) */
 
+/* Resource limits of one sandbox (backends/limits.c says how each is
+ * enforced). 0: none; LIMIT_UNSET: not given (a profile that sets no
+ * limit; the defaults of sandmux.json then apply, see limits_fold). */
+#define LIMIT_UNSET (-1L)
+struct limits {
+	long pids;       /* processes and threads */
+	long memory_mib; /* memory, MiB */
+	long tmp_mib;    /* what /tmp and /var/tmp may hold, MiB */
+};
+/* A profile's limits can only lower the defaults: each value becomes the
+ * smaller of the two (0, "none", counting as the largest). */
+void limits_fold(struct limits *profile, const struct limits *defaults);
+/* Each value of into lowered to from's where from's is smaller. */
+void limits_lower(struct limits *into, const struct limits *from);
+
 /* A resolved policy: one profile, one workspace. Paths are absolute and
  * normalised (no "//", ".", ".."; symlinks of the workspace resolved by the
  * caller). Globs (deny, protect) are absolute after anchoring at the
@@ -123,6 +138,7 @@ struct policy {
 	} net;
 
 	struct env_policy env;
+	struct limits limits; /* the profile's "limits" (LIMIT_UNSET each when none) */
 
 	struct policy_agents *agents; /* agent presets (policy/agents.h); NULL: none */
 

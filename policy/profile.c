@@ -156,6 +156,7 @@ static void fill_chain(struct policy *p, const struct profile_def *const *chain,
 		add_rules(p, &p->deny, &d->deny, "deny");
 		if (d->restrict_network.set)
 			*restrict_net = d->restrict_network.v;
+		limits_lower(&p->limits, &d->limits);
 	}
 }
 
@@ -293,6 +294,7 @@ int profile_resolve(struct policy *p, const struct config *cfg, const struct pol
 	p->shared_cache = cfg->shared_cache.set && cfg->shared_cache.v;
 	p->allow_weaker = cfg->weaker.set && cfg->weaker.v;
 	p->allow_ptrace = strcmp(base, "devbox") == 0;
+	p->limits = (struct limits){ LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
 	fill_roots(p, cfg);
 	fill_own_files(p, opts);
 	fill_chain(p, chain, n, &restrict_net);

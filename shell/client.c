@@ -5,6 +5,9 @@
 #include "shell/client.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
@@ -28,6 +32,8 @@ struct attach {
 	bool done;
 	int status;
 	char why[512];
+	char name[64];   /* the session's, from the socket's address */
+	off_t log_start; /* server.log's size when attaching */
 };
 
 int client_connect(const char *path)
@@ -183,6 +189,80 @@ static int attach_loop(struct attach *a, const char *profile)
 	return a->status;
 }
 
+/* The session's name is its socket's: the server bound dir/NAME. */
+static void attach_name(struct attach *a)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof sa;
+	a->name[0] = '\0';
+	if (getpeername(a->sock, (struct sockaddr *)&sa, &len) < 0 || len <= offsetof(struct sockaddr_un, sun_path))
+		return;
+	sa.sun_path[sizeof sa.sun_path - 1] = '\0';
+	const char *slash = strrchr(sa.sun_path, '/');
+	snprintf(a->name, sizeof a->name, "%.63s", slash != NULL ? slash + 1 : sa.sun_path);
+}
+
+static int log_open_read(void)
+{
+	char path[PATH_MAX];
+	const char *home = getenv("HOME");
+	if (home == NULL || snprintf(path, sizeof path, "%s/.sandmux/state/server.log", home) >= (int)sizeof path)
+		return -1;
+	return open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+}
+
+/* The last line about the session's end ("exiting: ...", "died ...",
+ * "cannot ...") the server wrote into server.log since we attached,
+ * after its "TIME NAME: " prefix; empty when it wrote none (SIGKILL). */
+static void attach_log_reason(const struct attach *a, char *out, size_t cap)
+{
+	out[0] = '\0';
+	int fd = log_open_read();
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= a->log_start || a->name[0] == '\0') {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	off_t from = st.st_size - a->log_start > 65536 ? st.st_size - 65536 : a->log_start;
+	char buf[65537];
+	ssize_t n = pread(fd, buf, sizeof buf - 1, from);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	char key[80];
+	snprintf(key, sizeof key, " %s: ", a->name);
+	for (char *line = buf, *next; line != NULL && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		char *k = strstr(line, key), *what = k != NULL ? k + strlen(key) : NULL;
+		if (k != NULL && k == strchr(line, ' ') &&
+		    (strncmp(what, "exiting", 7) == 0 || strncmp(what, "died", 4) == 0 ||
+		     strncmp(what, "cannot", 6) == 0))
+			snprintf(out, cap, "%s", what);
+	}
+}
+
+/* The session is gone while the person looked at it: the shell they see
+ * now is the one they started sandmux from, with no sandbox around it,
+ * and it may look exactly like the one in the pane. Say so, loudly. */
+static void attach_say_ended(const struct attach *a)
+{
+	char reason[640];
+	attach_log_reason(a, reason, sizeof reason);
+	if (reason[0] == '\0')
+		snprintf(reason, sizeof reason, "%s%s", a->why,
+			 strcmp(a->why, "lost the server") == 0
+				 ? " (no reason logged: killed with SIGKILL, or out of memory?)"
+				 : "");
+	fprintf(stderr,
+		"\r\n\033[1;31msandmux: the sandmux server%s%s ended: %s\033[0m\r\n"
+		"\033[1;31msandmux: the shell you see now is NOT sandboxed\033[0m\r\n",
+		a->name[0] ? " of session " : "", a->name, reason);
+}
+
 int client_attach(int sock, const char *profile)
 {
 	struct termios saved, raw;
@@ -203,6 +283,12 @@ int client_attach(int sock, const char *profile)
 		fprintf(stderr, "sandmux: cannot attach: %s\n", strerror(errno));
 		return 1;
 	}
+	attach_name(&a);
+	int logfd = log_open_read();
+	struct stat st;
+	a.log_start = logfd >= 0 && fstat(logfd, &st) == 0 ? st.st_size : 0;
+	if (logfd >= 0)
+		close(logfd);
 	raw = saved;
 	cfmakeraw(&raw);
 	tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw);
@@ -213,10 +299,12 @@ int client_attach(int sock, const char *profile)
 	close(sock);
 	buf_free(&a.in);
 	buf_free(&a.out);
-	if (status == 0)
+	if (strncmp(a.why, "detached", 8) == 0)
 		printf("[%s]\n", a.why);
-	else
+	else if (status != 0) /* this client alone was let go: refused, a bad message */
 		fprintf(stderr, "sandmux: %s\n", a.why);
+	else /* the server said it ends, or went away without a word */
+		attach_say_ended(&a);
 	return status;
 }
 

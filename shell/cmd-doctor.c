@@ -14,11 +14,13 @@
 #include <unistd.h>
 
 #include "backends/launch.h"
+#include "backends/limits.h"
 #include "backends/loop.h"
 #include "backends/observer.h"
 #include "backends/unixsock.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
+#include "shell/mux.h"
 
 static const char *const doctor_profiles[] = { "workspace", "read-only", "strict", "devbox", "off" };
 
@@ -208,6 +210,40 @@ static bool doctor_policies(const struct features *f, const char *home, const ch
 	return ok;
 }
 
+/* The limits a pane of profile p gets here: sandmux.json's defaults,
+ * lowered by the profile's, made for real (a probe cgroup, removed). */
+static void doctor_limits(const char *home, struct policy *p)
+{
+	struct mux_config cfg;
+	struct sandbox_limits sl;
+	char path[PATH_MAX], err[600], how[512];
+	snprintf(path, sizeof path, "%s/.sandmux/sandmux.json", home != NULL ? home : "/");
+	printf("\nresource limits (\"limits\" in %s; a profile's can only lower them):\n", path);
+	if (mux_config_load(&cfg, path, err, sizeof err) < 0)
+		printf("  error: %s (the defaults apply)\n", err);
+	printf("  defaults: pids %ld, memory %ldM, tmp %ldM (0: none)\n", cfg.limits.pids, cfg.limits.memory_mib,
+	       cfg.limits.tmp_mib);
+	if (!p->sandboxed) {
+		printf("  profile %s: no sandbox, no limits\n", p->profile);
+		return;
+	}
+	limits_fold(&p->limits, &cfg.limits);
+	limits_prepare(&sl, &p->limits, "doctor-probe");
+	limits_describe(&sl, how, sizeof how);
+	char base[PATH_MAX];
+	snprintf(base, sizeof base, "%s", sl.cg_pids[0] ? sl.cg_pids : sl.cg_memory);
+	if (strrchr(base, '/') != NULL)
+		*strrchr(base, '/') = '\0'; /* the probe's own directory was only a test */
+	printf("  a pane of profile %s gets: %s\n", p->profile, how);
+	if (base[0])
+		printf("  cgroups under %s (one per sandbox)\n", base);
+	else
+		printf("  no cgroup to write here (cgroup v2 needs a delegated subtree, v1 needs root)\n");
+	printf("  the weaker sandbox bounds /tmp per file only (RLIMIT_FSIZE), and its RLIMIT_NPROC counts\n"
+	       "  every process of this user\n");
+	limits_release(&sl);
+}
+
 /* The sources as `sandmux run` here would read them: the resolved profile
  * and every warning (unknown keys, ignored untrusted widening, the same
  * custom profile defined differently per user and per repo). */
@@ -217,6 +253,8 @@ static int doctor_sources(const char *home, const char *ws)
 	struct policy *p = NULL;
 	struct perr err = { 0 };
 	int rc = policy_load(&o, &p, &err);
+	if (rc == 0)
+		doctor_limits(home, p);
 	printf("\npolicy sources here:\n");
 	if (rc < 0)
 		printf("  error: %s\n", err.msg);

@@ -20,12 +20,14 @@
 #include <unistd.h>
 
 #include "backends/launch.h"
+#include "backends/limits.h"
 #include "backends/observer.h"
 #include "backends/loop.h"
 #include "backends/proxy.h"
 #include "backends/safefile.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
+#include "shell/mux.h"
 #include "shell/run-denials.h"
 #include "shell/run-tty.h"
 
@@ -54,6 +56,8 @@ struct run {
 	char tmpdir[PATH_MAX];
 	struct run_denials denials; /* the observer and its events */
 	struct proxy *proxy;        /* NET_PROXY: the filtering proxy */
+	struct sandbox_limits lim;  /* resource limits (backends/limits.h) */
+	uint64_t lim_timer;
 };
 
 static int run_usage(void)
@@ -164,6 +168,37 @@ static void run_on_signal(struct watch *w, int events, void *arg)
 	}
 }
 
+static void run_on_limit(struct denial *d, void *arg)
+{
+	struct run *r = arg;
+	events_emit(&r->denials.ev, d);
+}
+
+/* A look at the limits' counters once a second while the command runs. */
+static void run_limits_tick(void *arg)
+{
+	struct run *r = arg;
+	limits_poll(&r->lim, r->l.pid, run_on_limit, r);
+	r->lim_timer = timer_add(r->loop, 1000, run_limits_tick, r);
+}
+
+/* sandmux.json's "limits", lowered by the profile's: made before the
+ * launch (cgroups), applied in the child. */
+static void run_limits_prepare(struct run *r, const char *home)
+{
+	struct mux_config cfg;
+	char path[PATH_MAX], err[600];
+	snprintf(path, sizeof path, "%s/.sandmux/sandmux.json", home != NULL ? home : "/");
+	if (mux_config_load(&cfg, path, err, sizeof err) < 0)
+		fprintf(stderr, "sandmux run: %s (using the default limits)\n", err);
+	limits_fold(&r->p->limits, &cfg.limits);
+	char tag[64];
+	snprintf(tag, sizeof tag, "run-%d", (int)getpid());
+	limits_prepare(&r->lim, &r->p->limits, tag);
+	r->l.limits = &r->lim;
+	r->denials.limits = &r->lim;
+}
+
 /* The command's status from the sandbox's init, ahead of init's own
  * exit (which waits for the namespaces to be torn down). */
 static void run_on_status(struct watch *w, int events, void *arg)
@@ -174,6 +209,8 @@ static void run_on_status(struct watch *w, int events, void *arg)
 	if (read(watch_fd(w), &status, sizeof status) == (ssize_t)sizeof status) {
 		r->status = status;
 		r->done = true;
+		/* the namespaces are still there: a full /tmp can be seen */
+		limits_poll(&r->lim, r->l.pid, run_on_limit, r);
 	}
 	watch_del(w); /* end of file: the SIGCHLD path decides */
 	r->statusw = NULL;
@@ -268,17 +305,25 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	r->l.want_notify = r->p->sandboxed && !o->no_observer;
 	r->l.want_status = true;
 	run_proxy_ask(r);
+	if (r->p->sandboxed)
+		run_limits_prepare(r, o->popts.home);
 	int rc = launch_start(&r->l);
 	for (int fd = 1; fd < 3; fd++)
 		if (r->l.stdio[fd] > 2)
 			close(r->l.stdio[fd]);
 	if (rc < 0) {
 		fprintf(stderr, "sandmux run: %s\n", r->l.err);
+		if (r->l.limits != NULL)
+			limits_release(&r->lim);
 		return 1;
 	}
 	if (r->l.weak)
 		fprintf(stderr, "sandmux: weaker sandbox: no user namespaces (%s; see sandmux doctor)\n",
 			launch_weak_summary(r->p));
+	if (r->l.limits != NULL) {
+		limits_launched(&r->lim, r->l.weak, r->l.pid);
+		r->lim_timer = timer_add(r->loop, 1000, run_limits_tick, r);
+	}
 	if (r->l.notify_fd >= 0 &&
 	    run_denials_watch(&r->denials, r->loop, r->l.notify_fd, r->l.weak ? r->l.proxy_port : -1) < 0) {
 		/* The command waits at execve for an answer: it cannot go on. */
@@ -311,6 +356,10 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		close(r->l.status_fd);
 	r->l.status_fd = -1;
 	launch_cleanup(&r->l);
+	if (r->l.limits != NULL) {
+		limits_poll(&r->lim, -1, run_on_limit, r); /* the counters' last word */
+		limits_release(&r->lim);
+	}
 	int rep = run_denials_finish(&r->denials, o->argv, r->status, r->report);
 	r->report = NULL; /* closed by it */
 	if (rep < 0 && r->status == 0)

@@ -236,7 +236,7 @@ static int verb_default(int argc, char **argv)
 			if ((fd = client_connect(t.path)) < 0)
 				usleep(10000);
 		if (fd < 0) {
-			fprintf(stderr, "sandmux: the server did not start (see %s.log)\n", t.path);
+			fprintf(stderr, "sandmux: the server did not start (see ~/.sandmux/state/server.log)\n");
 			return 1;
 		}
 	}

@@ -162,6 +162,7 @@ int command_run(struct server *s, int argc, const char **argv, const char *cwd, 
 	if (strcmp(argv[0], "workspace") == 0)
 		return reply(out, 0, "%s", s->workspace);
 	if (strcmp(argv[0], "kill-session") == 0) {
+		snprintf(s->quit_why, sizeof s->quit_why, "kill-session");
 		server_log(s, "kill-session");
 		server_shutdown(s);
 		return reply(out, 0, "killed session %s\n", s->name);

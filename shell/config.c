@@ -1,6 +1,7 @@
 /* config: ~/.sandmux/sandmux.json, the multiplexer's own settings:
  *   {"prefix": "C-a", "scrollback": 5000, "status": true, "clipboard": false,
- *    "net_hold": 30, "bind": {"v": "split-h", "-": "split-v"}}
+ *    "net_hold": 30, "bind": {"v": "split-h", "-": "split-v"},
+ *    "limits": {"pids": 4096, "memory": 8192, "tmp": 1024}}
  * read with policy/json.h so that errors name FILE:LINE:COL and the field,
  * the same format as the policy files. A missing file is not an error. */
 #include "shell/mux.h"
@@ -15,7 +16,11 @@
 
 void mux_config_defaults(struct mux_config *cfg)
 {
-	*cfg = (struct mux_config){ .scrollback = 2000, .status = true, .net_hold = 30, .quiet_after = 5 };
+	*cfg = (struct mux_config){ .scrollback = 2000,
+				    .status = true,
+				    .net_hold = 30,
+				    .quiet_after = 5,
+				    .limits = { MUX_LIMIT_PIDS, MUX_LIMIT_MEMORY_MIB, MUX_LIMIT_TMP_MIB } };
 	keys_parse("C-b", &cfg->prefix);
 }
 
@@ -71,6 +76,28 @@ static int config_alert_command(struct mux_config *cfg, const char *path, const 
 	return 0;
 }
 
+/* "limits": {"pids": N, "memory": MiB, "tmp": MiB}; 0: none. */
+static int config_limits(struct mux_config *cfg, const char *path, const struct json *obj, char *err, size_t errlen)
+{
+	if (obj->type != JSON_OBJECT)
+		return bad(path, obj, err, errlen,
+			   "want an object such as {\"pids\": 4096, \"memory\": 8192, \"tmp\": 1024}");
+	const struct json *v;
+	json_each(v, obj)
+	{
+		long *to = strcmp(v->key, "pids") == 0     ? &cfg->limits.pids
+			   : strcmp(v->key, "memory") == 0 ? &cfg->limits.memory_mib
+			   : strcmp(v->key, "tmp") == 0    ? &cfg->limits.tmp_mib
+							   : NULL;
+		if (to == NULL)
+			return bad(path, v, err, errlen, "unknown limit (known: pids, memory, tmp)");
+		if (v->type != JSON_NUMBER || v->number < 0 || v->number > 1e9 || v->number != (long)v->number)
+			return bad(path, v, err, errlen, "want a whole number from 0 (no limit) to 1000000000");
+		*to = (long)v->number;
+	}
+	return 0;
+}
+
 static int config_member(struct mux_config *cfg, const char *path, const struct json *v, char *err, size_t errlen)
 {
 	if (strcmp(v->key, "prefix") == 0) {
@@ -104,10 +131,12 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 		cfg->alert_terminal = (int)i;
 	} else if (strcmp(v->key, "alert_command") == 0) {
 		return config_alert_command(cfg, path, v, err, errlen);
+	} else if (strcmp(v->key, "limits") == 0) {
+		return config_limits(cfg, path, v, err, errlen);
 	} else {
 		return bad(path, v, err, errlen,
 			   "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind, "
-			   "quiet_after, alert_terminal, alert_command)");
+			   "quiet_after, alert_terminal, alert_command, limits)");
 	}
 	return 0;
 }

@@ -451,6 +451,15 @@ void escalate_net_denial(struct pane *p, const struct net_denial *nd)
 	denial_clear(&d);
 }
 
+void escalate_limit_denial(struct pane *p, struct denial *d)
+{
+	if (p->esc == NULL) {
+		pane_add_denial(p->srv, p->id);
+		return;
+	}
+	on_denial(d, p);
+}
+
 /* How long a refused connection waits for its prompt: "net_hold" of
  * sandmux.json (default 30 s; 0: never), unless $SANDMUX_NET_HOLD was set
  * when the session started (tests use it). */

@@ -49,6 +49,9 @@ void escalate_spawn_end(struct pane *, struct launch *, struct policy **pol, boo
 void escalate_pane_exited(struct pane *);
 /* A connection the pane's proxy refused. */
 void escalate_net_denial(struct pane *, const struct net_denial *);
+/* A resource limit hit (pane-limits.c): a denial with nothing to offer. */
+struct denial;
+void escalate_limit_denial(struct pane *, struct denial *);
 /* Restarts the pane's command (or, after an answer in a shell pane, the
  * re-run) under the pane's grants. */
 void escalate_restart(struct pane *);

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "policy/policy.h"
 #include "shell/buf.h"
 #include "shell/keys.h"
 #include "shell/layout.h"
@@ -41,11 +42,16 @@ struct watch;
 struct vt;
 struct ui;
 struct policy;
+struct sandbox_limits;
 
 /* ~/.sandmux/sandmux.json */
-#define MUX_MAX_BINDS  32
-#define MUX_MAX_PARKED 64
-#define MUX_ALERT_ARGS 8
+#define MUX_MAX_BINDS        32
+#define MUX_MAX_PARKED       64
+/* sandmux.json's "limits" when it names none (README "Resource limits") */
+#define MUX_LIMIT_PIDS       4096
+#define MUX_LIMIT_MEMORY_MIB 8192
+#define MUX_LIMIT_TMP_MIB    1024
+#define MUX_ALERT_ARGS       8
 struct mux_bind {
 	struct key key;
 	char cmd[32];
@@ -63,6 +69,7 @@ struct mux_config {
 	enum { ALERT_TERM_OFF, ALERT_TERM_OSC9, ALERT_TERM_OSC777 } alert_terminal; /* tell the person's terminal */
 	char alert_argv[MUX_ALERT_ARGS][256]; /* "alert_command": run with the alert's text added */
 	int alert_argc;
+	struct limits limits; /* "limits": every pane's, unless its profile sets lower ones */
 };
 /* Defaults, then the file at path (may be absent). 0, or -1 with
  * "FILE:LINE:COL: FIELD: what is wrong" in err. */
@@ -107,6 +114,8 @@ struct pane {
 	uint64_t last_output;      /* loop_now_ms() of its last output */
 	uint64_t seen_at;          /* ... and of the last frame that showed it */
 	uint64_t quiet_timer;
+	struct sandbox_limits *limits; /* resource limits in force (pane-limits.c), or NULL */
+	unsigned limits_said;          /* the limits hit since the start already said in the pane */
 };
 
 struct window {
@@ -181,16 +190,21 @@ struct server {
 	struct ui *parked[MUX_MAX_PARKED]; /* screens of gone clients, for reuse (ui_park) */
 	int nparked;
 	uint64_t draw_timer, last_draw;
+	uint64_t limits_timer;          /* the look at every pane's limit counters (pane-limits.c) */
 	uint64_t flood_start;           /* pane output in the tick from flood_start */
 	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
 	bool draw_pending;
 	bool quit;
+	char quit_why[64];      /* what asked it to end: "kill-session", "signal 15 (SIGTERM)" */
 	struct esc_server *esc; /* the session's denial events (shell/escalate-pane.c) */
 };
 
 /* server.c */
 int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile);
+/* server-log.c: ~/.sandmux/state/server.log. */
 void server_log(struct server *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* From now on a fatal signal writes one line into the log first. */
+void server_log_crashes(struct server *);
 /* Counts pane output, which decides whether drawing is coalesced. */
 void server_output(struct server *, size_t n);
 /* Asks for a draw at the next tick; full: every client repaints all. */
@@ -281,6 +295,17 @@ void alerts_seen(struct server *);
 void alerts_pane_free(struct pane *);
 /* The status-bar mark of a window: "!", "#", "~" or "". */
 const char *alerts_window_mark(const struct window *);
+
+/* pane-limits.c: a pane's resource limits, made before each start. */
+struct launch;
+int pane_limits_prepare(struct pane *, struct policy *, struct launch *, char *err, size_t errlen);
+void pane_limits_started(struct pane *, const struct launch *);
+void pane_limits_release(struct pane *); /* the sandbox is gone */
+void pane_limits_free(struct pane *);
+/* " · pids 64 mem 64M tmp 16M" for a running sandboxed pane, else "" */
+void pane_limits_title(const struct pane *, char *buf, size_t cap);
+/* Starts the server's look at the counters, once a second. */
+void pane_limits_watch(struct server *);
 
 /* redraw.c */
 void redraw_clients(struct server *);

@@ -111,13 +111,16 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	l.want_proxy_listener = net;
 	l.proxy_listen_port = PROXY_SANDBOX_PORT;
 	escalate_spawn_begin(p, pol, &l, NULL); /* grants, re-run, shell integration, observer */
-	int r = launch_start(&l);
+	int r = pane_limits_prepare(p, pol, &l, err, errlen) < 0 ? -2 : launch_start(&l);
+	if (r == 0)
+		pane_limits_started(p, &l);
 	if (r == 0 && net && pane_proxy(p, &pol, &l, err, errlen) < 0) {
 		launch_kill(l.pid, l.weak); /* without its proxy the pane would hang on every connect */
 		waitpid(l.pid, NULL, 0);
 		r = -1;
-	} else if (r < 0)
+	} else if (r == -1)
 		snprintf(err, errlen, "%s", l.err);
+	r = r < 0 ? -1 : r;
 	if (r == 0) {
 		p->pid = l.pid;
 		p->sandboxed = sandboxed;

@@ -122,6 +122,7 @@ static void on_pane_exit(struct watch *w, int events, void *arg)
 		p->status -= 128;
 	}
 	p->pid = -1;
+	pane_limits_release(p);
 	watch_del(p->pidw);
 	p->pidw = NULL;
 	close(p->pidfd);
@@ -162,13 +163,6 @@ static char **pane_env(const struct pane *p)
 	snprintf(id, sizeof id, "SANDMUX_PANE=%d", p->id);
 	env[o++] = strdup(id);
 	return env;
-}
-
-static void env_free(char **env)
-{
-	for (size_t i = 0; env != NULL && env[i] != NULL; i++)
-		free(env[i]);
-	free(env);
 }
 
 static void pane_start(struct pane *p, const struct pane_spec *spec, int rows, int cols)
@@ -261,6 +255,7 @@ void pane_free(struct pane *p)
 	alerts_pane_free(p);
 	escalate_pane_free(p); /* its observer may decide by the proxy's policy */
 	pane_net_free(p);
+	pane_limits_free(p);
 	free(p);
 }
 
@@ -316,10 +311,12 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 		break;
 	}
 	const char *t = vt_title(p->vt);
+	char lim[128];
+	pane_limits_title(p, lim, sizeof lim);
 	/* "weak": the weaker sandbox (no user namespaces; sandmux doctor) */
-	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s ", p->id, p->name,
+	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s%s ", p->id, p->name,
 		 p->copy != NULL ? " [copy mode]" : "", state, p->profile, p->weak ? " (weak)" : "", p->denials,
-		 escalate_title_mark(p), t[0] ? " · " : "", t);
+		 escalate_title_mark(p), lim, t[0] ? " · " : "", t);
 }
 
 struct pane *pane_find(struct server *s, int id)

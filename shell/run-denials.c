@@ -2,6 +2,8 @@
  * hint lines at its end. */
 #include "shell/run-denials.h"
 
+#include "backends/limits.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
@@ -64,6 +66,16 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 	cJSON_AddStringToObject(r, "profile", rd->policy->profile ? rd->policy->profile : "");
 	cJSON_AddStringToObject(r, "workspace", rd->policy->workspace ? rd->policy->workspace : "");
 	cJSON_AddBoolToObject(r, "weaker_sandbox", rd->weak);
+	if (rd->limits != NULL) {
+		char how[512];
+		cJSON *lim = cJSON_CreateObject();
+		cJSON_AddNumberToObject(lim, "pids", (double)rd->limits->want.pids);
+		cJSON_AddNumberToObject(lim, "memory_mib", (double)rd->limits->want.memory_mib);
+		cJSON_AddNumberToObject(lim, "tmp_mib", (double)rd->limits->want.tmp_mib);
+		limits_describe(rd->limits, how, sizeof how);
+		cJSON_AddStringToObject(lim, "enforced", how);
+		cJSON_AddItemToObject(r, "limits", lim);
+	}
 	for (size_t i = 0; i < rd->ev.list.n; i++) {
 		char *s = denial_to_json(&rd->ev.list.v[i], true);
 		cJSON *d = s ? cJSON_Parse(s) : NULL;

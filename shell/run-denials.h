@@ -14,12 +14,14 @@
 struct loop;
 struct observer;
 struct policy;
+struct sandbox_limits;
 
 struct run_denials {
 	struct events ev;
 	struct observer *obs;
 	const struct policy *policy;
-	bool weak; /* the weaker sandbox (no user namespaces) ran the command */
+	bool weak;                           /* the weaker sandbox (no user namespaces) ran the command */
+	const struct sandbox_limits *limits; /* in force, for the report; NULL: none */
 };
 
 /* Logs to $HOME/.sandmux/state/denials.jsonl (no log without a home). */

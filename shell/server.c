@@ -35,22 +35,6 @@ void server_output(struct server *s, size_t n)
 	s->flood_bytes += n;
 }
 
-void server_log(struct server *s, const char *fmt, ...)
-{
-	if (s->log == NULL)
-		return;
-	char when[32];
-	time_t now = time(NULL);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", gmtime(&now));
-	fprintf(s->log, "%s %s: ", when, s->name);
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(s->log, fmt, ap);
-	va_end(ap);
-	fputc('\n', s->log);
-	fflush(s->log);
-}
-
 static void draw_tick(void *arg)
 {
 	struct server *s = arg;
@@ -92,7 +76,9 @@ static void on_signal(struct watch *w, int events, void *arg)
 	struct server *s = arg;
 	struct signalfd_siginfo si;
 	while (read(watch_fd(w), &si, sizeof si) == sizeof si) {
-		server_log(s, "signal %u: shutting down", si.ssi_signo);
+		const char *abbrev = sigabbrev_np((int)si.ssi_signo);
+		snprintf(s->quit_why, sizeof s->quit_why, "signal %u (SIG%s)", si.ssi_signo, abbrev ? abbrev : "?");
+		server_log(s, "%s: shutting down", s->quit_why);
 		server_shutdown(s);
 	}
 }
@@ -199,13 +185,12 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 {
 	server_locale();
 	struct server s = { .listen_fd = -1, .sig_fd = -1 };
-	/* beside the socket, in its private directory; never through a link */
-	char logdir[4200], logname[300], err[512];
-	const char *base = strrchr(sock_path, '/');
-	snprintf(logdir, sizeof logdir, "%.*s", base != NULL ? (int)(base - sock_path) : 1,
-		 base != NULL ? sock_path : ".");
-	snprintf(logname, sizeof logname, "%s.log", base != NULL ? base + 1 : sock_path);
-	int logfd = safefile_append(logdir, logname, err, sizeof err);
+	/* ~/.sandmux/state/server.log: never through a link (backends/safefile.h) */
+	char err[512];
+	const char *env_home = getenv("HOME");
+	int logfd = env_home != NULL && env_home[0] == '/'
+			    ? safefile_append(env_home, ".sandmux/state/server.log", err, sizeof err)
+			    : -1;
 	s.log = logfd >= 0 ? fdopen(logfd, "a") : NULL;
 	if (server_init(&s, name, sock_path, listen_fd, workspace, profile) < 0) {
 		server_log(&s, "cannot start: %s", strerror(errno));
@@ -234,11 +219,22 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 		server_free(&s);
 		return 1;
 	}
+	server_log_crashes(&s);
+	pane_limits_watch(&s);
 	server_log(&s, "started: workspace %s, profile %s, pid %d", workspace, profile, (int)getpid());
+	int rc = 0;
 	while (!s.quit && s.windows != NULL)
-		loop_once(s.loop, -1);
-	server_log(&s, "exiting");
+		if (loop_once(s.loop, -1) < 0 && errno != EINTR) {
+			server_log(&s, "exiting: the event loop failed: %s", strerror(errno));
+			rc = 1;
+			break;
+		}
+	if (rc == 0)
+		server_log(&s, "exiting: %s",
+			   s.windows == NULL ? "the last window closed"
+			   : s.quit_why[0]   ? s.quit_why
+					     : "asked to");
 	flush_clients(&s);
 	server_free(&s);
-	return 0;
+	return rc;
 }

@@ -6,14 +6,12 @@ T_FAILED=0
 ok()   { echo "ok - $*"; }
 fail() { echo "not ok - $*"; T_FAILED=1; }
 
-# Each check's output goes to a file of this test's own (T_BASE, below):
-# a fixed name in /tmp was shared by every test whose shell is pid 1 of
-# its own pid namespace, run at the same time or by another user (whose
-# file could not be written: the command never ran, and a refuse passed).
-# check NAME CMD...: the command must succeed.
-check() { _n=$1; shift; if "$@" >"$T_BASE/.out" 2>&1; then ok "$_n"; else fail "$_n"; sed 's/^/#   /' "$T_BASE/.out" | head -20; fi; rm -f "$T_BASE/.out"; }
+# check NAME CMD...: the command must succeed. (Its output goes under the
+# test's own T_BASE: /tmp/.t_out.$$ collided between tests run at once in
+# pid namespaces of their own, where $$ is 1 in each.)
+check() { _n=$1; shift; if "$@" >"$T_BASE/.t_out" 2>&1; then ok "$_n"; else fail "$_n"; sed 's/^/#   /' "$T_BASE/.t_out" | head -20; fi; rm -f "$T_BASE/.t_out"; }
 # refuse NAME CMD...: the command must fail.
-refuse() { _n=$1; shift; if "$@" >"$T_BASE/.out" 2>&1; then fail "$_n (succeeded)"; sed 's/^/#   /' "$T_BASE/.out" | head -20; else ok "$_n"; fi; rm -f "$T_BASE/.out"; }
+refuse() { _n=$1; shift; if "$@" >"$T_BASE/.t_out" 2>&1; then fail "$_n (succeeded)"; sed 's/^/#   /' "$T_BASE/.t_out" | head -20; else ok "$_n"; fi; rm -f "$T_BASE/.t_out"; }
 # same NAME GOT WANT
 same() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1"; echo "#   got:  $2"; echo "#   want: $3"; fi; }
 # contains NAME HAYSTACK NEEDLE

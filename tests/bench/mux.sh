@@ -49,7 +49,7 @@ timed_cat() { echo "s=\$(date +%s%N); cat big.txt; e=\$(date +%s%N); echo \$(( (
 # sandmux: 200 columns, 50 rows for the pane (+ title line + status bar)
 $OUT new -d -s s -x 200 -y 52 "$SANDMUX; sleep 3600"
 sleep 1
-spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$XDG_RUNTIME_DIR"/sandmux/ws.log | tail -1)
+spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
 "$SANDMUX" new -n cat -- sh -c "$(timed_cat sandmux.ms)" >/dev/null
 $OUT send-keys -t s C-b z
 wait_file sandmux.ms
@@ -74,7 +74,7 @@ mem() { # mem N HISTORY(0|1)
 	printf '#!/bin/sh\n%s\n' "$cmd" >"$root/ws/.pane.sh"; chmod +x "$root/ws/.pane.sh"
 	$OUT new -d -s m -x 200 -y 52 "SHELL=$root/ws/.pane.sh $SANDMUX; sleep 3600"
 	sleep 1
-	spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$XDG_RUNTIME_DIR"/sandmux/ws.log | tail -1)
+	spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
 	$REF new -d -s r -x 200 -y 50 "sh -c \"$cmd\""
 	i=1
 	while [ $i -lt "$1" ]; do

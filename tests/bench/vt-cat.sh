@@ -91,7 +91,7 @@ done
 $TMO send-keys "sh timecat.sh sandmux.ms" Enter
 if wait_file sandmux.ms 600; then
 	# the server logs "started: ..., pid N" next to its socket
-	spid=$(cat "$XDG_RUNTIME_DIR"/sandmux/*.log 2>/dev/null | sed -n 's/.*started:.*pid \([0-9]*\).*/\1/p' | tail -1)
+	spid=$(cat "$HOME/.sandmux/state/server.log" 2>/dev/null | sed -n 's/.*started:.*pid \([0-9]*\).*/\1/p' | tail -1)
 	echo "  sandmux:           $(ms_to_s "$(cat sandmux.ms)") s (pane $(cat sandmux.ms.size 2>/dev/null))${spid:+, server RSS $(rss_kb "$spid") kB}"
 else
 	echo "  sandmux: did not finish"

@@ -61,11 +61,11 @@ kill -9 "$cpid"
 sleep 0.3
 out=$(m_sandmux ls)
 contains "killing a client leaves the session running" "$out" "ws: 1 windows, 6 panes"
-pid=$(sed -n 's/.*started: .* pid \([0-9]*\).*/\1/p' "$XDG_RUNTIME_DIR"/sandmux/ws.log | tail -1)
+pid=$(sed -n 's/.*started: .* pid \([0-9]*\).*/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
 pgrep -f 'sleep 4242' >/dev/null && ok "the pane's program runs" || fail "the pane's program runs"
 out=$(m_sandmux kill-session)
 contains "kill-session ends the session" "$out" "killed session ws"
-m_expect "an attached client is told" "exited]" main:again
+m_expect "an attached client is told" "ended: exiting: kill-session" main:again
 _i=0; while [ $_i -lt 30 ] && { pgrep -f 'sleep 4242' >/dev/null || kill -0 "$pid" 2>/dev/null; }; do sleep 0.1; _i=$((_i + 1)); done
 if pgrep -f 'sleep 4242' >/dev/null; then fail "no process outlives the session"; else ok "no process outlives the session"; fi
 [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && ok "the server is gone" || fail "the server is gone"
@@ -76,7 +76,7 @@ $TM new -d -s third -x 100 -y 30 "cd '$WS' && '$SANDMUX'; sleep 3600"
 m_wait third running
 m_sandmux new -- sleep 4343 >/dev/null
 m_wait third 'sleep'
-pid=$(sed -n 's/.*started: .* pid \([0-9]*\).*/\1/p' "$XDG_RUNTIME_DIR"/sandmux/ws.log | tail -1)
+pid=$(sed -n 's/.*started: .* pid \([0-9]*\).*/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
 kill -9 "$pid"
 _i=0; while [ $_i -lt 30 ] && pgrep -f 'sleep 4343' >/dev/null; do sleep 0.1; _i=$((_i + 1)); done
 if pgrep -f 'sleep 4343' >/dev/null; then fail "SIGKILL of the server leaves no sandboxed process"; else ok "SIGKILL of the server leaves no sandboxed process"; fi

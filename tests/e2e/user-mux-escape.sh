@@ -24,12 +24,12 @@ m_type 'python3 evil.py'
 m_expect "the sandboxed program ran" "evil-done"
 # Two layers may stop it: the sandbox's connect() filter (the observer),
 # or, when the connection gets through, the server's peer check.
-if grep -q 'refused a connection from pid .*sandbox' "$XDG_RUNTIME_DIR/sandmux/ws.log"; then
+if grep -q 'refused a connection from pid .*sandbox' "$HOME/.sandmux/state/server.log"; then
 	ok "the server refuses a sandboxed peer"
 elif m_screen | grep -q 'error: .*Permission denied'; then
 	ok "the sandbox refuses the connection (# the server's check was not reached)"
 else
-	fail "the session socket is refused to a sandboxed program"; m_screen | sed 's/^/#   | /'; sed 's/^/#   /' "$XDG_RUNTIME_DIR/sandmux/ws.log"
+	fail "the session socket is refused to a sandboxed program"; m_screen | sed 's/^/#   | /'; sed 's/^/#   /' "$HOME/.sandmux/state/server.log"
 fi
 out=$(m_sandmux ls)
 contains "no pane was added" "$out" "1 panes"

@@ -40,7 +40,7 @@ int main(void)
 	CHECK(&u, strstr(err, ":1:14: net_hold:") != NULL);
 	CHECK_INT(&u, load("{\"nope\": 1}", &cfg, err, sizeof err), -1);
 	CHECK(&u, strstr(err, "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind, "
-			      "quiet_after, alert_terminal, alert_command)") != NULL);
+			      "quiet_after, alert_terminal, alert_command, limits)") != NULL);
 	/* attention (shell/alerts.c) */
 	mux_config_defaults(&cfg);
 	CHECK_INT(&u, cfg.quiet_after, 5);
@@ -63,5 +63,17 @@ int main(void)
 	CHECK(&u, strstr(err, ":1:25: alert_command[1]: want a non-empty string") != NULL);
 	CHECK_INT(&u, load("{\"quiet_after\": 1.5}", &cfg, err, sizeof err), -1);
 	CHECK(&u, strstr(err, "quiet_after: want a whole number of seconds from 0 (never) to 3600") != NULL);
+	mux_config_defaults(&cfg);
+	CHECK_INT(&u, cfg.limits.pids, MUX_LIMIT_PIDS);
+	CHECK_INT(&u, cfg.limits.memory_mib, MUX_LIMIT_MEMORY_MIB);
+	CHECK_INT(&u, cfg.limits.tmp_mib, MUX_LIMIT_TMP_MIB);
+	CHECK_INT(&u, load("{\"limits\": {\"pids\": 64, \"memory\": 0}}", &cfg, err, sizeof err), 0);
+	CHECK_INT(&u, cfg.limits.pids, 64);
+	CHECK_INT(&u, cfg.limits.memory_mib, 0);
+	CHECK_INT(&u, cfg.limits.tmp_mib, MUX_LIMIT_TMP_MIB);
+	CHECK_INT(&u, load("{\"limits\": {\"cpu\": 1}}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, ":1:20: cpu: unknown limit (known: pids, memory, tmp)") != NULL);
+	CHECK_INT(&u, load("{\"limits\": {\"tmp\": 1.5}}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, "tmp: want a whole number") != NULL);
 	return unit_done(&u, "test_config");
 }

@@ -569,6 +569,57 @@ static void expect(struct unit *u, const struct policy *p, const char *path, enu
 		fprintf(stderr, "  %s %s (profile %s)\n", fs_op_name(op), path, p->profile);
 }
 
+/* "limits" in a profile: parsed, inherited through extends, and only
+ * ever lowering sandmux.json's defaults (limits_fold). */
+static void test_limits(struct unit *u)
+{
+	struct fixture fx;
+	struct perr e;
+	fixture_init(&fx);
+	put(fx.home, ".sandmux/sandbox.json",
+	    "{\"profiles\": {\"small\": {\"limits\": {\"pids\": 64, \"memory\": 64}},\n"
+	    " \"smaller\": {\"extends\": \"small\", \"limits\": {\"pids\": 128, \"tmp\": 16}},\n"
+	    " \"wide\": {\"limits\": {\"pids\": 0, \"memory\": 1000000}}}}");
+	struct policy *p = load(&fx, "smaller", NULL, &e);
+	if (CHECK(u, p != NULL)) {
+		CHECK_INT(u, p->limits.pids, 64); /* the lower of the chain */
+		CHECK_INT(u, p->limits.memory_mib, 64);
+		CHECK_INT(u, p->limits.tmp_mib, 16);
+		struct limits defaults = { 4096, 8192, 1024 };
+		limits_fold(&p->limits, &defaults);
+		CHECK_INT(u, p->limits.pids, 64);
+		CHECK_INT(u, p->limits.tmp_mib, 16);
+	}
+	policy_free(p);
+	perr_free(&e);
+	p = load(&fx, "wide", NULL, &e);
+	if (CHECK(u, p != NULL)) { /* a profile cannot lift the defaults, nor turn them off */
+		struct limits defaults = { 4096, 8192, 1024 };
+		limits_fold(&p->limits, &defaults);
+		CHECK_INT(u, p->limits.pids, 4096);
+		CHECK_INT(u, p->limits.memory_mib, 8192);
+		CHECK_INT(u, p->limits.tmp_mib, 1024);
+	}
+	policy_free(p);
+	perr_free(&e);
+	p = load(&fx, "workspace", NULL, &e);
+	if (CHECK(u, p != NULL)) {
+		CHECK_INT(u, p->limits.pids, LIMIT_UNSET);
+		struct limits none = { 0, 0, 512 };
+		limits_fold(&p->limits, &none);
+		CHECK_INT(u, p->limits.pids, 0);
+		CHECK_INT(u, p->limits.tmp_mib, 512);
+	}
+	policy_free(p);
+	perr_free(&e);
+	put(fx.home, ".sandmux/sandbox.json", "{\"profiles\": {\"x\": {\"limits\": {\"pids\": -1}}}}");
+	p = load(&fx, "x", NULL, &e);
+	CHECK(u, p == NULL);
+	CHECK(u, strstr(e.msg, ":1:40: profiles.x.limits.pids: want a whole number") != NULL);
+	policy_free(p);
+	perr_free(&e);
+}
+
 static void test_decide(struct unit *u)
 {
 	struct fixture fx;
@@ -736,6 +787,7 @@ int main(void)
 	test_resolution(&u);
 	test_builtins(&u);
 	test_decide(&u);
+	test_limits(&u);
 	test_admin(&u);
 	return unit_done(&u, "test_policy");
 }
