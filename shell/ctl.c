@@ -538,7 +538,7 @@ static void ctl_request(struct client *c, const char *line, size_t len)
 void ctl_input(struct client *c)
 {
 	struct server *s = c->srv;
-	while (c->in.len > 0) {
+	while (c->in.len > 0 && !client_behind(c)) { /* the rest waits for it to read (client_flush) */
 		char *nl = memchr(c->in.p, '\n', c->in.len);
 		if (c->ctl_skip) { /* the rest of a refused line */
 			c->ctl_skip = nl == NULL;
