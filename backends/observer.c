@@ -228,6 +228,7 @@ struct check {
 	enum fs_op op[2];
 	bool follow;        /* the first path's final symlink is followed */
 	bool unresolved[2]; /* procpath_canon() could not resolve it */
+	bool carry[2];      /* a name a rename moves or a link makes: what is below it moves too */
 };
 
 static void plan_checks(struct observer_core *o, const struct seccomp_notif *req, const struct sysdesc *s,
@@ -257,6 +258,7 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 		c->raw[i] = strdup(abs);
 		c->path[i] = c->raw[i] ? path_normalize(abs) : NULL;
 		c->op[i] = (enum fs_op)op;
+		c->carry[i] = s->kind == K_RENAME || (s->kind == K_LINK && i == 1);
 	}
 }
 
@@ -450,6 +452,8 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
 		char buf[PATH_MAX];
 		const char *host = host_path(o, c->path[i], buf, sizeof buf);
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
+		if (dec->allow && c->carry[i])
+			*dec = policy_decide_carry(o->policy, host);
 		if (!dec->allow)
 			return i;
 	}
@@ -523,7 +527,8 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = { { NULL, NULL }, { NULL, NULL }, { OP_READ, OP_READ }, false, { false, false } };
+	struct check c = { { NULL, NULL }, { NULL, NULL },   { OP_READ, OP_READ },
+			   false,          { false, false }, { false, false } };
 	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;
