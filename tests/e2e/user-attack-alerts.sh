@@ -39,9 +39,17 @@ for i in range(300):
     out.write(b"\033]9;flood %d\a" % i)
 out.write(b"NOTIFIED\n")
 out.flush()
+while not os.path.exists("go2"):
+    time.sleep(0.1)
+# a denial whose path holds the same controls: drawn in the prompt bar
+try:
+    open(sys.argv[1].encode() + b"/x\xc2\x9c\xc2\x9d52;c;RVZJTA==\xc2\x9c\x9d52;c;RVZJTA==\x9c", "w")
+except OSError as e:
+    print("DENIED", e.errno)
+sys.stdout.flush()
 time.sleep(100)
 PY
-m_sandmux ctl '{"verb":"new-pane","new_window":true,"name":"evil","command":["python3","evil.py"]}' >/dev/null
+m_sandmux ctl '{"verb":"new-pane","new_window":true,"name":"evil","command":["python3","evil.py","'"$OUT"'"]}' >/dev/null
 m_sandmux ctl '{"verb":"select","window":0}' >/dev/null
 m_wait main '0:sh*' || fail "window 0 is selected"
 touch "$WS/go"
@@ -101,6 +109,23 @@ told=$(grep -o "$(printf '\033')]9;" "$OUT/typescript" | wc -l)
 	fail "301 notifications run the command a few times, not $runs"
 [ "$told" -le 3 ] && ok "301 notifications reach the terminal a few times (# $told)" ||
 	fail "301 notifications reach the terminal a few times, not $told"
+# The prompt bar draws the denied path: with the pane's window on screen,
+# every byte the client wrote holds no C1 control and no byte that is not
+# UTF-8 (the pane's text reaches the terminal only as drawn cells).
+m_sandmux ctl '{"verb":"select","target":"evil"}' >/dev/null
+touch "$WS/go2"
+m_expect "the denial's prompt bar is on screen" "sandbox prompt: create"
+sleep 0.5 # the frame after it, written to the typescript
+grep -q "sandbox prompt: create" "$OUT/typescript" && ok "the client drew the prompt bar" || fail "the client drew the prompt bar"
+m_screen | grep "sandbox prompt" | sed "s/^/#   /"
+python3 - "$OUT/typescript" <<'PY'
+import sys
+t = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+bad = [hex(ord(c)) for c in t if 0x80 <= ord(c) < 0xa0 or c == "\ufffd"]
+print(("ok - " if not bad else "not ok - ") + "the client's whole output holds no C1 control (# %d chars)" % len(t))
+if bad:
+    print("#   found:", bad[:10])
+PY
 out=$(m_sandmux ctl '{"verb":"list"}')
 contains "the session still answers" "$out" '"name":"evil"'
 exit $T_FAILED
