@@ -130,6 +130,44 @@ s.close()
 t = conn()
 t.sendall(b'{"id":"alive","verb":"hello"}\n')
 say("the server still answers after all that", lines(t, 1)[0].get("id") == "alive")
+t.close()
+
+# More connections than the server has descriptors (its limit lowered
+# for the test): it neither spins on the accept it cannot make nor stops
+# serving once they are gone.
+def cpu(pid):
+    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return int(f[11]) + int(f[12])
+import resource
+limit = resource.prlimit(server, resource.RLIMIT_NOFILE)
+resource.prlimit(server, resource.RLIMIT_NOFILE, (200, limit[1]))
+if True:
+    held = []
+    for i in range(260):
+        try:
+            held.append(conn())
+        except OSError:
+            break
+    time.sleep(0.5)
+    c0 = cpu(server); time.sleep(2); c1 = cpu(server)
+    tick = os.sysconf("SC_CLK_TCK")
+    print("# %d connections held, the server has %d descriptors; its CPU %.2f s in 2 s" %
+          (len(held), len(os.listdir("/proc/%d/fd" % server)), (c1 - c0) / tick))
+    say("out of descriptors, the server does not spin", (c1 - c0) < tick // 2)
+    for c in held:
+        c.close()
+    ok_again = False
+    for i in range(50):
+        try:
+            t = conn()
+            t.sendall(b'{"id":"again","verb":"hello"}\n')
+            ok_again = lines(t, 1)[0].get("id") == "again"
+            t.close()
+            break
+        except (OSError, ValueError):
+            time.sleep(0.2)
+    say("and serves again once they are closed", ok_again)
+    resource.prlimit(server, resource.RLIMIT_NOFILE, limit)
 PY
 out=$(m_sandmux capture -t 2)
 contains "the session's panes are untouched" "$out" "NAMED-TWO"
