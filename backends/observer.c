@@ -31,7 +31,7 @@ enum kind {
 	K_CREATE,
 	K_REMOVE,
 	K_RENAME, /* two paths: both checked */
-	K_LINK,   /* the second path is created */
+	K_LINK,   /* the second path is created; link's first is another name for a file: read */
 	K_WRITE,  /* truncate, chmod, chown: the file's content or metadata */
 	K_EXEC,
 	K_CONNECT, /* backends/unixsock.c takes it over on AF_UNIX sockets */
@@ -56,7 +56,7 @@ static const struct sysdesc syscalls[] = {
 	{ "unlink", K_REMOVE, -1, 0, -1, -1, -1 },      { "unlinkat", K_REMOVE, 0, 1, -1, -1, -1 },
 	{ "rmdir", K_REMOVE, -1, 0, -1, -1, -1 },       { "rename", K_RENAME, -1, 0, -1, 1, -1 },
 	{ "renameat", K_RENAME, 0, 1, 2, 3, -1 },       { "renameat2", K_RENAME, 0, 1, 2, 3, -1 },
-	{ "link", K_LINK, -1, -1, -1, 1, -1 },          { "linkat", K_LINK, -1, -1, 2, 3, -1 },
+	{ "link", K_LINK, -1, 0, -1, 1, -1 },           { "linkat", K_LINK, 0, 1, 2, 3, 4 },
 	{ "symlink", K_LINK, -1, -1, -1, 1, -1 },       { "symlinkat", K_LINK, -1, -1, 1, 2, -1 },
 	{ "truncate", K_WRITE, -1, 0, -1, -1, -1 },     { "chmod", K_WRITE, -1, 0, -1, -1, -1 },
 	{ "fchmodat", K_WRITE, 0, 1, -1, -1, -1 },      { "fchmodat2", K_WRITE, 0, 1, -1, -1, 3 },
@@ -197,6 +197,8 @@ static bool follows(const struct sysdesc *s, uint64_t flags)
 	case K_WRITE:
 	case K_EXEC:
 		return !(flags & AT_SYMLINK_NOFOLLOW) && strcmp(s->name, "lchown") != 0;
+	case K_LINK:
+		return (flags & AT_SYMLINK_FOLLOW) != 0; /* linkat("/proc/self/fd/N", ..) */
 	default:
 		return false;
 	}
@@ -257,7 +259,9 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 		}
 		c->raw[i] = strdup(abs);
 		c->path[i] = c->raw[i] ? path_normalize(abs) : NULL;
-		c->op[i] = (enum fs_op)op;
+		/* a hard link names the file anew, readable under that name:
+		 * it may be made only of a file the sandbox may read */
+		c->op[i] = s->kind == K_LINK && i == 0 ? OP_READ : (enum fs_op)op;
 		c->carry[i] = s->kind == K_RENAME || (s->kind == K_LINK && i == 1);
 	}
 }
