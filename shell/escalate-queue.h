@@ -41,6 +41,11 @@ struct esc_grants {
 	size_t n;
 };
 
+/* Prompts waiting in one pane at most: a program can make a distinct
+ * denial for every directory on the host or every host name it invents,
+ * and each prompt holds a denial and a command line in the server. */
+#define ESC_QUEUE_MAX 64
+
 struct esc_pane {
 	struct esc_prompt *q; /* pending, oldest first; q[0] is the one shown */
 	size_t nq;
@@ -50,6 +55,7 @@ struct esc_pane {
 	bool once_on;
 	unsigned denials_run; /* denials since the command last started */
 	unsigned next_seq;    /* the last prompt's seq */
+	unsigned not_queued;  /* denials past ESC_QUEUE_MAX prompts: events only */
 	/* what a restart runs (escalate-pane.c) */
 	char **argv;             /* the pane's own command; NULL: a shell pane */
 	char *cwd;               /* where the pane started */
