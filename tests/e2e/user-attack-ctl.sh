@@ -70,6 +70,9 @@ s.sendall(b'{"id":{"nested":[1]},"verb":"capture","target":"2"}\n')
 r = lines(s, 1)[0]
 say("an id that is an object comes back as it was", r.get("id") == {"nested": [1]})
 say("a pane named \"2\" does not stand for pane id 2 (ids win)", r.get("pane") == 2)
+s.sendall(b'{"id":"frac","verb":"capture","target":2.7}\n')
+r = lines(s, 1)[0]
+say("a fractional target is refused, not rounded to a pane", r.get("field") == "target" and "pane" not in r)
 s.sendall(b"x" * 70000 + b'\n{"id":"after","verb":"hello"}\n')
 got = lines(s, 2)
 say("a line too long is refused, the next request is served",
