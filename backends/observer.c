@@ -31,7 +31,7 @@ enum kind {
 	K_CREATE,
 	K_REMOVE,
 	K_RENAME, /* two paths: both checked */
-	K_LINK,   /* the second path is created */
+	K_LINK,   /* the second path is created; link's first is another name for a file: read */
 	K_WRITE,  /* truncate, chmod, chown: the file's content or metadata */
 	K_EXEC,
 	K_CONNECT, /* backends/unixsock.c takes it over on AF_UNIX sockets */
@@ -57,7 +57,7 @@ static const struct sysdesc syscalls[] = {
 	{ "unlink", K_REMOVE, -1, 0, -1, -1, -1 },      { "unlinkat", K_REMOVE, 0, 1, -1, -1, -1 },
 	{ "rmdir", K_REMOVE, -1, 0, -1, -1, -1 },       { "rename", K_RENAME, -1, 0, -1, 1, -1 },
 	{ "renameat", K_RENAME, 0, 1, 2, 3, -1 },       { "renameat2", K_RENAME, 0, 1, 2, 3, -1 },
-	{ "link", K_LINK, -1, -1, -1, 1, -1 },          { "linkat", K_LINK, -1, -1, 2, 3, -1 },
+	{ "link", K_LINK, -1, 0, -1, 1, -1 },           { "linkat", K_LINK, 0, 1, 2, 3, 4 },
 	{ "symlink", K_LINK, -1, -1, -1, 1, -1 },       { "symlinkat", K_LINK, -1, -1, 1, 2, -1 },
 	{ "truncate", K_WRITE, -1, 0, -1, -1, -1 },     { "chmod", K_WRITE, -1, 0, -1, -1, -1 },
 	{ "fchmodat", K_WRITE, 0, 1, -1, -1, -1 },      { "fchmodat2", K_WRITE, 0, 1, -1, -1, 3 },
@@ -198,6 +198,8 @@ static bool follows(const struct sysdesc *s, uint64_t flags)
 	case K_WRITE:
 	case K_EXEC:
 		return !(flags & AT_SYMLINK_NOFOLLOW) && strcmp(s->name, "lchown") != 0;
+	case K_LINK:
+		return (flags & AT_SYMLINK_FOLLOW) != 0; /* linkat("/proc/self/fd/N", ..) */
 	default:
 		return false;
 	}
@@ -229,6 +231,7 @@ struct check {
 	enum fs_op op[2];
 	bool follow;        /* the first path's final symlink is followed */
 	bool unresolved[2]; /* procpath_canon() could not resolve it */
+	bool carry[2];      /* a name a rename moves or a link makes: what is below it moves too */
 };
 
 static void plan_checks(struct observer_core *o, const struct seccomp_notif *req, const struct sysdesc *s,
@@ -257,7 +260,10 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 		}
 		c->raw[i] = strdup(abs);
 		c->path[i] = c->raw[i] ? path_normalize(abs) : NULL;
-		c->op[i] = (enum fs_op)op;
+		/* a hard link names the file anew, readable under that name:
+		 * it may be made only of a file the sandbox may read */
+		c->op[i] = s->kind == K_LINK && i == 0 ? OP_READ : (enum fs_op)op;
+		c->carry[i] = s->kind == K_RENAME || (s->kind == K_LINK && i == 1);
 	}
 }
 
@@ -476,6 +482,8 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
 		char buf[PATH_MAX];
 		const char *host = host_path(o, c->path[i], buf, sizeof buf);
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
+		if (dec->allow && c->carry[i])
+			*dec = policy_decide_carry(o->policy, host);
 		if (!dec->allow)
 			return i;
 	}
@@ -551,7 +559,8 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = { { NULL, NULL }, { NULL, NULL }, { OP_READ, OP_READ }, false, { false, false } };
+	struct check c = { { NULL, NULL }, { NULL, NULL },   { OP_READ, OP_READ },
+			   false,          { false, false }, { false, false } };
 	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;

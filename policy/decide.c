@@ -2,6 +2,7 @@
  * Order: deny globs and ignore files, then sandmux's own files and other read-only roots,
  * then protected paths (for writes) minus their exceptions, then the
  * temp dir, write roots and read roots. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,73 @@ struct decision policy_decide_path(const struct policy *p, const char *path, enu
 		d = decision(false, rule_text(r), r->origin);
 	else
 		d = write_like(op) ? decide_write(p, norm) : decide_read(p, norm);
+	free(norm);
+	return d;
+}
+
+/* Whether a move of path carries what is below it into or out of what
+ * glob g matches. "PRE/ ** /NAME" (without the spaces) matches below
+ * every directory under PRE whatever it is named: one strictly under PRE
+ * carries nothing out of it. */
+static bool carries(const char *g, const char *path)
+{
+	if (!glob_may_match_below(g, path))
+		return false;
+	const char *star = strstr(g, "/**/"), *tail = star != NULL ? star + 4 : NULL;
+	if (tail == NULL || strchr(tail, '/') != NULL || strstr(tail, "**") != NULL)
+		return true;
+	char pre[PATH_MAX], parent[PATH_MAX];
+	size_t n = (size_t)(star - g), cut = strlen(path);
+	while (cut > 0 && path[cut - 1] != '/')
+		cut--;
+	if (n >= sizeof pre || cut >= sizeof parent)
+		return true;
+	if (n == 0)
+		return strcmp(path, "/") == 0;
+	memcpy(pre, g, n);
+	pre[n] = '\0';
+	memcpy(parent, path, cut > 1 ? cut - 1 : 1);
+	parent[cut > 1 ? cut - 1 : 1] = '\0';
+	return strstr(pre, "**") != NULL || !glob_match_parents(pre, parent);
+}
+
+static const struct rule *rules_carried(const struct rules *r, const char *path)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (carries(r->v[i].text, path))
+			return &r->v[i];
+	return NULL;
+}
+
+/* The ignore files' patterns are workspace-relative, "!" for a negation
+ * and a trailing "/" for a directory (policy/ignore.h). */
+static const struct rule *ignore_carried(const struct policy *p, const char *path)
+{
+	for (size_t i = 0; p->workspace != NULL && i < p->ignore.n; i++) {
+		const char *t = p->ignore.v[i].text;
+		char g[PATH_MAX];
+		int n = snprintf(g, sizeof g, "%s%s", strcmp(p->workspace, "/") == 0 ? "" : p->workspace, t);
+		if (t[0] == '!' || n < 0 || (size_t)n >= sizeof g)
+			continue;
+		if (n > 1 && g[n - 1] == '/')
+			g[n - 1] = '\0';
+		if (carries(g, path))
+			return &p->ignore.v[i];
+	}
+	return NULL;
+}
+
+struct decision policy_decide_carry(const struct policy *p, const char *path)
+{
+	if (!p->sandboxed)
+		return decision(true, "no sandbox", p->profile_origin);
+	char *norm = path_normalize(path);
+	const struct rule *r = NULL;
+	if (norm != NULL && (r = rules_carried(&p->deny, norm)) == NULL && (r = ignore_carried(p, norm)) == NULL &&
+	    !rules_glob(&p->protect_except, norm))
+		r = rules_carried(&p->protect, norm);
+	struct decision d = r != NULL ? decision(false, rule_text(r), r->origin)
+				      : decision(true, "nothing protected below it", p->profile_origin);
 	free(norm);
 	return d;
 }

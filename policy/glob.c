@@ -1,5 +1,6 @@
 /* glob: validation and matching of the documented subset (glob.h). */
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,4 +311,44 @@ bool glob_match_text(const char *pattern, const char *path, bool nocase)
 bool glob_match_parents(const char *pattern, const char *path)
 {
 	return path_match(pattern, path, false, true);
+}
+
+static bool is_globstar(const char *g, size_t n)
+{
+	return n == 2 && g[0] == '*' && g[1] == '*';
+}
+
+/* One segment of each (n and m bytes, no '/') against each other. */
+static bool segment_match(const char *g, size_t n, const char *d, size_t m)
+{
+	char gs[NAME_MAX + 1], ds[NAME_MAX + 1];
+	if (n > NAME_MAX || m > NAME_MAX)
+		return true; /* cannot tell: say it could (the callers refuse) */
+	memcpy(gs, g, n);
+	gs[n] = '\0';
+	memcpy(ds, d, m);
+	ds[m] = '\0';
+	return path_match(gs, ds, false, false);
+}
+
+/* g and d at the start of a segment (past its '/'). */
+static bool below(const char *g, const char *d)
+{
+	if (*d == '\0')
+		return *g != '\0';
+	if (*g == '\0')
+		return false;
+	size_t gn = strcspn(g, "/"), dn = strcspn(d, "/");
+	if (is_globstar(g, gn))
+		return true; /* it takes dir's segments and what follows matches some path below */
+	if (!segment_match(g, gn, d, dn))
+		return false;
+	return below(g + gn + (g[gn] == '/'), d + dn + (d[dn] == '/'));
+}
+
+bool glob_may_match_below(const char *pattern, const char *dir)
+{
+	if (pattern[0] != '/' || dir[0] != '/')
+		return false;
+	return strcmp(dir, "/") == 0 ? pattern[1] != '\0' : below(pattern + 1, dir + 1);
 }

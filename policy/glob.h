@@ -36,5 +36,8 @@ bool glob_match_text(const char *pattern, const char *path, bool nocase);
 /* Whether the pattern matches path or one of its parent directories, in
  * one pass over path (case-sensitive). */
 bool glob_match_parents(const char *pattern, const char *path);
+/* Whether the pattern could match some path strictly below dir (both
+ * absolute): a directory that may hold a match, whatever it holds now. */
+bool glob_may_match_below(const char *pattern, const char *dir);
 
 #endif

@@ -160,6 +160,13 @@ struct decision {
  * read-only roots (~/.sandmux...), protected globs minus their exceptions,
  * the write roots; for read/exec read_all, or the read and write roots. */
 struct decision policy_decide_path(const struct policy *, const char *path, enum fs_op);
+/* For a name a rename takes a directory from or to, or a link makes:
+ * denied when a deny glob, an ignore file or a protected path could match
+ * something below it, since what is below would move into or out of it
+ * (a directory made elsewhere renamed or linked to ".claude" brings its
+ * settings.json; a parent renamed away from "/cfg/prod.env" takes the
+ * file out). */
+struct decision policy_decide_carry(const struct policy *, const char *path);
 
 /* host: the name asked for (may be an IP literal or NULL); addr: a resolved
  * address (AF_INET 4 bytes / AF_INET6 16 bytes) or NULL before resolution.

@@ -26,6 +26,10 @@ static bool allowed_with(const struct policy *p, struct rules *(*list)(struct po
 	v[r->n] = (struct rule){ .text = (char *)entry, .origin = { .file = NULL, .layer = LAYER_USER } };
 	*r = (struct rules){ .v = v, .n = r->n + 1, .cap = r->n + 1 };
 	struct decision d = host ? policy_decide_host(&q, host, NULL, 0) : policy_decide_path(&q, path, op);
+	/* a rename or link the observer refused for what it could carry
+	 * (policy_decide_carry) stays refused, whatever list grows */
+	if (d.allow && !host && (op == OP_RENAME || op == OP_CREATE))
+		d = policy_decide_carry(&q, path);
 	free(v);
 	return d.allow;
 }

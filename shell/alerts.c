@@ -27,7 +27,11 @@
 #include "shell/escalate-queue.h"
 #include "shell/proto.h"
 
-#define NOTE_MAX 200
+#define NOTE_MAX    200
+/* A pane's notifications reach the terminal and the command at most once
+ * this often (the first after the person looked, always): a program in a
+ * pane can print OSC 9 in a loop, and each would fork their command. */
+#define NOTE_GAP_MS 10000
 
 /* On a client's screen now: a pane of the current window (only the
  * active one when it is zoomed), with a client attached. */
@@ -55,14 +59,53 @@ static const char *alert_why(unsigned alert)
 				       : "quiet";
 }
 
-/* Printable text only, cut: what reaches the person's terminal or a
- * command is never a control sequence of the pane's. */
+/* A UTF-8 sequence's length at s (at most n bytes), 0 when it is not a
+ * valid one; *cp gets the code point. */
+static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	size_t len = s[0] < 0x80             ? 1
+		     : (s[0] & 0xe0) == 0xc0 ? 2
+		     : (s[0] & 0xf0) == 0xe0 ? 3
+		     : (s[0] & 0xf8) == 0xf0 ? 4
+					     : 0;
+	if (len == 0 || len > n)
+		return 0;
+	uint32_t c = len == 1 ? s[0] : s[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (c < least[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0; /* overlong, too large, a surrogate */
+	*cp = c;
+	return len;
+}
+
+/* Printable text only, cut whole: what reaches the person's terminal or a
+ * command is never a control of the pane's. C1 controls count, whether
+ * raw (0x9c ends an OSC string, 0x9b starts CSI, on a terminal that takes
+ * 8-bit controls) or UTF-8 encoded (U+009C does the same on terminals that
+ * decode first), and so do bytes that are no UTF-8, which a terminal may
+ * read as either. */
 static void note_clean(char *out, size_t cap, const char *text, size_t len)
 {
+	const unsigned char *s = (const unsigned char *)text;
 	size_t o = 0;
-	for (size_t i = 0; i < len && o + 1 < cap; i++) {
-		unsigned char ch = (unsigned char)text[i];
-		out[o++] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp = 0;
+		size_t n = utf8_seq(s + i, len - i, &cp);
+		bool keep = n > 0 && cp >= 0x20 && (cp < 0x7f || cp >= 0xa0);
+		size_t put = keep ? n : 1;
+		if (o + put >= cap)
+			break;
+		if (keep)
+			memcpy(out + o, s + i, n);
+		else
+			out[o] = cp < 0x20 && n == 1 ? ' ' : '?';
+		o += put;
+		i += n > 0 ? n : 1;
 	}
 	out[o] = 0;
 }
@@ -123,17 +166,23 @@ static void raise_alert(struct pane *p, unsigned alert, const char *text, size_t
 		p->alerts |= alert;
 	if (!fresh && alert != ALERT_NOTIFY)
 		return;
-	char body[NOTE_MAX], note[NOTE_MAX + 96];
+	char body[NOTE_MAX], raw[NOTE_MAX + 96], note[NOTE_MAX + 96];
 	note_clean(body, sizeof body, text != NULL ? text : "", text != NULL ? len : 0);
-	snprintf(note, sizeof note, "pane %d (%s): %s%s%s", p->id, p->name, alert_why(alert), body[0] ? ": " : "",
-		 body);
+	int n = snprintf(raw, sizeof raw, "pane %d (%s): %s%s%s", p->id, p->name, alert_why(alert), body[0] ? ": " : "",
+			 body);
+	note_clean(note, sizeof note, raw, n < 0 ? 0 : (size_t)n < sizeof raw ? (size_t)n : sizeof raw - 1);
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "why", alert_why(alert));
 	if (body[0])
 		cJSON_AddStringToObject(o, "text", body);
 	control_event(s, "attention", p->id, o);
-	tell_terminals(s, note);
-	run_command(s, note);
+	uint64_t now = loop_now_ms();
+	if (alert != ALERT_NOTIFY || fresh || p->told_at == 0 || now - p->told_at >= NOTE_GAP_MS) {
+		if (alert == ALERT_NOTIFY)
+			p->told_at = now;
+		tell_terminals(s, note);
+		run_command(s, note);
+	}
 	server_redraw(s, true);
 }
 

@@ -228,7 +228,8 @@ static cJSON *pane_json(const struct pane *p)
 	pane_state_json(o, p);
 	cJSON_AddNumberToObject(o, "denials", p->denials);
 	cJSON_AddNumberToObject(o, "prompts", p->esc != NULL ? (double)p->esc->nq : 0);
-	cJSON_AddNumberToObject(o, "unasked", p->esc != NULL ? (double)p->esc->unasked : 0);
+	/* denials that found ESC_QUEUE_MAX prompts waiting: no prompt of their own */
+	cJSON_AddNumberToObject(o, "prompts_not_queued", p->esc != NULL ? (double)p->esc->not_queued : 0);
 	cJSON *waiting = cJSON_AddArrayToObject(o, "waiting");
 	for (size_t i = 0; p->esc != NULL && i < p->esc->nq; i++)
 		cJSON_AddItemToArray(waiting, prompt_json(p, &p->esc->q[i]));

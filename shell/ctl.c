@@ -150,6 +150,10 @@ static struct pane *target_pane(const struct req *r)
 		fail(r, "target", "no active pane");
 		return NULL;
 	}
+	if (cJSON_IsNumber(v) && (v->valuedouble != (double)v->valueint || v->valueint <= 0)) {
+		fail(r, "target", "a pane id is a whole number from 1"); /* 2.7 is no pane 2 */
+		return NULL;
+	}
 	struct pane *p =
 		ctl_find_pane(s, cJSON_IsString(v) ? v->valuestring : NULL, cJSON_IsNumber(v) ? v->valueint : -1);
 	if (p == NULL)
@@ -538,7 +542,7 @@ static void ctl_request(struct client *c, const char *line, size_t len)
 void ctl_input(struct client *c)
 {
 	struct server *s = c->srv;
-	while (c->in.len > 0) {
+	while (c->in.len > 0 && !client_behind(c)) { /* the rest waits for it to read (client_flush) */
 		char *nl = memchr(c->in.p, '\n', c->in.len);
 		if (c->ctl_skip) { /* the rest of a refused line */
 			c->ctl_skip = nl == NULL;

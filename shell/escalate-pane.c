@@ -431,7 +431,12 @@ static void on_denial(struct denial *d, void *arg)
 	control_publish(p->srv, d);
 	pane_add_denial(p->srv, p->id);
 	p->esc->denials_run++;
-	if (esc_offer(p->esc, d, -1) == 1) {
+	unsigned not_queued = p->esc->not_queued;
+	int offered = esc_offer(p->esc, d, -1);
+	if (p->esc->not_queued == 1 && not_queued == 0)
+		server_log(p->srv, "pane %d: %d prompts wait; later denials raise none until some are answered", p->id,
+			   ESC_QUEUE_MAX);
+	if (offered == 1) {
 		proc_cmdline(&p->esc->q[p->esc->nq - 1]);
 		server_log(p->srv, "pane %d: prompt: %s %s", p->id, d->op, d->target ? d->target : "");
 		control_prompt_event(p->srv, p);

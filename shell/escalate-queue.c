@@ -45,8 +45,8 @@ int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 	if (s->key == NULL || esc_grants_has(&e->denied, s) || esc_grants_has(&e->session, s) || queued(e, s) ||
 	    (e->once_on && same_suggestion(&e->once, s)))
 		return 0;
-	if (e->nq >= ESC_MAX_PENDING) { /* a flood of distinct denials: recorded, not asked */
-		e->unasked++;
+	if (e->nq >= ESC_QUEUE_MAX) {
+		e->not_queued++;
 		return 0;
 	}
 	struct esc_prompt *q = realloc(e->q, (e->nq + 1) * sizeof *q);

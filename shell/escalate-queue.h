@@ -15,12 +15,6 @@
 struct observer;
 struct esc_spawn;
 
-/* Prompts waiting in one pane at most: with exact grants a program that
- * touches thousands of files outside would queue thousands; the rest are
- * denials in the log and the denials pane, and the first ones answered
- * make room again. */
-#define ESC_MAX_PENDING 32
-
 enum esc_scope {
 	ESC_ONCE,        /* re-run with it, then drop it */
 	ESC_SESSION,     /* keep it for the pane's life */
@@ -50,6 +44,11 @@ struct esc_grants {
 	size_t n;
 };
 
+/* Prompts waiting in one pane at most: a program can make a distinct
+ * denial for every directory on the host or every host name it invents,
+ * and each prompt holds a denial and a command line in the server. */
+#define ESC_QUEUE_MAX 64
+
 struct esc_pane {
 	struct esc_prompt *q; /* pending, oldest first; q[0] is the one shown */
 	size_t nq;
@@ -59,6 +58,7 @@ struct esc_pane {
 	bool once_on;
 	unsigned denials_run; /* denials since the command last started */
 	unsigned next_seq;    /* the last prompt's seq */
+	unsigned not_queued;  /* denials past ESC_QUEUE_MAX prompts: events only */
 	/* what a restart runs (escalate-pane.c) */
 	char **argv;             /* the pane's own command; NULL: a shell pane */
 	char *cwd;               /* where the pane started */
@@ -75,7 +75,6 @@ struct esc_pane {
 	size_t nagents;
 	size_t turned;  /* `n` within this pane: how many times the queue turned */
 	size_t dropped; /* stale prompts dropped (their processes gone, the pane moved on) */
-	size_t unasked; /* denials that found ESC_MAX_PENDING prompts waiting: logged, never asked */
 };
 
 struct esc_agent {

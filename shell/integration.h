@@ -15,8 +15,8 @@ struct integration {
 	char env[2][4200]; /* extra "NAME=VALUE" entries; "" when unused */
 };
 
-#define INTEGRATION_SECRET_LEN 32 /* hex digits: 128 random bits */
-#define INTEGRATION_REL ".sandmux/state/shell" /* under HOME */
+#define INTEGRATION_SECRET_LEN 32                     /* hex digits: 128 random bits */
+#define INTEGRATION_REL        ".sandmux/state/shell" /* under HOME */
 
 /* Writes the scripts into HOME/INTEGRATION_REL (files 0444, replaced
  * atomically, no link followed: backends/safefile.h). 0, or -1 with err. */

@@ -113,6 +113,7 @@ struct pane {
 	unsigned alerts;           /* ALERT_BELL | ALERT_NOTIFY | ALERT_QUIET not yet seen (alerts.c) */
 	uint64_t last_output;      /* loop_now_ms() of its last output */
 	uint64_t seen_at;          /* ... and of the last frame that showed it */
+	uint64_t told_at;          /* ... and of its last notification told outside (alerts.c) */
 	uint64_t quiet_timer;
 	struct sandbox_limits *limits; /* resource limits in force (pane-limits.c), or NULL */
 	unsigned limits_said;          /* the limits hit since the start already said in the pane */

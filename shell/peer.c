@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define PEER_DEPTH_MAX (1 << 22) /* PID_MAX_LIMIT: no chain of live processes is longer */
+
 static pid_t parent_of(pid_t pid)
 {
 	char path[64], buf[512];
@@ -50,10 +52,16 @@ const char *peer_refusal(const struct server *s, pid_t pid)
 		return "no peer process";
 	if (!same_pidns(pid))
 		return "peer in another pid namespace (a sandbox)";
-	for (int depth = 0; pid > 1 && depth < 256; depth++) {
+	/* Up to init, failing closed: a sandboxed program can nest its
+	 * processes deeper than any cap, and make a parent exit while this
+	 * walk reads it (its stat gone, the chain cut). */
+	for (int depth = 0; pid > 1; depth++) {
 		if (is_sandbox_pid(s, pid))
 			return "peer runs inside a pane's sandbox";
-		pid = parent_of(pid);
+		if (depth == PEER_DEPTH_MAX)
+			return "peer's ancestry too deep to follow";
+		if ((pid = parent_of(pid)) < 0)
+			return "peer's ancestry cannot be followed (a parent went away)";
 	}
 	return NULL;
 }

@@ -122,10 +122,13 @@ static void client_end(struct client *c, int32_t status, const char *why)
 		session_resize(s);
 }
 
-/* LOOP_IN, unless a control client has said all it will say. */
+/* LOOP_IN, unless a control client has said all it will say, or has not
+ * read the answers it has: then its requests wait in the socket (ctl.c
+ * stops at the same mark), so a client that asks and never reads cannot
+ * grow the server. */
 static int reading(const struct client *c)
 {
-	return c->ctl_eof ? 0 : LOOP_IN;
+	return c->ctl_eof || (c->ctl && client_behind(c)) ? 0 : LOOP_IN;
 }
 
 static void client_flush(struct client *c)
@@ -143,6 +146,12 @@ static void client_flush(struct client *c)
 		buf_drop(&c->out, (size_t)n);
 	}
 	control_caught_up(c);
+	if (c->ctl && c->in.len > 0 && !client_behind(c)) {
+		struct server *s = c->srv;
+		ctl_input(c); /* the requests that waited for it to read */
+		if (!client_alive(s, c))
+			return;
+	}
 	if (c->full && c->out.len == 0 && c->attached)
 		server_redraw(c->srv, false); /* it skipped frames while behind */
 	if (c->closing && c->out.len == 0) {

@@ -198,10 +198,32 @@ static void test_widen(struct unit *u)
 	esc_pane_clear(&e);
 }
 
+/* A program can make a distinct denial per directory or host name: the
+ * prompts waiting are capped, and what is past the cap is counted. */
+static void test_queue_cap(struct unit *u)
+{
+	struct esc_pane e = { 0 };
+	char t[64], dir[64];
+	int made = 0;
+	for (int i = 0; i < ESC_QUEUE_MAX + 10; i++) {
+		snprintf(dir, sizeof dir, "/d%d", i);
+		snprintf(t, sizeof t, "/d%d/x", i);
+		made += offer(&e, t, dir) == 1;
+	}
+	CHECK_INT(u, made, ESC_QUEUE_MAX);
+	CHECK_INT(u, e.nq, ESC_QUEUE_MAX);
+	CHECK_INT(u, e.not_queued, 10);
+	struct suggestion s;
+	CHECK_INT(u, esc_answer(&e, ESC_DISMISS, &s), 0); /* answered: room for one more */
+	CHECK_INT(u, offer(&e, "/late/x", "/late"), 1);
+	esc_pane_clear(&e);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
 	test_queue(&u);
+	test_queue_cap(&u);
 	test_answer_settles_same(&u);
 	test_broaden(&u);
 	test_rerun_snapshot(&u);

@@ -139,6 +139,31 @@ static void test_nocase(struct unit *u)
 	glob_free(&g);
 }
 
+static void test_below(struct unit *u)
+{
+	static const struct {
+		const char *glob, *dir;
+		bool below;
+	} cases[] = {
+		{ "/ws/.claude/*.json", "/ws/.claude", true },
+		{ "/ws/.claude/*.json", "/ws", true },
+		{ "/ws/.claude/*.json", "/", true },
+		{ "/ws/.claude/*.json", "/ws/.claude/a.json", false }, /* the match itself, nothing below */
+		{ "/ws/.claude/*.json", "/ws/src", false },
+		{ "/ws/.cursor/**/*.json", "/ws/.cursor/a/b", true },
+		{ "/ws/**/*.env", "/ws/any/where", true },
+		{ "/ws/**/*.env", "/other", false },
+		{ "/ws/c[fg]g/prod.env", "/ws/cfg", true },
+		{ "/ws/c[fg]g/prod.env", "/ws/cxg", false },
+		{ "/ws/*/x", "/ws/anything", true },
+		{ "/ws/*/x", "/ws/a/x", false },
+		{ "relative", "/ws", false },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		if (!CHECK_INT(u, glob_may_match_below(cases[i].glob, cases[i].dir), cases[i].below))
+			fprintf(stderr, "  %s below %s\n", cases[i].glob, cases[i].dir);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -147,5 +172,6 @@ int main(void)
 	test_deep(&u);
 	test_prefix(&u);
 	test_nocase(&u);
+	test_below(&u);
 	return unit_done(&u, "test_glob");
 }

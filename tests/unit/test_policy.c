@@ -665,6 +665,15 @@ static void test_decide(struct unit *u)
 	expect(u, p, "/etc/passwd", OP_WRITE, false, "not under a writable path");
 	p->tmpdir = strdup(P("%s%s", home, "/.sandmux/state/tmp/s1"));
 	expect(u, p, P("%s%s", home, "/.sandmux/state/tmp/s1/f"), OP_WRITE, true, "session temp dir");
+	/* a rename or link of a name that may hold what a glob protects */
+	CHECK_STR(u, policy_decide_carry(p, P("%s%s", ws, "/.claude")).rule,
+		  "hardcoded: protected path: .claude/*.json");
+	CHECK_STR(u, policy_decide_carry(p, P("%s%s", ws, "/.cursor")).rule,
+		  "hardcoded: protected path: .cursor/*.json");
+	CHECK(u, !policy_decide_carry(p, ws).allow);
+	CHECK(u, policy_decide_carry(p, P("%s%s", ws, "/.cursor/rules")).allow); /* a writable exception */
+	CHECK(u, policy_decide_carry(p, P("%s%s", ws, "/src")).allow); /* the deny glob matches below any name */
+	CHECK(u, policy_decide_carry(p, P("%s%s", ws, "/.claude/notes.md")).allow); /* nothing below a file name */
 	struct decision d = policy_decide_path(p, P("%s%s", ws, "/x.pem"), OP_READ);
 	CHECK_INT(u, d.origin.layer, LAYER_USER);
 	CHECK_INT(u, d.origin.line, 2);
