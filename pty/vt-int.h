@@ -69,6 +69,15 @@ struct vt {
 	 * sequence that may change them (0.1.4 has no getters). */
 	bool origin, lrmm, insert, newline;
 	int mtop, mbottom, mleft, mright; /* [top, bottom) x [left, right) */
+	/* What DECSC saves beyond what libvterm 0.1.4 saves. */
+	char g[4];          /* G0..G3 designations ('B' ASCII, '0' lines...) */
+	int gl;             /* 0: G0 in GL (SI), 1: G1 (SO) */
+	bool charsets_used; /* a set other than ASCII was designated */
+	struct vt_saved {
+		char g[4];
+		int gl;
+		bool origin, wrap;
+	} saved;
 
 	vt_osc_fn *osc_fn;
 	void *osc_data;

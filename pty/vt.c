@@ -303,6 +303,7 @@ static void cb_output(const char *s, size_t len, void *user)
 }
 
 static void modes_read(struct vt *vt);
+static void charsets_reset(struct vt *vt);
 
 /* ---- life ---- */
 
@@ -330,6 +331,7 @@ struct vt *vt_new(int rows, int cols, int scrollback_lines)
 	vterm_state_reset(vt->state, 1);
 	vt->level = 4; /* a VT420, as xterm */
 	modes_read(vt);
+	charsets_reset(vt);
 	return vt;
 }
 
@@ -668,6 +670,86 @@ static size_t decaln(struct vt *vt, const char *buf, size_t start, size_t i)
 	return i + 1;
 }
 
+static void charsets_reset(struct vt *vt)
+{
+	memset(vt->g, 'B', sizeof vt->g);
+	vt->gl = 0;
+	vt->charsets_used = false;
+	vt->saved = (struct vt_saved){ .g = { 'B', 'B', 'B', 'B' } };
+}
+
+/* DECSC: libvterm 0.1.4 keeps the position, the pen and the cursor's
+ * look; the character sets, the shift, origin mode and a pending wrap
+ * are kept here, as in xterm (vttest 2.15 checks the sets). */
+static void cursor_save(struct vt *vt)
+{
+	feed(vt, "\0337", 2);
+	memcpy(vt->saved.g, vt->g, sizeof vt->g);
+	vt->saved.gl = vt->gl;
+	vt->saved.origin = vt->origin;
+	vt->saved.wrap = vt->wrap_pending && vt->ccol == vt->grid->cols - 1 && vt->crow == vt->wrap_row;
+}
+
+/* DECRC: origin mode first (setting it homes the cursor), then libvterm's
+ * restore, then a pending wrap (by putting the last column's glyph again,
+ * its cell kept as it was), then the character sets. */
+static void cursor_restore(struct vt *vt)
+{
+	char s[32];
+	int n = snprintf(s, sizeof s, "\033[?6%c\0338", vt->saved.origin ? 'h' : 'l');
+	feed(vt, s, (size_t)n);
+	modes_read(vt);
+	int r = vt->crow, c = vt->ccol;
+	if (vt->saved.wrap && c == vt->grid->cols - 1 && r >= 0 && r < vt->grid->rows) {
+		struct grid_line *l = grid_line(vt->grid, r);
+		struct vt_cell keep = l->cells[c];
+		char glyph[8];
+		size_t len = keep.ch[0] && keep.width == 1 ? utf8_encode(keep.ch[0], glyph) : 1;
+		if (len == 1 && !(keep.ch[0] && keep.width == 1))
+			glyph[0] = ' ';
+		feed(vt, "\033(B\017", 4);
+		feed(vt, glyph, len);
+		l->cells[c] = keep;
+	}
+	memcpy(vt->g, vt->saved.g, sizeof vt->g);
+	vt->gl = vt->saved.gl;
+	n = snprintf(s, sizeof s, "\033(%c\033)%c\033*%c\033+%c%c", vt->g[0], vt->g[1], vt->g[2], vt->g[3],
+		     vt->gl ? 0x0e : 0x0f);
+	feed(vt, s, (size_t)n);
+}
+
+/* The first SO, SI (when character sets are in use) or CR (with left and
+ * right margins) in buf[i, end), or end. */
+static size_t ground_control(const struct vt *vt, const char *buf, size_t i, size_t end)
+{
+	for (; i < end; i++) {
+		char c = buf[i];
+		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) || (vt->lrmm && c == '\r'))
+			return i;
+	}
+	return end;
+}
+
+/* SO and SI are only noted; CR is moved to the left margin when the
+ * cursor is at or right of it (or in origin mode), as in xterm: 0.1.4
+ * always goes to column 0. Returns where the bytes to feed start. */
+static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k)
+{
+	if (buf[k] != '\r') {
+		vt->gl = buf[k] == 0x0e;
+		return start;
+	}
+	feed(vt, buf + start, k - start);
+	bool margin = vt->mleft > 0 && (vt->origin || vt->ccol >= vt->mleft);
+	feed(vt, "\r", 1);
+	if (margin) {
+		char s[16];
+		int n = snprintf(s, sizeof s, "\033[%dG", vt->mleft + 1);
+		feed(vt, s, (size_t)n);
+	}
+	return k + 1;
+}
+
 /* A byte after ESC; returns where the bytes to feed start. */
 static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 {
@@ -698,7 +780,23 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 			feed(vt, buf + start, i + 1 - start);
 			modes_read(vt);
 			vt->insert = vt->newline = false;
+			charsets_reset(vt);
 			return i + 1;
+		}
+		if ((ch == '7' || ch == '8') && !vt->esc_inter) { /* DECSC, DECRC */
+			if (i == 0 || start >= i)
+				feed(vt, "\030", 1); /* libvterm has seen the ESC */
+			else
+				feed(vt, buf + start, i - 1 - start);
+			if (ch == '7')
+				cursor_save(vt);
+			else
+				cursor_restore(vt);
+			return i + 1;
+		}
+		if (vt->esc_inter >= '(' && vt->esc_inter <= '+') { /* SCS */
+			vt->g[vt->esc_inter - '('] = (char)ch;
+			vt->charsets_used |= ch != 'B';
 		}
 	} /* else libvterm goes on with the escape: C0 controls, DEL and bytes
 	   * >= 0x80 do not end it */
@@ -757,6 +855,7 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		vterm_state_reset(vt->state, 0);
 		modes_read(vt);
 		vt->insert = vt->newline = false;
+		charsets_reset(vt);
 		return i + 1;
 	}
 	if (ch == 'n' && (!vt->csi_priv || vt->csi_priv == '?') && !vt->csi_other && vt->csi_len == 1 &&
@@ -800,7 +899,12 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		 * has no CSI u, and its CSI s (DECSLRM) homes the cursor:
 		 * cancel the CSI (CAN), send DECSC/DECRC instead. */
 		feed(vt, buf + start, i - start);
-		feed(vt, ch == 's' ? "\030\0337" : "\030\0338", 3);
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		if (ch == 's')
+			cursor_save(vt);
+		else
+			cursor_restore(vt);
 		return i + 1;
 	}
 	if (ch == 'r' || ch == 's') { /* DECSTBM, DECSLRM */
@@ -827,6 +931,14 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 		switch (vt->scan) {
 		case SCAN_GROUND: {
 			const char *esc = memchr(buf + i, 0x1b, len - i);
+			size_t end = esc ? (size_t)(esc - buf) : len, k = end;
+			if (vt->charsets_used || vt->lrmm)
+				k = ground_control(vt, buf, i, end);
+			if (k < end) {
+				start = ground_byte(vt, buf, start, k);
+				i = k + 1;
+				continue;
+			}
 			if (!esc) {
 				i = len;
 				continue;

@@ -69,6 +69,8 @@ static void test_text_and_cursor(struct unit *u)
 	vt_free(vt);
 }
 
+static const char *reply_to(struct vt *vt, const char *in);
+
 static void test_save_restore(struct unit *u)
 {
 	struct vt *vt = vt_new(5, 10, 0);
@@ -78,6 +80,54 @@ static void test_save_restore(struct unit *u)
 	put(vt, "ur"); /* CSI s / CSI u, split across writes */
 	CHECK_STR(u, row_text(vt, 2), "  abcdefr");
 	CHECK_STR(u, row_text(vt, 4), "    q");
+	/* the character sets: vttest 2.15's case draws a line, not a q */
+	put(vt, "\033[2J\033[H\033(0\0337\033(Bq\0338q");
+	CHECK_INT(u, vt_cell(vt, 0, 0)->ch[0], 0x2500);
+	put(vt, "\033(B\033[2;1H\033)0\016\0337\017q\0338q\017"); /* G1 and the shift */
+	CHECK_INT(u, vt_cell(vt, 1, 0)->ch[0], 0x2500);
+	put(vt, "\033(0\033[3;1H\033[s\033(Bq\033[uq\033(B"); /* CSI s / u too */
+	CHECK_INT(u, vt_cell(vt, 2, 0)->ch[0], 0x2500);
+	put(vt, "\0337\033(0\0338q"); /* and back to ASCII */
+	CHECK_INT(u, vt_cell(vt, 2, 1)->ch[0], 'q');
+	/* a pending wrap: the next glyph goes on the next row */
+	put(vt, "\033[4;1H123456789X\0337\033[H\0338Y");
+	CHECK_STR(u, row_text(vt, 3), "123456789X");
+	CHECK_STR(u, row_text(vt, 4), "Y");
+	/* origin mode: restored, and with it the cursor's place */
+	char out[64];
+	put(vt, "\033[2;4r\033[?6h\0337\033[?6l\033[H\0338\033[6n");
+	size_t n = vt_take_reply(vt, out, sizeof out - 1);
+	out[n] = '\0';
+	CHECK_STR(u, out, "\033[1;1R");
+	put(vt, "\033[?6$p");
+	n = vt_take_reply(vt, out, sizeof out - 1);
+	out[n] = '\0';
+	CHECK_STR(u, out, "\033[?6;1$y");
+	/* attributes */
+	put(vt, "\033[!p\033[H\033[1;31m\0337\033[0m\0338Z");
+	CHECK_INT(u, vt_cell(vt, 0, 0)->attr.flags & VT_BOLD, VT_BOLD);
+	CHECK_INT(u, vt_cell(vt, 0, 0)->attr.fg, VT_COLOR_INDEX | 1);
+	vt_free(vt);
+}
+
+/* CR goes to the left margin when the cursor is at or right of it; CNL,
+ * CPL and CHA with zero or default parameters. */
+static void test_cursor_edits(struct unit *u)
+{
+	struct vt *vt = vt_new(24, 80, 0);
+	CHECK_STR(u, reply_to(vt, "\033[3;3H\r\033[6n"), "\033[3;1R");
+	CHECK_STR(u, reply_to(vt, "\033[3;5H\033[0G\033[6n"), "\033[3;1R");
+	CHECK_STR(u, reply_to(vt, "\033[3;5H\033[E\033[6n"), "\033[4;1R");
+	CHECK_STR(u, reply_to(vt, "\033[3;6H\033[2E\033[6n"), "\033[5;1R");
+	CHECK_STR(u, reply_to(vt, "\033[3;5H\033[F\033[6n"), "\033[2;1R");
+	CHECK_STR(u, reply_to(vt, "\033[5;6H\033[2F\033[6n"), "\033[3;1R");
+	CHECK_STR(u, reply_to(vt, "\033[5;5H\033#8\033[6n"), "\033[1;1R");
+	CHECK_STR(u, row_text(vt, 23),
+		  "EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE");
+	CHECK_STR(u, reply_to(vt, "\033[?69h\033[5;10s\033[1;6H\r\033[6n"), "\033[1;5R");
+	CHECK_STR(u, reply_to(vt, "\033[1;3H\r\033[6n"), "\033[1;1R");
+	CHECK_STR(u, reply_to(vt, "\033[?6h\033[1;3H\r\033[6n"), "\033[1;1R"); /* relative */
+	CHECK_STR(u, reply_to(vt, "\033#8\033P$qs\033\\"), "\033P1$r1;80s\033\\");
 	vt_free(vt);
 }
 
@@ -808,6 +858,7 @@ int main(void)
 	test_osc_hooks(&u);
 	test_modes_and_replies(&u);
 	test_reports(&u);
+	test_cursor_edits(&u);
 	test_dirty(&u);
 	test_keys(&u);
 	test_paste_and_mouse(&u);
