@@ -24,10 +24,29 @@ static void ui_colors(struct ui *ui)
 		return;
 	use_default_colors();
 	ui->ncolors = COLORS;
-	ui->direct = tigetflag("RGB") > 0 && COLORS >= 0x1000000;
+	ui->direct = (tigetflag("RGB") > 0 || tigetflag("Tc") > 0) && COLORS >= 0x1000000;
+	/* how many colour numbers the entry's setaf still sends as palette
+	 * indices (xterm-direct256: 256, xterm-direct: 8) */
+	const char *setaf = tigetstr("setaf");
+	bool ok = setaf != NULL && setaf != (char *)-1;
+	ui->direct_palette = ok && strstr(setaf, "38;5;") ? 256 : ok && strstr(setaf, "9%p1") ? 16 : 8;
 }
 
-struct ui *ui_new(const char *term, int rows, int cols, char *err, size_t errlen)
+/* The terminal to draw with: a client whose COLORTERM says 24-bit colour
+ * but whose xterm-like entry has 256 gets xterm-direct256 (the same
+ * xterm sequences, palette indices kept, 24-bit colour for the rest), so
+ * colours are passed through rather than brought down to 256. */
+static SCREEN *ui_screen(const char *term, bool truecolor, FILE *out, FILE *in)
+{
+	if (truecolor && strncmp(term, "xterm", 5) == 0 && strstr(term, "direct") == NULL) {
+		SCREEN *s = newterm("xterm-direct256", out, in);
+		if (s != NULL)
+			return s;
+	}
+	return newterm(term, out, in);
+}
+
+struct ui *ui_new(const char *term, bool truecolor, int rows, int cols, char *err, size_t errlen)
 {
 	struct ui *ui = calloc(1, sizeof *ui);
 	if (ui == NULL) {
@@ -42,7 +61,8 @@ struct ui *ui_new(const char *term, int rows, int cols, char *err, size_t errlen
 		ui_free(ui, NULL, NULL);
 		return NULL;
 	}
-	ui->scr = newterm(term, ui->out, ui->in);
+	ui->scr = ui_screen(term, truecolor, ui->out, ui->in);
+	ui->truecolor = truecolor;
 	if (ui->scr == NULL) {
 		snprintf(err, errlen, "cannot draw on a terminal of type \"%s\" (no terminfo entry)", term);
 		ui_free(ui, NULL, NULL);
@@ -85,9 +105,9 @@ void ui_park(struct ui *ui, void (*sink)(void *, const char *, size_t), void *ar
 		sink(arg, MOUSE_OFF, strlen(MOUSE_OFF));
 }
 
-bool ui_reuse(struct ui *ui, const char *term, int rows, int cols)
+bool ui_reuse(struct ui *ui, const char *term, bool truecolor, int rows, int cols)
 {
-	if (strcmp(ui->term, term) != 0)
+	if (strcmp(ui->term, term) != 0 || ui->truecolor != truecolor)
 		return false;
 	ui_resize(ui, rows, cols); /* repaints all (clearok) */
 	werase(newscr);
