@@ -133,7 +133,8 @@ bool report_csi(struct vt *vt, const char *leader, const long *args, int argc, c
 	}
 	if (!leader[0] && strcmp(inter, "\"") == 0 && command == 'p') {
 		int l = arg_or(args, argc, 0, 65);
-		vt->level = l >= 61 && l <= 65 ? l - 60 : l < 61 ? 1 : vt->level; /* DECSCL */
+		/* DECSCL: at most a VT420, as xterm set up as one */
+		vt->level = l >= 61 && l <= 65 ? (l - 60 < 4 ? l - 60 : 4) : l < 61 ? 1 : vt->level;
 		return true;
 	}
 	return false;

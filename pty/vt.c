@@ -853,6 +853,7 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		feed(vt, buf + start, i - start);
 		feed(vt, "\030", 1);
 		vterm_state_reset(vt->state, 0);
+		feed(vt, "\033[m", 3); /* 0.1.4's soft reset leaves the pen black on black */
 		modes_read(vt);
 		vt->insert = vt->newline = false;
 		charsets_reset(vt);

@@ -612,7 +612,8 @@ static void test_reports(struct unit *u)
 	CHECK_STR(u, reply_to(vt, "\033[=c"), "\033P!|00000000\033\\");
 	CHECK_STR(u, reply_to(vt, "\033[62;1\"p\033[c"), "\033[?62;1;2;6;9;15;22;29c");
 	CHECK_STR(u, reply_to(vt, "\033P$q\"p\033\\"), "\033P1$r62;1\"p\033\\");
-	put(vt, "\033[64;1\"p");
+	CHECK_STR(u, reply_to(vt, "\033[65;1\"p\033P$q\"p\033\\"), "\033P1$r64;1\"p\033\\"); /* a VT420 at most */
+	CHECK_STR(u, reply_to(vt, "\033[31m\033[!p\033P$qm\033\\"), "\033P1$r0m\033\\");     /* DECSTR resets the pen */
 	/* cursor position; relative to the margins in origin mode */
 	CHECK_STR(u, reply_to(vt, "\033[3;5H\033[6n"), "\033[3;5R");
 	CHECK_STR(u, reply_to(vt, "\033[?6n"), "\033[?3;5;1R");
