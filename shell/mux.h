@@ -54,6 +54,7 @@ struct mux_config {
 	int scrollback;
 	bool status;
 	bool clipboard_write; /* OSC 52 writes reach the sandmux buffer */
+	bool mouse;           /* the outer terminal's mouse always reported (click to focus, drag borders, wheel) */
 	int net_hold;         /* seconds a refused connection waits for its prompt; 0: never */
 };
 /* Defaults, then the file at path (may be absent). 0, or -1 with
@@ -129,7 +130,8 @@ struct client {
 	int drag_index;
 	char prompt[128]; /* a line being typed in the status bar; prompt_on says so */
 	bool prompt_on;
-	enum { PROMPT_SEARCH, PROMPT_COMMAND, PROMPT_RENAME } prompt_kind;
+	enum { PROMPT_SEARCH, PROMPT_COMMAND, PROMPT_RENAME, PROMPT_CONFIRM } prompt_kind;
+	int confirm_pane;  /* PROMPT_CONFIRM: the pane (id) y kills */
 	char message[128]; /* one line shown in the status bar until a key */
 	/* escalation (shell/escalate-view.c) */
 	bool denials_on;    /* the denials pane is up */

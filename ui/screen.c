@@ -14,9 +14,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* the mouse (SGR reports) and bracketed paste, on the outer terminal */
-#define MOUSE_ON  "\033[?1000h\033[?1002h\033[?1006h\033[?2004h"
-#define MOUSE_OFF "\033[?2004l\033[?1006l\033[?1002l\033[?1000l"
+/* bracketed paste, and the mouse (SGR reports) on the outer terminal,
+ * the mouse only while wanted (ui_mouse): else the terminal's own
+ * selection works without Shift */
+#define PASTE_ON  "\033[?2004h"
+#define MOUSE_ON  "\033[?1000h\033[?1002h\033[?1006h"
+#define MOUSE_OFF "\033[?1006l\033[?1002l\033[?1000l"
+#define ALL_OFF   "\033[?2004l" MOUSE_OFF
 
 static void ui_colors(struct ui *ui)
 {
@@ -74,7 +78,8 @@ struct ui *ui_new(const char *term, bool truecolor, int rows, int cols, char *er
 	leaveok(newscr, FALSE);
 	ui_colors(ui);
 	ui_resize(ui, rows, cols);
-	ui->pending_raw = MOUSE_ON;
+	ui->pending_raw = PASTE_ON;
+	ui->mouse = false;
 	snprintf(ui->term, sizeof ui->term, "%s", term);
 	return ui;
 }
@@ -102,7 +107,7 @@ void ui_park(struct ui *ui, void (*sink)(void *, const char *, size_t), void *ar
 	endwin();
 	ui_take(ui, sink, arg);
 	if (sink != NULL)
-		sink(arg, MOUSE_OFF, strlen(MOUSE_OFF));
+		sink(arg, ALL_OFF, strlen(ALL_OFF));
 }
 
 bool ui_reuse(struct ui *ui, const char *term, bool truecolor, int rows, int cols)
@@ -111,7 +116,8 @@ bool ui_reuse(struct ui *ui, const char *term, bool truecolor, int rows, int col
 		return false;
 	ui_resize(ui, rows, cols); /* repaints all (clearok) */
 	werase(newscr);
-	ui->pending_raw = MOUSE_ON;
+	ui->pending_raw = PASTE_ON;
+	ui->mouse = false;
 	return true;
 }
 
@@ -167,6 +173,16 @@ void ui_flush(struct ui *ui, void (*sink)(void *, const char *, size_t), void *a
 		sink(arg, ui->pending_raw, strlen(ui->pending_raw));
 		ui->pending_raw = NULL;
 	}
+}
+
+void ui_mouse(struct ui *ui, bool on)
+{
+	if (on == ui->mouse)
+		return;
+	ui->mouse = on;
+	ui->pending_raw = on                ? (ui->pending_raw ? PASTE_ON MOUSE_ON : MOUSE_ON)
+			  : ui->pending_raw ? PASTE_ON
+					    : MOUSE_OFF;
 }
 
 void ui_cursor(struct ui *ui, int y, int x, bool visible)

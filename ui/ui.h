@@ -27,6 +27,8 @@ void ui_park(struct ui *, void (*sink)(void *, const char *, size_t), void *arg)
  * repaints everything at the next flush. */
 bool ui_reuse(struct ui *, const char *term, bool truecolor, int rows, int cols);
 void ui_resize(struct ui *, int rows, int cols);
+/* Mouse reports from the outer terminal on or off (sent at the next flush). */
+void ui_mouse(struct ui *, bool on);
 int ui_rows(const struct ui *);
 int ui_cols(const struct ui *);
 /* Blank the whole screen (before drawing a different layout). */
