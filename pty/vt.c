@@ -39,6 +39,11 @@ static void unwide(struct grid_line *l, int col, int w, int cols)
 		c[end] = grid_blank(c[end].attr.bg);
 }
 
+static uint32_t glyph_char(uint32_t ch)
+{
+	return ch <= 0x10ffff ? ch : 0xfffd;
+}
+
 static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
 	struct vt *vt = user;
@@ -49,12 +54,17 @@ static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	struct grid_line *l = grid_line(g, pos.row);
 	unwide(l, pos.col, w, g->cols);
 	struct vt_cell *c = &l->cells[pos.col];
-	*c = (struct vt_cell){ .width = w, .attr = vt->pen };
-	for (int i = 0; i < VT_MAX_CHARS && info->chars[i]; i++)
-		c->ch[i] = info->chars[i] <= 0x10ffff ? info->chars[i] : 0xfffd;
+	/* the characters gathered first and the cell written once: reading
+	 * back a cell just written stalls the store buffer (this is the
+	 * hottest path of a flood) */
+	uint32_t c0 = glyph_char(info->chars[0]), c1 = c0 ? glyph_char(info->chars[1]) : 0;
+	uint32_t c2 = c1 ? glyph_char(info->chars[2]) : 0;
+	*c = (struct vt_cell){ .ch = { c0, c1, c2 }, .width = w, .attr = vt->pen };
 	if (w == 2)
 		c[1] = (struct vt_cell){ .width = 0, .attr = vt->pen };
-	memcpy(vt->last_ch, c->ch, sizeof vt->last_ch);
+	vt->last_ch[0] = c0;
+	vt->last_ch[1] = c1;
+	vt->last_ch[2] = c2;
 	vt->last_width = info->width;
 	grid_use(l, pos.col + w);
 	grid_touch(g, pos.row);
