@@ -95,6 +95,9 @@ bool report_csi(struct vt *, const char *leader, const long *args, int argc, con
  * of SGR and DECSCL), false to leave it to libvterm. */
 bool report_dcs(struct vt *, const char *s, size_t len);
 bool report_osc_color(struct vt *, int num, const char *arg, size_t len);
+/* DEC DSR (CSI ? Ps n) other than the cursor's: printer, keys, locator,
+ * macros, integrity, sessions, all as a pane without such things. */
+bool report_dec_dsr(struct vt *, long ps, long pid);
 /* Primary and secondary device attributes, as xterm at the DECSCL level. */
 void report_da(struct vt *, char leader);
 

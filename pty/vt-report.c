@@ -12,6 +12,11 @@
 #define CELL_W 8
 #define CELL_H 16
 
+static void reply_str(struct vt *vt, const char *s)
+{
+	vt_reply(vt, s, strlen(s));
+}
+
 static void reply_fmt(struct vt *vt, const char *fmt, int a, int b)
 {
 	char s[64];
@@ -26,7 +31,7 @@ static bool report_window(struct vt *vt, long op)
 	int rows = vt->grid->rows, cols = vt->grid->cols;
 	switch (op) {
 	case 11: /* iconified? never */
-		vt_reply(vt, "\033[1t", 4);
+		reply_str(vt, "\033[1t");
 		return true;
 	case 13: /* position: the pane is its own window, at 0,0 */
 		reply_fmt(vt, "\033[3;%d;%dt", 0, 0);
@@ -88,12 +93,52 @@ static void report_checksum(struct vt *vt, const long *args, int argc)
 	vt_reply(vt, s, (size_t)n);
 }
 
-/* DECRQM for the ANSI modes: insert (4) and newline (20) are tracked; the
- * others are permanently reset (2: keyboard action, 12: local echo off). */
+/* DECRQM for the ANSI modes: insert (4) and newline (20) are tracked;
+ * the ones a pane never has are permanently reset, as in xterm (the
+ * keyboard never locks, echo is never local, no guarded or selected
+ * areas, no editing beyond the screen). */
 static void report_ansi_mode(struct vt *vt, long mode)
 {
-	int v = mode == 4 ? (vt->insert ? 1 : 2) : mode == 20 ? (vt->newline ? 1 : 2) : mode == 2 || mode == 12 ? 4 : 0;
+	static const long fixed[] = { 1, 2, 5, 7, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
+	int v = mode == 4 ? (vt->insert ? 1 : 2) : mode == 20 ? (vt->newline ? 1 : 2) : 0;
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		v = mode == fixed[i] ? 4 : v;
 	reply_fmt(vt, "\033[%d;%d$y", (int)mode, v);
+}
+
+bool report_dec_dsr(struct vt *vt, long ps, long pid)
+{
+	switch (ps) {
+	case 15: /* printer: none */
+		reply_str(vt, "\033[?13n");
+		return true;
+	case 25: /* user-defined keys: locked (a pane cannot define any) */
+		reply_str(vt, "\033[?21n");
+		return true;
+	case 26: /* keyboard: North American, ready, a PC keyboard */
+		reply_str(vt, "\033[?27;1;0;0n");
+		return true;
+	case 55: /* locator: none */
+		reply_str(vt, "\033[?53n");
+		return true;
+	case 56: /* locator type: unknown */
+		reply_str(vt, "\033[?57;0n");
+		return true;
+	case 62: /* macro space: none */
+		reply_str(vt, "\033[0*{");
+		return true;
+	case 63: /* memory checksum: of no macros */
+		reply_fmt(vt, "\033P%d!~%04X\033\\", pid < 0 ? 0 : (int)pid, 0);
+		return true;
+	case 75: /* data integrity: no errors */
+		reply_str(vt, "\033[?70n");
+		return true;
+	case 85: /* multiple sessions: not configured */
+		reply_str(vt, "\033[?83n");
+		return true;
+	default:
+		return false;
+	}
 }
 
 void report_da(struct vt *vt, char leader)
@@ -124,7 +169,7 @@ bool report_csi(struct vt *vt, const char *leader, const long *args, int argc, c
 		return true;
 	}
 	if (strcmp(leader, "=") == 0 && !inter[0] && command == 'c' && arg_or(args, argc, 0, 0) == 0) {
-		vt_reply(vt, "\033P!|00000000\033\\", 14); /* DA3: a unit id of zeros */
+		reply_str(vt, "\033P!|00000000\033\\"); /* DA3: a unit id of zeros */
 		return true;
 	}
 	if (!leader[0] && strcmp(inter, "$") == 0 && command == 'p' && argc >= 1) {

@@ -608,11 +608,9 @@ static void cursor_report(struct vt *vt, bool dec)
 	vt_reply(vt, s, (size_t)n);
 }
 
-/* A CSI libvterm would drop, given to the reports with its arguments
- * parsed as libvterm does (-1 for a missing one). */
-static void csi_report(struct vt *vt, char final)
+/* The CSI's arguments, parsed as libvterm does (-1 for a missing one). */
+static int csi_args(const struct vt *vt, long *a)
 {
-	long a[VT_CSI_ARGS];
 	int n = 0;
 	const char *p = vt->csi, *end = vt->csi + vt->csi_len;
 	while (n < VT_CSI_ARGS) {
@@ -624,6 +622,23 @@ static void csi_report(struct vt *vt, char final)
 			break;
 		p++;
 	}
+	return n;
+}
+
+/* A DEC DSR answered by the reports (the cursor's, 6, stays with
+ * cursor_report): true if it was. */
+static bool csi_dec_dsr(struct vt *vt)
+{
+	long a[VT_CSI_ARGS];
+	int n = csi_args(vt, a);
+	return a[0] != 6 && report_dec_dsr(vt, a[0], n > 1 ? a[1] : -1);
+}
+
+/* A CSI libvterm would drop, given to the reports. */
+static void csi_report(struct vt *vt, char final)
+{
+	long a[VT_CSI_ARGS];
+	int n = csi_args(vt, a);
 	char leader[2] = { vt->csi_priv, 0 }, inter[2] = { vt->csi_inter, 0 };
 	report_csi(vt, leader, a, n, inter, final);
 }
@@ -876,6 +891,15 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		feed(vt, buf + start, i - start);
 		feed(vt, "\030", 1);
 		cursor_report(vt, vt->csi_priv == '?');
+		return i + 1;
+	}
+	if (ch == 'n' && vt->csi_priv == '?' && !vt->csi_other && !vt->csi_long) {
+		/* the bytes before go first (their replies first); then the
+		 * CSI is answered here and cancelled, or left to libvterm */
+		feed(vt, buf + start, i - start);
+		if (!csi_dec_dsr(vt))
+			return i;
+		feed(vt, "\030", 1);
 		return i + 1;
 	}
 	if (vt->csi_other || vt->csi_long)

@@ -168,6 +168,7 @@ struct server {
 	uint64_t flood_start;           /* pane output in the tick from flood_start */
 	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
 	bool draw_pending;
+	bool draw_held; /* the pending draw waits out a flood's tick */
 	bool quit;
 	struct esc_server *esc; /* the session's denial events (shell/escalate-pane.c) */
 };
@@ -179,6 +180,8 @@ void server_log(struct server *, const char *fmt, ...) __attribute__((format(pri
 void server_output(struct server *, size_t n);
 /* Asks for a draw at the next tick; full: every client repaints all. */
 void server_redraw(struct server *, bool full);
+/* Draw at the end of this loop turn, flood or not (a typed key's echo). */
+void server_redraw_now(struct server *);
 void server_shutdown(struct server *);
 
 /* server-client.c */

@@ -618,6 +618,8 @@ static void test_reports(struct unit *u)
 	CHECK_STR(u, reply_to(vt, "\033[3;5H\033[6n"), "\033[3;5R");
 	CHECK_STR(u, reply_to(vt, "\033[?6n"), "\033[?3;5;1R");
 	CHECK_STR(u, reply_to(vt, "\033[5n"), "\033[0n");
+	CHECK_STR(u, reply_to(vt, "\033[5n\033[?15n\033[?26n"), "\033[0n\033[?13n\033[?27;1;0;0n");
+	CHECK_STR(u, reply_to(vt, "\033[?63;7n\033[?99n\033[?6n"), "\033P7!~0000\033\\\033[?3;5;1R");
 	CHECK_STR(u, reply_to(vt, "\033[6;11r\033[?6h\033[2;3H\033[6n"), "\033[2;3R");
 	CHECK_STR(u, reply_to(vt, "\033[?6$p"), "\033[?6;1$y");
 	/* DECSTR resets origin mode and the margins */
@@ -628,6 +630,7 @@ static void test_reports(struct unit *u)
 	CHECK_STR(u, reply_to(vt, "\033[?2004h\033[?2004$p"), "\033[?2004;1$y");
 	CHECK_STR(u, reply_to(vt, "\033[4h\033[4$p"), "\033[4;1$y");
 	CHECK_STR(u, reply_to(vt, "\033[4l\033[4$p\033[20$p"), "\033[4;2$y\033[20;2$y");
+	CHECK_STR(u, reply_to(vt, "\033[19$p\033[2$p\033[3$p"), "\033[19;4$y\033[2;4$y\033[3;0$y");
 	/* DECRQSS */
 	CHECK_STR(u, reply_to(vt, "\033[1;2;38;5;100m\033P$qm\033\\"), "\033P1$r0;1;2;38:5:100m\033\\");
 	CHECK_STR(u, reply_to(vt, "\033[0;4;31;42m\033P$qm\033\\"), "\033P1$r0;4;31;42m\033\\");
