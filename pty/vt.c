@@ -934,7 +934,6 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		 * has no CSI u, and its CSI s (DECSLRM) homes the cursor:
 		 * cancel the CSI (CAN), send DECSC/DECRC instead. */
 		feed(vt, buf + start, i - start);
-		feed(vt, buf + start, i - start);
 		feed(vt, "\030", 1);
 		if (ch == 's')
 			cursor_save(vt);

@@ -16,7 +16,7 @@ FLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -I. -fsanitize=fuzzer,address,undefined -fn
 # target: name, sources, libraries
 targets() {
 	echo "fuzz_policy|tests/fuzz/fuzz_policy.c $(ls policy/*.c | tr '\n' ' ')|"
-	[ -f tests/fuzz/fuzz_vt.c ] && echo "fuzz_vt|tests/fuzz/fuzz_vt.c pty/vt.c pty/vt-keys.c pty/grid.c|-lvterm"
+	[ -f tests/fuzz/fuzz_vt.c ] && echo "fuzz_vt|tests/fuzz/fuzz_vt.c $(ls pty/vt*.c pty/grid*.c pty/utf8.c | tr '\n' ' ')|-lvterm"
 	[ -f tests/fuzz/fuzz_proxy.c ] && echo "fuzz_proxy|tests/fuzz/fuzz_proxy.c backends/proxy-http.c backends/proxy-socks.c backends/net-dnsmsg.c backends/net-addr.c|"
 }
 

@@ -80,6 +80,8 @@ static void test_save_restore(struct unit *u)
 	put(vt, "ur"); /* CSI s / CSI u, split across writes */
 	CHECK_STR(u, row_text(vt, 2), "  abcdefr");
 	CHECK_STR(u, row_text(vt, 4), "    q");
+	put(vt, "\033[2J\033[Hab\033[sX\033[uY"); /* what comes before goes once */
+	CHECK_STR(u, row_text(vt, 0), "abY");
 	/* the character sets: vttest 2.15's case draws a line, not a q */
 	put(vt, "\033[2J\033[H\033(0\0337\033(Bq\0338q");
 	CHECK_INT(u, vt_cell(vt, 0, 0)->ch[0], 0x2500);
