@@ -21,6 +21,7 @@
 #include "shell/escalate.h"
 
 #define READ_MAX    65536
+#define READ_SIDE   4096
 #define READ_HIDDEN 4096
 
 static void on_pane_out(struct watch *w, int events, void *arg);
@@ -62,10 +63,12 @@ static void pane_read(struct pane *p)
 {
 	char buf[16384];
 	size_t total = 0;
-	/* a PTY hands out a few KiB per read: take up to READ_MAX a turn, a
-	 * pane out of sight a little at a time, so that parsing its flood
-	 * never holds up a loop turn the keyboard's echo waits for */
-	size_t max = p->win == p->srv->cur ? READ_MAX : READ_HIDDEN;
+	/* a PTY hands out a few KiB per read: take up to READ_MAX a turn from
+	 * the pane being typed into, less from the others, so that parsing a
+	 * neighbour's flood never holds up long a loop turn the keyboard's
+	 * echo waits for */
+	bool visible = p->win == p->srv->cur;
+	size_t max = visible && p == p->win->active ? READ_MAX : visible ? READ_SIDE : READ_HIDDEN;
 	while (total < max) {
 		ssize_t n = pty_read(p->fd, buf, sizeof buf);
 		if (n == 0)
