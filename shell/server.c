@@ -19,7 +19,7 @@
 
 #include "backends/loop.h"
 
-#define DRAW_MS     12   /* a flood is drawn at most once per tick */
+#define DRAW_MS     25   /* a flood is drawn at most once per tick (40 a second) */
 #define FLOOD_BYTES 8192 /* output within one tick that counts as a flood */
 
 void server_output(struct server *s, size_t n)
