@@ -15,60 +15,7 @@
 
 #include "pty/grid.h"
 #include "pty/utf8.h"
-
-#define VT_REPLY_MAX (64 * 1024) /* replies the host has not taken yet */
-#define VT_OSC_MAX   4096        /* a longer unterminated OSC is dropped */
-#define VT_TITLE_MAX 256
-#define VT_CSI_ARGS  16 /* arguments libvterm 0.1.4 can hold */
-
-enum scan { SCAN_GROUND, SCAN_ESC, SCAN_CSI, SCAN_CSI_DROP, SCAN_OSC, SCAN_OSC_ESC };
-
-struct vt {
-	VTerm *vterm;
-	VTermState *state;
-	struct grid *grid;
-	struct vt_attr pen;
-	struct vt_modes modes;
-	int crow, ccol;
-	bool moved; /* cursor moved since vt_clear_dirty */
-	bool bell;
-	char title[VT_TITLE_MAX];
-
-	/* Autowrap is invisible in the state callbacks: a glyph that ends on
-	 * the last column, then one at column 0 of the next row with no
-	 * cursor movement between, means the row wrapped. */
-	bool wrap_pending;
-	int wrap_row;
-
-	enum scan scan;
-	/* The parameters of the CSI being scanned: libvterm 0.1.4 knows no
-	 * dim (SGR 2) or conceal (SGR 8), so those are applied here. */
-	char csi[64];
-	size_t csi_len;
-	char csi_priv;                  /* private marker ('?', '>', ...) or 0 */
-	bool csi_other;                 /* intermediate or late marker: not ours */
-	bool csi_long;                  /* more parameter bytes than csi[] holds */
-	char esc_inter;                 /* intermediate of the escape being scanned (ESC # 8) */
-	bool decaln;                    /* a DECALN ran in this vt_write */
-	int csi_seps;                   /* ';' and ':' seen: libvterm holds 16 arguments */
-	uint32_t last_ch[VT_MAX_CHARS]; /* the last glyph put, for REP */
-	int last_width;
-	size_t rep_budget; /* glyphs REP may still add in this vt_write */
-	bool osc_drop;     /* the OSC being held grew too long: discard to its end */
-	char held[VT_OSC_MAX];
-	size_t held_len;
-
-	char *reply;
-	size_t reply_len, reply_cap;
-	bool probing; /* output goes to probe[], not to the program */
-	char probe[64];
-	size_t probe_len;
-
-	vt_osc_fn *osc_fn;
-	void *osc_data;
-	bool clipboard;
-	uint32_t default_fg, default_bg; /* 0xRRGGBB, for colour queries */
-};
+#include "pty/vt-int.h"
 
 /* ---- state callbacks ---- */
 
@@ -92,6 +39,11 @@ static void unwide(struct grid_line *l, int col, int w, int cols)
 		c[end] = grid_blank(c[end].attr.bg);
 }
 
+static uint32_t glyph_char(uint32_t ch)
+{
+	return ch <= 0x10ffff ? ch : 0xfffd;
+}
+
 static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 {
 	struct vt *vt = user;
@@ -102,12 +54,17 @@ static int cb_putglyph(VTermGlyphInfo *info, VTermPos pos, void *user)
 	struct grid_line *l = grid_line(g, pos.row);
 	unwide(l, pos.col, w, g->cols);
 	struct vt_cell *c = &l->cells[pos.col];
-	*c = (struct vt_cell){ .width = w, .attr = vt->pen };
-	for (int i = 0; i < VT_MAX_CHARS && info->chars[i]; i++)
-		c->ch[i] = info->chars[i] <= 0x10ffff ? info->chars[i] : 0xfffd;
+	/* the characters gathered first and the cell written once: reading
+	 * back a cell just written stalls the store buffer (this is the
+	 * hottest path of a flood) */
+	uint32_t c0 = glyph_char(info->chars[0]), c1 = c0 ? glyph_char(info->chars[1]) : 0;
+	uint32_t c2 = c1 ? glyph_char(info->chars[2]) : 0;
+	*c = (struct vt_cell){ .ch = { c0, c1, c2 }, .width = w, .attr = vt->pen };
 	if (w == 2)
 		c[1] = (struct vt_cell){ .width = 0, .attr = vt->pen };
-	memcpy(vt->last_ch, c->ch, sizeof vt->last_ch);
+	vt->last_ch[0] = c0;
+	vt->last_ch[1] = c1;
+	vt->last_ch[2] = c2;
 	vt->last_width = info->width;
 	grid_use(l, pos.col + w);
 	grid_touch(g, pos.row);
@@ -292,24 +249,6 @@ static const VTermStateCallbacks vt_callbacks = {
 	.setlineinfo = cb_setlineinfo,
 };
 
-/* OSC strings libvterm does not handle: cwd (7), shell integration (133,
- * 633) go to the host's handler; the clipboard (52) only when allowed. */
-static void reply_add(struct vt *vt, const char *s, size_t len);
-
-/* OSC 10/11 "?": programs (editors, agent TUIs) ask for the default
- * colours to pick a light or dark theme; answer rather than let them wait. */
-static bool osc_color_query(struct vt *vt, int num, const char *arg, size_t len)
-{
-	if ((num != 10 && num != 11) || len != 1 || arg[0] != '?')
-		return false;
-	uint32_t rgb = num == 10 ? vt->default_fg : vt->default_bg;
-	char s[64];
-	int n = snprintf(s, sizeof s, "\033]%d;rgb:%02x%02x/%02x%02x/%02x%02x\033\\", num, rgb >> 16 & 0xff,
-			 rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb >> 8 & 0xff, rgb & 0xff, rgb & 0xff);
-	reply_add(vt, s, n);
-	return true;
-}
-
 /* OSC strings libvterm does not handle: colour queries are answered, cwd
  * (7) and shell integration (133, 633) go to the host's handler, the
  * clipboard (52) only when allowed. */
@@ -324,17 +263,28 @@ static int fb_osc(const char *command, size_t len, void *user)
 		return 1;
 	if (i < len && command[i] == ';')
 		i++;
-	if (osc_color_query(vt, num, command + i, len - i) || !vt->osc_fn || (num == 52 && !vt->clipboard))
+	if (report_osc_color(vt, num, command + i, len - i) || !vt->osc_fn || (num == 52 && !vt->clipboard))
 		return 1;
 	vt->osc_fn(num, command + i, len - i, vt->osc_data);
 	return 1;
 }
 
+/* CSIs libvterm does not handle: the reports it lacks. */
+static int fb_csi(const char *leader, const long args[], int argc, const char *inter, char command, void *user)
+{
+	long a[VT_CSI_ARGS];
+	int n = argc < VT_CSI_ARGS ? argc : VT_CSI_ARGS;
+	for (int i = 0; i < n; i++)
+		a[i] = CSI_ARG_IS_MISSING(args[i]) ? -1 : CSI_ARG(args[i]);
+	return report_csi(user, leader ? leader : "", a, n, inter ? inter : "", command);
+}
+
 static const VTermParserCallbacks vt_fallbacks = {
+	.csi = fb_csi,
 	.osc = fb_osc,
 };
 
-static void reply_add(struct vt *vt, const char *s, size_t len)
+void vt_reply(struct vt *vt, const char *s, size_t len)
 {
 	if (len > VT_REPLY_MAX - vt->reply_len)
 		return; /* the host is not reading replies: drop, never grow without bound */
@@ -359,8 +309,11 @@ static void cb_output(const char *s, size_t len, void *user)
 		vt->probe_len += n;
 		return;
 	}
-	reply_add(vt, s, len);
+	vt_reply(vt, s, len);
 }
+
+static void modes_read(struct vt *vt);
+static void charsets_reset(struct vt *vt);
 
 /* ---- life ---- */
 
@@ -386,6 +339,9 @@ struct vt *vt_new(int rows, int cols, int scrollback_lines)
 	vt->default_fg = 0xe5e5e5; /* a dark terminal, the common case */
 	vt->default_bg = 0x000000;
 	vterm_state_reset(vt->state, 1);
+	vt->level = 4; /* a VT420, as xterm */
+	modes_read(vt);
+	charsets_reset(vt);
 	return vt;
 }
 
@@ -463,6 +419,46 @@ static void feed(struct vt *vt, const char *buf, size_t len)
 		vterm_input_write(vt->vterm, buf, len);
 }
 
+/* Read back the margins and the origin and left-right margin modes from
+ * libvterm (through its own reports: 0.1.4 has no getters), after a
+ * sequence that may have changed them. */
+static void modes_read(struct vt *vt)
+{
+	static const char q[] = "\033P$qr\033\\\033P$qs\033\\\033[?6$p\033[?69$p";
+	vt->probing = true;
+	vt->probe_len = 0;
+	feed(vt, q, sizeof q - 1);
+	vt->probing = false;
+	vt->probe[vt->probe_len < sizeof vt->probe ? vt->probe_len : sizeof vt->probe - 1] = '\0';
+	int t, b, l, r, o, m;
+	if (sscanf(vt->probe, "\033P1$r%d;%dr\033\\\033P1$r%d;%ds\033\\\033[?6;%d$y\033[?69;%d$y", &t, &b, &l, &r, &o,
+		   &m) == 6) {
+		vt->mtop = t - 1;
+		vt->mbottom = b;
+		vt->mleft = l - 1;
+		vt->mright = r;
+		vt->origin = o == 1;
+		vt->lrmm = m == 1;
+	}
+	vt->probe_len = 0;
+}
+
+/* ANSI modes set or reset (CSI 4 h, CSI 20 l), kept for DECRQM. */
+static void ansi_modes(struct vt *vt, bool on)
+{
+	const char *p = vt->csi, *end = vt->csi + vt->csi_len;
+	while (p < end) {
+		int n = 0;
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			n = n < 10000 ? n * 10 + (*p - '0') : n;
+		if (n == 4)
+			vt->insert = on;
+		else if (n == 20)
+			vt->newline = on;
+		p += p < end;
+	}
+}
+
 static void held_add(struct vt *vt, const char *buf, size_t len)
 {
 	if (vt->osc_drop)
@@ -478,11 +474,17 @@ static void held_add(struct vt *vt, const char *buf, size_t len)
 	vt->held_len += len;
 }
 
-/* The OSC being held ended with buf[0..end): feed it whole. */
+/* The OSC or DCS being held ended with buf[0..end): feed it whole,
+ * unless it is a DCS report answered here. */
 static void held_flush(struct vt *vt, const char *buf, size_t end)
 {
 	held_add(vt, buf, end);
-	if (!vt->osc_drop)
+	/* held[] starts at the P: libvterm has seen the ESC, a CAN cancels it */
+	bool ours = vt->str_dcs && !vt->osc_drop && vt->held_len >= 3 && vt->held[vt->held_len - 1] == '\\' &&
+		    report_dcs(vt, vt->held + 1, vt->held_len - 3);
+	if (ours)
+		feed(vt, "\030", 1);
+	else if (!vt->osc_drop)
 		feed(vt, vt->held, vt->held_len);
 	vt->held_len = 0;
 	vt->osc_drop = false;
@@ -587,8 +589,58 @@ static void csi_byte(struct vt *vt, unsigned char ch)
 	} else if (ch >= '<' && ch <= '?' && vt->csi_len == 0 && !vt->csi_priv) {
 		vt->csi_priv = ch;
 	} else if (ch >= 0x20) {
+		if (!vt->csi_other && ch <= 0x2f)
+			vt->csi_inter = ch;
 		vt->csi_other = true;
 	}
+}
+
+static void cursor_report(struct vt *vt, bool dec)
+{
+	VTermPos pos;
+	vterm_state_get_cursorpos(vt->state, &pos);
+	if (vt->origin) {
+		pos.row -= vt->mtop;
+		pos.col -= vt->mleft;
+	}
+	char s[48];
+	int n = snprintf(s, sizeof s, dec ? "\033[?%d;%d;1R" : "\033[%d;%dR", pos.row + 1, pos.col + 1);
+	vt_reply(vt, s, (size_t)n);
+}
+
+/* The CSI's arguments, parsed as libvterm does (-1 for a missing one). */
+static int csi_args(const struct vt *vt, long *a)
+{
+	int n = 0;
+	const char *p = vt->csi, *end = vt->csi + vt->csi_len;
+	while (n < VT_CSI_ARGS) {
+		long v = -1;
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			v = (v < 0 ? 0 : v) * 10 + (*p - '0') > 99999 ? 99999 : (v < 0 ? 0 : v) * 10 + (*p - '0');
+		a[n++] = v;
+		if (p >= end)
+			break;
+		p++;
+	}
+	return n;
+}
+
+/* A DEC DSR answered by the reports (the cursor's, 6, stays with
+ * cursor_report): true if it was. */
+static bool csi_dec_dsr(struct vt *vt)
+{
+	long a[VT_CSI_ARGS];
+	int n = csi_args(vt, a);
+	return a[0] != 6 && report_dec_dsr(vt, a[0], n > 1 ? a[1] : -1);
+}
+
+/* A CSI libvterm would drop, given to the reports. */
+static void csi_report(struct vt *vt, char final)
+{
+	long a[VT_CSI_ARGS];
+	int n = csi_args(vt, a);
+	char leader[2] = { vt->csi_priv, 0 }, inter[2] = { vt->csi_inter, 0 };
+	report_csi(vt, leader, a, n, inter, final);
 }
 
 /* Repeat the last glyph as many times as the CSI says, at most a row. */
@@ -635,17 +687,104 @@ static size_t decaln(struct vt *vt, const char *buf, size_t start, size_t i)
 	}
 	vt->decaln = true;
 	vt->rep_budget -= cost < vt->rep_budget ? cost : vt->rep_budget;
-	return start;
+	/* then, as in xterm, the margins reset and the cursor home (0.1.4
+	 * only fills the screen) */
+	feed(vt, buf + start, i + 1 - start);
+	feed(vt, vt->lrmm ? "\033[r\033[s\033[H" : "\033[r\033[H", vt->lrmm ? 9 : 6);
+	modes_read(vt);
+	return i + 1;
+}
+
+static void charsets_reset(struct vt *vt)
+{
+	memset(vt->g, 'B', sizeof vt->g);
+	vt->gl = 0;
+	vt->charsets_used = false;
+	vt->saved = (struct vt_saved){ .g = { 'B', 'B', 'B', 'B' } };
+}
+
+/* DECSC: libvterm 0.1.4 keeps the position, the pen and the cursor's
+ * look; the character sets, the shift, origin mode and a pending wrap
+ * are kept here, as in xterm (vttest 2.15 checks the sets). */
+static void cursor_save(struct vt *vt)
+{
+	feed(vt, "\0337", 2);
+	memcpy(vt->saved.g, vt->g, sizeof vt->g);
+	vt->saved.gl = vt->gl;
+	vt->saved.origin = vt->origin;
+	vt->saved.wrap = vt->wrap_pending && vt->ccol == vt->grid->cols - 1 && vt->crow == vt->wrap_row;
+}
+
+/* DECRC: origin mode first (setting it homes the cursor), then libvterm's
+ * restore, then a pending wrap (by putting the last column's glyph again,
+ * its cell kept as it was), then the character sets. */
+static void cursor_restore(struct vt *vt)
+{
+	char s[32];
+	int n = snprintf(s, sizeof s, "\033[?6%c\0338", vt->saved.origin ? 'h' : 'l');
+	feed(vt, s, (size_t)n);
+	modes_read(vt);
+	int r = vt->crow, c = vt->ccol;
+	if (vt->saved.wrap && c == vt->grid->cols - 1 && r >= 0 && r < vt->grid->rows) {
+		struct grid_line *l = grid_line(vt->grid, r);
+		struct vt_cell keep = l->cells[c];
+		char glyph[8];
+		size_t len = keep.ch[0] && keep.width == 1 ? utf8_encode(keep.ch[0], glyph) : 1;
+		if (len == 1 && !(keep.ch[0] && keep.width == 1))
+			glyph[0] = ' ';
+		feed(vt, "\033(B\017", 4);
+		feed(vt, glyph, len);
+		l->cells[c] = keep;
+	}
+	memcpy(vt->g, vt->saved.g, sizeof vt->g);
+	vt->gl = vt->saved.gl;
+	n = snprintf(s, sizeof s, "\033(%c\033)%c\033*%c\033+%c%c", vt->g[0], vt->g[1], vt->g[2], vt->g[3],
+		     vt->gl ? 0x0e : 0x0f);
+	feed(vt, s, (size_t)n);
+}
+
+/* The first SO, SI (when character sets are in use) or CR (with left and
+ * right margins) in buf[i, end), or end. */
+static size_t ground_control(const struct vt *vt, const char *buf, size_t i, size_t end)
+{
+	for (; i < end; i++) {
+		char c = buf[i];
+		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) || (vt->lrmm && c == '\r'))
+			return i;
+	}
+	return end;
+}
+
+/* SO and SI are only noted; CR is moved to the left margin when the
+ * cursor is at or right of it (or in origin mode), as in xterm: 0.1.4
+ * always goes to column 0. Returns where the bytes to feed start. */
+static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k)
+{
+	if (buf[k] != '\r') {
+		vt->gl = buf[k] == 0x0e;
+		return start;
+	}
+	feed(vt, buf + start, k - start);
+	bool margin = vt->mleft > 0 && (vt->origin || vt->ccol >= vt->mleft);
+	feed(vt, "\r", 1);
+	if (margin) {
+		char s[16];
+		int n = snprintf(s, sizeof s, "\033[%dG", vt->mleft + 1);
+		feed(vt, s, (size_t)n);
+	}
+	return k + 1;
 }
 
 /* A byte after ESC; returns where the bytes to feed start. */
 static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 {
 	unsigned char ch = buf[i];
-	if (ch == ']') {
-		/* Everything before (the ESC too) goes now; the rest waits. */
+	if (ch == ']' || (ch == 'P' && !vt->esc_inter)) {
+		/* An OSC or DCS string: everything before (the ESC too) goes
+		 * now; the rest waits for its end. */
 		feed(vt, buf + start, i - start);
 		vt->scan = SCAN_OSC;
+		vt->str_dcs = ch == 'P';
 		return i;
 	}
 	if (ch == '[') {
@@ -653,6 +792,7 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 		vt->csi_len = 0;
 		vt->csi_priv = 0;
 		vt->csi_other = false;
+		vt->csi_inter = 0;
 		vt->csi_long = false;
 		vt->csi_seps = 0;
 	} else if (ch >= 0x20 && ch <= 0x2f) {
@@ -661,6 +801,28 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 		vt->scan = SCAN_GROUND; /* cancelled, or a final byte */
 		if (ch == '8' && vt->esc_inter == '#')
 			return decaln(vt, buf, start, i);
+		if (ch == 'c' && !vt->esc_inter) { /* RIS */
+			feed(vt, buf + start, i + 1 - start);
+			modes_read(vt);
+			vt->insert = vt->newline = false;
+			charsets_reset(vt);
+			return i + 1;
+		}
+		if ((ch == '7' || ch == '8') && !vt->esc_inter) { /* DECSC, DECRC */
+			if (i == 0 || start >= i)
+				feed(vt, "\030", 1); /* libvterm has seen the ESC */
+			else
+				feed(vt, buf + start, i - 1 - start);
+			if (ch == '7')
+				cursor_save(vt);
+			else
+				cursor_restore(vt);
+			return i + 1;
+		}
+		if (vt->esc_inter >= '(' && vt->esc_inter <= '+') { /* SCS */
+			vt->g[vt->esc_inter - '('] = (char)ch;
+			vt->charsets_used |= ch != 'B';
+		}
 	} /* else libvterm goes on with the escape: C0 controls, DEL and bytes
 	   * >= 0x80 do not end it */
 	return start;
@@ -696,6 +858,50 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		rep(vt);
 		return i + 1;
 	}
+	bool da_arg = vt->csi_len == 0 || (vt->csi_len == 1 && vt->csi[0] == '0');
+	if (ch == 'c' && (!vt->csi_priv || vt->csi_priv == '>') && !vt->csi_other && da_arg) {
+		/* DA1, DA2: answered as xterm does at the DECSCL level */
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		report_da(vt, vt->csi_priv);
+		return i + 1;
+	}
+	if ((vt->csi_priv == '=' || vt->csi_inter == '*') && !vt->csi_long) {
+		/* what libvterm drops unseen (DA3, DECRQCRA): the reports here */
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		csi_report(vt, ch);
+		return i + 1;
+	}
+	if (ch == 'p' && vt->csi_inter == '!' && !vt->csi_priv && vt->csi_len == 0) {
+		/* DECSTR: 0.1.4 parses it but never runs its soft reset */
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		vterm_state_reset(vt->state, 0);
+		feed(vt, "\033[m", 3); /* 0.1.4's soft reset leaves the pen black on black */
+		modes_read(vt);
+		vt->insert = vt->newline = false;
+		charsets_reset(vt);
+		return i + 1;
+	}
+	if (ch == 'n' && (!vt->csi_priv || vt->csi_priv == '?') && !vt->csi_other && vt->csi_len == 1 &&
+	    vt->csi[0] == '6') {
+		/* CPR, DECXCPR: relative to the margins in origin mode, as in
+		 * xterm (0.1.4 answers the absolute position) */
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		cursor_report(vt, vt->csi_priv == '?');
+		return i + 1;
+	}
+	if (ch == 'n' && vt->csi_priv == '?' && !vt->csi_other && !vt->csi_long) {
+		/* the bytes before go first (their replies first); then the
+		 * CSI is answered here and cancelled, or left to libvterm */
+		feed(vt, buf + start, i - start);
+		if (!csi_dec_dsr(vt))
+			return i;
+		feed(vt, "\030", 1);
+		return i + 1;
+	}
 	if (vt->csi_other || vt->csi_long)
 		return start;
 	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 2 && memcmp(vt->csi, "47", 2) == 0) {
@@ -712,14 +918,32 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		feed(vt, "\033[r\033[H\033[2J", 10);
 		return i + 1;
 	}
+	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l')) {
+		feed(vt, buf + start, i + 1 - start);
+		modes_read(vt);
+		return i + 1;
+	}
 	if (vt->csi_priv)
 		return start;
+	if (ch == 'h' || ch == 'l') {
+		ansi_modes(vt, ch == 'h');
+		return start;
+	}
 	if ((ch == 's' || ch == 'u') && vt->csi_len == 0) {
 		/* ANSI.SYS cursor save/restore, as in xterm and tmux. 0.1.4
 		 * has no CSI u, and its CSI s (DECSLRM) homes the cursor:
 		 * cancel the CSI (CAN), send DECSC/DECRC instead. */
 		feed(vt, buf + start, i - start);
-		feed(vt, ch == 's' ? "\030\0337" : "\030\0338", 3);
+		feed(vt, "\030", 1);
+		if (ch == 's')
+			cursor_save(vt);
+		else
+			cursor_restore(vt);
+		return i + 1;
+	}
+	if (ch == 'r' || ch == 's') { /* DECSTBM, DECSLRM */
+		feed(vt, buf + start, i + 1 - start);
+		modes_read(vt);
 		return i + 1;
 	}
 	if (ch == 'm' && sgr_wanted(vt)) {
@@ -741,6 +965,14 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 		switch (vt->scan) {
 		case SCAN_GROUND: {
 			const char *esc = memchr(buf + i, 0x1b, len - i);
+			size_t end = esc ? (size_t)(esc - buf) : len, k = end;
+			if (vt->charsets_used || vt->lrmm)
+				k = ground_control(vt, buf, i, end);
+			if (k < end) {
+				start = ground_byte(vt, buf, start, k);
+				i = k + 1;
+				continue;
+			}
 			if (!esc) {
 				i = len;
 				continue;
@@ -770,7 +1002,7 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 			start = csi_drop(vt, ch, i);
 			break;
 		case SCAN_OSC:
-			if (ch == 0x07) {
+			if (ch == 0x07 && !vt->str_dcs) {
 				held_flush(vt, buf + start, i + 1 - start);
 				start = i + 1;
 			} else if (ch == 0x1b) {
@@ -815,6 +1047,7 @@ void vt_resize(struct vt *vt, int rows, int cols)
 	char s[48];
 	int n = snprintf(s, sizeof s, "\033[r\033[s\033[%d;%dH", vt->crow + 1, vt->ccol + 1);
 	feed(vt, s, n);
+	modes_read(vt);
 }
 
 /* ---- reading ---- */

@@ -116,7 +116,7 @@ size_t vt_mouse(struct vt *, int row, int col, int button, bool pressed, int mod
  * attribute queries and the like). Returns the count moved into out. */
 size_t vt_take_reply(struct vt *, char *out, size_t cap);
 
-/* The default colours (0xRRGGBB) answered to a program's OSC 10/11
+/* The default colours (0xRRGGBB) answered to a program's OSC 10/11/12
  * query; dark (e5e5e5 on 000000) unless the host knows better. */
 void vt_set_default_colors(struct vt *, uint32_t fg_rgb, uint32_t bg_rgb);
 

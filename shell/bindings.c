@@ -23,11 +23,16 @@ struct mux_cmd {
 static void do_split_lr(struct client *c, struct window *w);
 static void do_split_tb(struct client *c, struct window *w);
 
+/* As tmux: one slip must not end an agent's session, so ask first. */
 static void do_kill_pane(struct client *c, struct window *w)
 {
-	(void)c;
-	if (w->active != NULL)
-		window_close_pane(w, w->active);
+	if (w->active == NULL)
+		return;
+	c->prompt_on = true;
+	c->prompt_kind = PROMPT_CONFIRM;
+	c->confirm_pane = w->active->id;
+	snprintf(c->prompt, sizeof c->prompt, "kill-pane %d? (y/n)", w->active->id);
+	server_redraw(c->srv, false);
 }
 static void do_up(struct client *c, struct window *w)
 {
@@ -427,6 +432,16 @@ static void prompt_done(struct client *c, const char *text)
 static void prompt_key(struct client *c, const struct key *k)
 {
 	size_t len = strlen(c->prompt);
+	if (c->prompt_kind == PROMPT_CONFIRM) {
+		/* y kills the pane asked about (if it still lives); any other key keeps it */
+		c->prompt_on = false;
+		struct pane *p =
+			(k->code == 'y' || k->code == 'Y') && k->mods == 0 ? pane_find(c->srv, c->confirm_pane) : NULL;
+		if (p != NULL && p->win != NULL)
+			window_close_pane(p->win, p);
+		server_redraw(c->srv, true);
+		return;
+	}
 	if (k->code == VT_KEY_ENTER || k->code == VT_KEY_ESCAPE || (k->code == 'c' && k->mods == VT_MOD_CTRL)) {
 		c->prompt_on = false;
 		if (k->code == VT_KEY_ENTER) {

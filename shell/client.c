@@ -174,6 +174,10 @@ static int attach_loop(struct attach *a, const char *profile)
 	buf_add(&hello, &h, sizeof h);
 	buf_add(&hello, term != NULL ? term : "", strlen(term != NULL ? term : "") + 1);
 	buf_add(&hello, profile != NULL ? profile : "", strlen(profile != NULL ? profile : "") + 1);
+	/* 24-bit colour, as terminals announce it (there is no terminfo way) */
+	const char *ct = getenv("COLORTERM");
+	bool tc = ct != NULL && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0);
+	buf_add(&hello, tc ? "truecolor" : "", tc ? 10 : 1);
 	send_msg(a, MSG_HELLO, hello.p, hello.len);
 	buf_free(&hello);
 	struct watch *w[3] = {

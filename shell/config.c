@@ -1,5 +1,5 @@
 /* config: ~/.sandmux/sandmux.json, the multiplexer's own settings:
- *   {"prefix": "C-a", "scrollback": 5000, "status": true, "clipboard": false,
+ *   {"prefix": "C-a", "scrollback": 5000, "status": true, "clipboard": false, "mouse": false,
  *    "net_hold": 30, "bind": {"v": "split-h", "-": "split-v"},
  *    "limits": {"pids": 4096, "memory": 8192, "tmp": 1024}}
  * read with policy/json.h so that errors name FILE:LINE:COL and the field,
@@ -111,10 +111,12 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 		if (v->type != JSON_NUMBER || v->number < 0 || v->number > 3600 || v->number != (int)v->number)
 			return bad(path, v, err, errlen, "want a whole number of seconds from 0 to 3600");
 		cfg->net_hold = (int)v->number;
-	} else if (strcmp(v->key, "status") == 0 || strcmp(v->key, "clipboard") == 0) {
+	} else if (strcmp(v->key, "status") == 0 || strcmp(v->key, "clipboard") == 0 || strcmp(v->key, "mouse") == 0) {
 		if (v->type != JSON_BOOL)
 			return bad(path, v, err, errlen, "want true or false");
-		*(strcmp(v->key, "status") == 0 ? &cfg->status : &cfg->clipboard_write) = v->boolean;
+		*(strcmp(v->key, "status") == 0  ? &cfg->status
+		  : strcmp(v->key, "mouse") == 0 ? &cfg->mouse
+						 : &cfg->clipboard_write) = v->boolean;
 	} else if (strcmp(v->key, "bind") == 0) {
 		return config_binds(cfg, path, v, err, errlen);
 	} else if (strcmp(v->key, "quiet_after") == 0) {
@@ -135,7 +137,7 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 		return config_limits(cfg, path, v, err, errlen);
 	} else {
 		return bad(path, v, err, errlen,
-			   "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind, "
+			   "unknown setting (known: prefix, scrollback, status, clipboard, mouse, net_hold, bind, "
 			   "quiet_after, alert_terminal, alert_command, limits)");
 	}
 	return 0;

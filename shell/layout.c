@@ -347,7 +347,20 @@ struct layout *layout_neighbor(struct layout *root, struct layout *leaf, int dx,
 		y = leaf->y + leaf->h + gap_of(LAYOUT_TB);
 	else if (dy < 0)
 		y = leaf->y - 1 - gap_of(LAYOUT_TB);
-	return layout_at(root, x, y);
+	/* The point may fall on a border of the panes beyond (the middle of a
+	 * full-width pane under two side by side): step along the edge, either
+	 * way, to the nearest pane that shares it. */
+	int span = dx != 0 ? leaf->h : leaf->w;
+	for (int d = 0; d <= span; d++)
+		for (int sgn = 1; sgn >= -1; sgn -= 2) {
+			int ax = dx != 0 ? x : x + sgn * d, ay = dx != 0 ? y + sgn * d : y;
+			bool inside = dx != 0 ? ay >= leaf->y && ay < leaf->y + leaf->h
+					      : ax >= leaf->x && ax < leaf->x + leaf->w;
+			struct layout *n = inside ? layout_at(root, ax, ay) : NULL;
+			if (n != NULL)
+				return n;
+		}
+	return NULL;
 }
 
 struct layout *layout_border_at(struct layout *l, int x, int y, int *index)

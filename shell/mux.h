@@ -64,6 +64,7 @@ struct mux_config {
 	int scrollback;
 	bool status;
 	bool clipboard_write; /* OSC 52 writes reach the sandmux buffer */
+	bool mouse;           /* the outer terminal's mouse always reported (click to focus, drag borders, wheel) */
 	int net_hold;         /* seconds a refused connection waits for its prompt; 0: never */
 	int quiet_after;      /* seconds of quiet after output that ask for attention; 0: never */
 	enum { ALERT_TERM_OFF, ALERT_TERM_OSC9, ALERT_TERM_OSC777 } alert_terminal; /* tell the person's terminal */
@@ -152,7 +153,8 @@ struct client {
 	int drag_index;
 	char prompt[128]; /* a line being typed in the status bar; prompt_on says so */
 	bool prompt_on;
-	enum { PROMPT_SEARCH, PROMPT_COMMAND, PROMPT_RENAME } prompt_kind;
+	enum { PROMPT_SEARCH, PROMPT_COMMAND, PROMPT_RENAME, PROMPT_CONFIRM } prompt_kind;
+	int confirm_pane;  /* PROMPT_CONFIRM: the pane (id) y kills */
 	char message[128]; /* one line shown in the status bar until a key */
 	/* escalation (shell/escalate-view.c) */
 	int denials_filter; /* its pane filter, 0: all */
@@ -195,6 +197,7 @@ struct server {
 	uint64_t flood_start;           /* pane output in the tick from flood_start */
 	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
 	bool draw_pending;
+	bool draw_held; /* the pending draw waits out a flood's tick */
 	bool quit;
 	char quit_why[64];      /* what asked it to end: "kill-session", "signal 15 (SIGTERM)" */
 	struct esc_server *esc; /* the session's denial events (shell/escalate-pane.c) */
@@ -210,6 +213,8 @@ void server_log_crashes(struct server *);
 void server_output(struct server *, size_t n);
 /* Asks for a draw at the next tick; full: every client repaints all. */
 void server_redraw(struct server *, bool full);
+/* Draw at the end of this loop turn, flood or not (a typed key's echo). */
+void server_redraw_now(struct server *);
 void server_shutdown(struct server *);
 
 /* server-client.c */

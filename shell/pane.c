@@ -21,7 +21,9 @@
 #include "pty/vt.h"
 #include "shell/escalate.h"
 
-#define READ_MAX 65536
+#define READ_MAX    65536
+#define READ_SIDE   4096
+#define READ_HIDDEN 4096
 
 static void on_pane_out(struct watch *w, int events, void *arg);
 
@@ -62,8 +64,13 @@ static void pane_read(struct pane *p)
 {
 	char buf[16384];
 	size_t total = 0;
-	/* a PTY hands out a few KiB per read: take up to READ_MAX a turn */
-	while (total < READ_MAX) {
+	/* a PTY hands out a few KiB per read: take up to READ_MAX a turn from
+	 * the pane being typed into, less from the others, so that parsing a
+	 * neighbour's flood never holds up long a loop turn the keyboard's
+	 * echo waits for */
+	bool visible = p->win == p->srv->cur;
+	size_t max = visible && p == p->win->active ? READ_MAX : visible ? READ_SIDE : READ_HIDDEN;
+	while (total < max) {
 		ssize_t n = pty_read(p->fd, buf, sizeof buf);
 		if (n == 0)
 			break;
@@ -74,7 +81,9 @@ static void pane_read(struct pane *p)
 		vt_write(p->vt, buf, (size_t)n);
 		total += (size_t)n;
 	}
-	server_output(p->srv, total);
+	/* only what can be seen makes a flood that holds drawing back: a
+	 * hidden window pouring out output must not slow another's echo */
+	server_output(p->srv, p->win == p->srv->cur ? total : 0);
 	if (p->fd < 0 || total == 0) {
 		server_redraw(p->srv, false);
 		return;
@@ -86,7 +95,10 @@ static void pane_read(struct pane *p)
 	size_t r;
 	while ((r = vt_take_reply(p->vt, reply, sizeof reply)) > 0)
 		pane_write(p, reply, r);
-	server_redraw(p->srv, false);
+	if (p->win == p->srv->cur && p == p->win->active && total < 1024)
+		server_redraw_now(p->srv); /* an echo: not held back by a neighbour's flood */
+	else
+		server_redraw(p->srv, false);
 }
 
 static void on_pane_out(struct watch *w, int events, void *arg)

@@ -57,6 +57,17 @@ static void draw_borders(struct client *c, struct window *w)
 		ui_vline(c->ui, a->x - 1, a->y, a->h, UI_BORDER_ACTIVE);
 }
 
+/* The prompt being typed, with its label. */
+static const char *prompt_line(const struct client *c, char *line, size_t size)
+{
+	static const char *const label[] = { [PROMPT_SEARCH] = "search: ",
+					     [PROMPT_COMMAND] = ":",
+					     [PROMPT_RENAME] = "rename window: ",
+					     [PROMPT_CONFIRM] = "" };
+	snprintf(line, size, "%s%s", label[c->prompt_kind], c->prompt);
+	return line;
+}
+
 static void draw_status(struct client *c)
 {
 	struct server *s = c->srv;
@@ -64,6 +75,11 @@ static void draw_status(struct client *c)
 		return;
 	int row = s->rows - 1;
 	char line[512];
+	if (c->prompt_on) {
+		/* as in tmux, a prompt takes the whole line, from the left */
+		ui_text(c->ui, row, 0, s->cols, prompt_line(c, line, sizeof line), UI_STATUS_CURRENT);
+		return;
+	}
 	int n = snprintf(line, sizeof line, "[%s] ", s->name);
 	ui_text(c->ui, row, 0, s->cols, "", UI_STATUS);
 	ui_text(c->ui, row, 0, n, line, UI_STATUS);
@@ -71,21 +87,15 @@ static void draw_status(struct client *c)
 	for (struct window *w = s->windows; w != NULL && x < s->cols; w = w->next) {
 		const char *name = w->name[0] ? w->name : w->active != NULL ? w->active->name : "";
 		const char *mark = alerts_window_mark(w);
-		int len = snprintf(line, sizeof line, "%d:%s%s%s ", w->index, name, w == s->cur ? "*" : "", mark);
+		int len = snprintf(line, sizeof line, "%d:%s%s%s%s ", w->index, name, w == s->cur ? "*" : "",
+				   w->zoomed ? "Z" : "", mark); /* *Z as tmux's */
 		ui_text(c->ui, row, x, len < s->cols - x ? len : s->cols - x, line,
 			w == s->cur ? UI_STATUS_CURRENT
 			: mark[0]   ? UI_ALERT
 				    : UI_STATUS);
 		x += len;
 	}
-	const char *right = c->message[0] ? c->message : c->prompt_on ? NULL : c->prefix ? "prefix" : NULL;
-	if (c->prompt_on) {
-		static const char *const label[] = {
-			[PROMPT_SEARCH] = "search: ", [PROMPT_COMMAND] = ":", [PROMPT_RENAME] = "rename window: "
-		};
-		snprintf(line, sizeof line, "%s%s", label[c->prompt_kind], c->prompt);
-		right = line;
-	}
+	const char *right = c->message[0] ? c->message : c->prefix ? "prefix" : NULL;
 	if (right != NULL) {
 		int len = (int)strlen(right);
 		int at = s->cols - len - 1 > x ? s->cols - len - 1 : x;
@@ -106,6 +116,12 @@ static void draw_outside(struct client *c)
 static void draw_cursor(struct client *c, struct window *w)
 {
 	struct pane *p = w->active;
+	if (c->prompt_on && c->srv->cfg.status) {
+		char line[512];
+		int at = (int)strlen(prompt_line(c, line, sizeof line));
+		ui_cursor(c->ui, c->srv->rows - 1, at < c->srv->cols ? at : c->srv->cols - 1, true);
+		return;
+	}
 	if (c->prompt_on || p == NULL) {
 		ui_cursor(c->ui, c->srv->rows - 1, c->srv->cols - 1, false);
 		return;
@@ -149,6 +165,10 @@ static void draw_client(struct client *c)
 		draw_cursor(c, w);
 	}
 	c->full = false;
+	/* the outer terminal reports the mouse only while the mouse option is
+	 * on or the pane in front asked for reports */
+	struct pane *a = w != NULL ? w->active : NULL;
+	ui_mouse(c->ui, s->cfg.mouse || (a != NULL && a->copy == NULL && vt_modes(a->vt)->mouse != 0));
 	ui_flush(c->ui, sink_client, c);
 }
 

@@ -191,9 +191,10 @@ static int valid_size(const struct msg_size *sz)
 static void client_hello(struct client *c, const char *p, size_t len)
 {
 	struct msg_hello h;
-	const char *str[2];
-	if (len < sizeof h || (memcpy(&h, p, sizeof h), !valid_size(&h.size)) ||
-	    proto_strings(p + sizeof h, len - sizeof h, str, 2) != 2 || h.version != PROTO_VERSION || c->attached) {
+	const char *str[3] = { "", "", "" };
+	int nstr = len < sizeof h ? -1 : proto_strings(p + sizeof h, len - sizeof h, str, 3);
+	if (len < sizeof h || (memcpy(&h, p, sizeof h), !valid_size(&h.size)) || nstr < 2 ||
+	    h.version != PROTO_VERSION || c->attached) {
 		server_log(c->srv, "client %d: malformed hello; dropped", c->fd);
 		client_fail(c, "protocol error");
 		return;
@@ -209,14 +210,15 @@ static void client_hello(struct client *c, const char *p, size_t len)
 	}
 	char err[256];
 	const char *term = str[0][0] ? str[0] : "xterm-256color";
+	bool truecolor = strcmp(str[2], "truecolor") == 0; /* the client's COLORTERM */
 	struct server *s = c->srv;
 	for (int i = 0; i < s->nparked && c->ui == NULL; i++)
-		if (ui_reuse(s->parked[i], term, h.size.rows, h.size.cols)) {
+		if (ui_reuse(s->parked[i], term, truecolor, h.size.rows, h.size.cols)) {
 			c->ui = s->parked[i];
 			s->parked[i] = s->parked[--s->nparked];
 		}
 	if (c->ui == NULL)
-		c->ui = ui_new(term, h.size.rows, h.size.cols, err, sizeof err);
+		c->ui = ui_new(term, truecolor, h.size.rows, h.size.cols, err, sizeof err);
 	if (c->ui == NULL) {
 		client_fail(c, err);
 		return;

@@ -20,7 +20,7 @@
 #include "backends/loop.h"
 #include "backends/safefile.h"
 
-#define DRAW_MS     12   /* a flood is drawn at most once per tick */
+#define DRAW_MS     25   /* a flood is drawn at most once per tick (40 a second) */
 #define FLOOD_BYTES 8192 /* output within one tick that counts as a flood */
 
 void server_output(struct server *s, size_t n)
@@ -60,7 +60,21 @@ void server_redraw(struct server *s, bool full)
 		int wait = since >= DRAW_MS || !flood ? 0 : (int)(DRAW_MS - since);
 		s->draw_pending = true;
 		s->draw_timer = timer_add(s->loop, wait, draw_tick, s);
+		s->draw_held = wait > 0;
 	}
+}
+
+/* The pane being typed into printed a little (an echo): draw at the end of
+ * this turn even while another pane floods, as a person waits for it. */
+void server_redraw_now(struct server *s)
+{
+	if (s->draw_pending && !s->draw_held)
+		return;
+	if (s->draw_pending)
+		timer_cancel(s->loop, s->draw_timer);
+	s->draw_pending = true;
+	s->draw_held = false;
+	s->draw_timer = timer_add(s->loop, 0, draw_tick, s);
 }
 
 static void on_listen(struct watch *w, int events, void *arg)

@@ -68,8 +68,16 @@ static int map_color(const struct ui *ui, uint32_t c)
 {
 	if (c == VT_COLOR_DEFAULT || ui->ncolors == 0)
 		return -1;
-	if (ui->direct)
-		return (int)(c & VT_COLOR_RGB ? c & 0xffffff : index_to_rgb((int)(c & 0xff)));
+	if (ui->direct) {
+		/* palette indices stay indices where the entry sends them as
+		 * such (the person's palette, not xterm's); 24-bit colours below
+		 * that number are nudged up a step of blue, invisibly */
+		int n = (int)(c & 0xff);
+		if (!(c & VT_COLOR_RGB))
+			return n < ui->direct_palette ? n : (int)index_to_rgb(n);
+		int rgb = (int)(c & 0xffffff);
+		return rgb < ui->direct_palette ? rgb + ui->direct_palette : rgb;
+	}
 	int n = c & VT_COLOR_RGB ? rgb_to_256(c & 0xffffff) : (int)(c & 0xff);
 	if (n < ui->ncolors)
 		return n;

@@ -14,9 +14,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* the mouse (SGR reports) and bracketed paste, on the outer terminal */
-#define MOUSE_ON  "\033[?1000h\033[?1002h\033[?1006h\033[?2004h"
-#define MOUSE_OFF "\033[?2004l\033[?1006l\033[?1002l\033[?1000l"
+/* bracketed paste, and the mouse (SGR reports) on the outer terminal,
+ * the mouse only while wanted (ui_mouse): else the terminal's own
+ * selection works without Shift */
+#define PASTE_ON  "\033[?2004h"
+#define MOUSE_ON  "\033[?1000h\033[?1002h\033[?1006h"
+#define MOUSE_OFF "\033[?1006l\033[?1002l\033[?1000l"
+#define ALL_OFF   "\033[?2004l" MOUSE_OFF
 
 static void ui_colors(struct ui *ui)
 {
@@ -24,10 +28,29 @@ static void ui_colors(struct ui *ui)
 		return;
 	use_default_colors();
 	ui->ncolors = COLORS;
-	ui->direct = tigetflag("RGB") > 0 && COLORS >= 0x1000000;
+	ui->direct = (tigetflag("RGB") > 0 || tigetflag("Tc") > 0) && COLORS >= 0x1000000;
+	/* how many colour numbers the entry's setaf still sends as palette
+	 * indices (xterm-direct256: 256, xterm-direct: 8) */
+	const char *setaf = tigetstr("setaf");
+	bool ok = setaf != NULL && setaf != (char *)-1;
+	ui->direct_palette = ok && strstr(setaf, "38;5;") ? 256 : ok && strstr(setaf, "9%p1") ? 16 : 8;
 }
 
-struct ui *ui_new(const char *term, int rows, int cols, char *err, size_t errlen)
+/* The terminal to draw with: a client whose COLORTERM says 24-bit colour
+ * but whose xterm-like entry has 256 gets xterm-direct256 (the same
+ * xterm sequences, palette indices kept, 24-bit colour for the rest), so
+ * colours are passed through rather than brought down to 256. */
+static SCREEN *ui_screen(const char *term, bool truecolor, FILE *out, FILE *in)
+{
+	if (truecolor && strncmp(term, "xterm", 5) == 0 && strstr(term, "direct") == NULL) {
+		SCREEN *s = newterm("xterm-direct256", out, in);
+		if (s != NULL)
+			return s;
+	}
+	return newterm(term, out, in);
+}
+
+struct ui *ui_new(const char *term, bool truecolor, int rows, int cols, char *err, size_t errlen)
 {
 	struct ui *ui = calloc(1, sizeof *ui);
 	if (ui == NULL) {
@@ -42,7 +65,8 @@ struct ui *ui_new(const char *term, int rows, int cols, char *err, size_t errlen
 		ui_free(ui, NULL, NULL);
 		return NULL;
 	}
-	ui->scr = newterm(term, ui->out, ui->in);
+	ui->scr = ui_screen(term, truecolor, ui->out, ui->in);
+	ui->truecolor = truecolor;
 	if (ui->scr == NULL) {
 		snprintf(err, errlen, "cannot draw on a terminal of type \"%s\" (no terminfo entry)", term);
 		ui_free(ui, NULL, NULL);
@@ -54,7 +78,8 @@ struct ui *ui_new(const char *term, int rows, int cols, char *err, size_t errlen
 	leaveok(newscr, FALSE);
 	ui_colors(ui);
 	ui_resize(ui, rows, cols);
-	ui->pending_raw = MOUSE_ON;
+	ui->pending_raw = PASTE_ON;
+	ui->mouse = false;
 	snprintf(ui->term, sizeof ui->term, "%s", term);
 	return ui;
 }
@@ -82,16 +107,17 @@ void ui_park(struct ui *ui, void (*sink)(void *, const char *, size_t), void *ar
 	endwin();
 	ui_take(ui, sink, arg);
 	if (sink != NULL)
-		sink(arg, MOUSE_OFF, strlen(MOUSE_OFF));
+		sink(arg, ALL_OFF, strlen(ALL_OFF));
 }
 
-bool ui_reuse(struct ui *ui, const char *term, int rows, int cols)
+bool ui_reuse(struct ui *ui, const char *term, bool truecolor, int rows, int cols)
 {
-	if (strcmp(ui->term, term) != 0)
+	if (strcmp(ui->term, term) != 0 || ui->truecolor != truecolor)
 		return false;
 	ui_resize(ui, rows, cols); /* repaints all (clearok) */
 	werase(newscr);
-	ui->pending_raw = MOUSE_ON;
+	ui->pending_raw = PASTE_ON;
+	ui->mouse = false;
 	return true;
 }
 
@@ -147,6 +173,16 @@ void ui_flush(struct ui *ui, void (*sink)(void *, const char *, size_t), void *a
 		sink(arg, ui->pending_raw, strlen(ui->pending_raw));
 		ui->pending_raw = NULL;
 	}
+}
+
+void ui_mouse(struct ui *ui, bool on)
+{
+	if (on == ui->mouse)
+		return;
+	ui->mouse = on;
+	ui->pending_raw = on                ? (ui->pending_raw ? PASTE_ON MOUSE_ON : MOUSE_ON)
+			  : ui->pending_raw ? PASTE_ON
+					    : MOUSE_OFF;
 }
 
 void ui_cursor(struct ui *ui, int y, int x, bool visible)

@@ -17,6 +17,9 @@ struct ui {
 	int rows, cols;
 	int ncolors;             /* 0: no colour */
 	bool direct;             /* the terminal takes 24-bit colours as colour numbers */
+	int direct_palette;      /* with direct: numbers below this are palette indices */
+	bool truecolor;          /* asked for by the client (for ui_reuse) */
+	bool mouse;              /* mouse reports turned on in the outer terminal */
 	const char *pending_raw; /* bytes to send after the next flush */
 	char term[64];           /* the terminal type, for ui_reuse() */
 };

@@ -11,9 +11,10 @@
 struct vt;
 struct ui;
 
-/* term: the client's $TERM. Returns NULL with err set when curses cannot
- * drive that terminal. */
-struct ui *ui_new(const char *term, int rows, int cols, char *err, size_t errlen);
+/* term: the client's $TERM; truecolor: it takes 24-bit colour (its
+ * COLORTERM says so), even if its terminfo entry does not. Returns NULL
+ * with err set when curses cannot drive that terminal. */
+struct ui *ui_new(const char *term, bool truecolor, int rows, int cols, char *err, size_t errlen);
 /* Ends curses on this terminal (leaves the alternate screen, turns the
  * mouse off); the last bytes go through `sink` before the ui is freed. */
 void ui_free(struct ui *, void (*sink)(void *, const char *, size_t), void *arg);
@@ -24,8 +25,10 @@ void ui_free(struct ui *, void (*sink)(void *, const char *, size_t), void *arg)
 void ui_park(struct ui *, void (*sink)(void *, const char *, size_t), void *arg);
 /* A parked ui for a new client with the same terminal type: true, and it
  * repaints everything at the next flush. */
-bool ui_reuse(struct ui *, const char *term, int rows, int cols);
+bool ui_reuse(struct ui *, const char *term, bool truecolor, int rows, int cols);
 void ui_resize(struct ui *, int rows, int cols);
+/* Mouse reports from the outer terminal on or off (sent at the next flush). */
+void ui_mouse(struct ui *, bool on);
 int ui_rows(const struct ui *);
 int ui_cols(const struct ui *);
 /* Blank the whole screen (before drawing a different layout). */

@@ -1,13 +1,16 @@
 #!/bin/sh
 # The multiplexer next to tmux: output throughput (cat of a big file in a
 # 200x50 pane, with a client attached and drawing) and the server's memory
-# with 1, 4 and 16 panes, idle and with 2,000 lines of history each.
+# with 1, 4 and 16 panes, idle and with 2,000 lines of history each;
+# keystroke echo, idle and while the pane beside floods.
 # Prints numbers; asserts nothing. MB=size of the file (default 50);
-# MUX_BENCH=cat measures the throughput only.
+# W, H: the pane's size for the cat (default 200x50); MUX_BENCH=cat
+# measures the throughput only, MUX_BENCH=echo the keystroke echo only.
 bench=$(cd "$(dirname "$0")" && pwd)
 : "${SANDMUX:=$bench/../../sandmux}"
 command -v tmux >/dev/null || { echo "mux bench: tmux not installed"; exit 0; }
 MB=${MB:-50}
+W=${W:-200} H=${H:-50}
 root=$(mktemp -d /tmp/sandmux-bench.XXXXXX)
 home=$(mktemp -d "${HOME:-/root}/.sandmux-bench.XXXXXX")
 export HOME="$home" XDG_RUNTIME_DIR="$root/run" TMUX_TMPDIR="$root/tmux" SHELL=/bin/sh PS1='$ '
@@ -46,21 +49,22 @@ observers_pss() {
 # The command a pane runs: time cat, write the milliseconds to a file.
 timed_cat() { echo "s=\$(date +%s%N); cat big.txt; e=\$(date +%s%N); echo \$(( (e - s) / 1000000 )) >$1"; }
 
-# sandmux: 200 columns, 50 rows for the pane (+ title line + status bar)
-$OUT new -d -s s -x 200 -y 52 "$SANDMUX; sleep 3600"
+if [ "${MUX_BENCH:-all}" != echo ]; then
+# sandmux: W columns, H rows for the pane (+ title line + status bar)
+$OUT new -d -s s -x "$W" -y $((H + 2)) "$SANDMUX; sleep 3600"
 sleep 1
 spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
 "$SANDMUX" new -n cat -- sh -c "$(timed_cat sandmux.ms)" >/dev/null
 $OUT send-keys -t s C-b z
 wait_file sandmux.ms
 # tmux: its own client attached in the same outer terminal size
-$REF new -d -s r -x 200 -y 50 "sleep 3600"
-$OUT new -d -s t -x 200 -y 51 "$REF attach -t r"
+$REF new -d -s r -x "$W" -y "$H" "sleep 3600"
+$OUT new -d -s t -x "$W" -y $((H + 1)) "$REF attach -t r"
 sleep 0.5
 $REF respawn-pane -k -t r "sh -c '$(timed_cat tmux.ms); sleep 3600'"
 wait_file tmux.ms
 bare_s=$(date +%s%N); script -qc "cat big.txt" /dev/null >/dev/null; bare_e=$(date +%s%N)
-echo "cat of $((size / 1048576)) MB at 200x50: sandmux $(cat sandmux.ms) ms, tmux $(cat tmux.ms) ms, bare pty (script) $(( (bare_e - bare_s) / 1000000 )) ms"
+echo "cat of $((size / 1048576)) MB at ${W}x$H: sandmux $(cat sandmux.ms) ms, tmux $(cat tmux.ms) ms, bare pty (script) $(( (bare_e - bare_s) / 1000000 )) ms"
 echo "sandmux server RSS after the cat: $(rss_kb "$spid") kB"
 $OUT kill-session -t t; $REF kill-server
 (cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
@@ -93,6 +97,7 @@ mem() { # mem N HISTORY(0|1)
 }
 for n in 1 4 16; do mem $n 0; done
 mem 16 1
+fi # MUX_BENCH != echo
 
 # keystroke echo: one character at a time into `cat` in a pane
 if command -v python3 >/dev/null; then
@@ -101,5 +106,20 @@ if command -v python3 >/dev/null; then
 	echo "echo through sandmux: $(python3 "$bench/mux-echo.py" 300 "$SANDMUX")"
 	echo "echo through tmux:    $(python3 "$bench/mux-echo.py" 300 $REF attach -t e)"
 	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null 2>&1)
+	$REF kill-server 2>/dev/null
+	# the same while the pane beside floods output (sandmux new splits
+	# the window; focus goes back to the first pane)
+	flood="while :; do cat big.txt; done"
+	$OUT new -d -s f -x 100 -y 30 "$SANDMUX; sleep 3600"
+	sleep 1
+	"$SANDMUX" new -n flood -- sh -c "$flood" >/dev/null
+	$OUT send-keys -t f C-b o
+	sleep 0.5
+	echo "echo through sandmux, the pane beside flooding: $(python3 "$bench/mux-echo.py" 300 "$SANDMUX")"
+	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null 2>&1)
+	$OUT kill-session -t f
+	$REF new -d -s e -x 100 -y 30 "sh"
+	$REF split-window -d -h -t e "sh -c '$flood'"
+	echo "echo through tmux, the pane beside flooding:    $(python3 "$bench/mux-echo.py" 300 $REF attach -t e)"
 	$REF kill-server 2>/dev/null
 fi

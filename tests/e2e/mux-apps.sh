@@ -51,7 +51,7 @@ if command -v vttest >/dev/null; then
 	$TM send-keys -t ref 1 Enter
 	sleep 1
 	same "vttest's first cursor-movement screen draws the same as in tmux" "$(pane_text 120 38)" "$(ref_text)"
-	m_keys C-b x
+	m_keys C-b x; m_wait main "(y/n)"; m_keys y
 	m_waitnot main "vttest"
 fi
 CMP_WAIT="rgb" CMP_LINES=2 compare "unicode, wide characters and colours match tmux" "clear; cat colors.txt"

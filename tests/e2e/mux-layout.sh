@@ -116,7 +116,7 @@ m_keys C-b :
 $TM send-keys -t main -l 'split-h'
 $TM send-keys -t main Enter
 m_wait main ' 6: ' && ok "prefix : split-h splits the pane" || { fail "prefix : split-h splits the pane"; m_screen | head -3; }
-m_keys C-b x
+m_keys C-b x; m_wait main "(y/n)"; m_keys y
 m_waitnot main ' 6: '
 m_keys C-b ,
 $TM send-keys -t main Enter

@@ -30,7 +30,7 @@ i=0; while [ ! -s "$WS/esc.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1));
 pid=$(cat "$WS/esc.pid" 2>/dev/null)
 case "$pid" in ''|*[!0-9]*) fail "the escapee wrote its pid"; exit 1 ;; esac
 check "the escapee runs while the pane does" kill -0 "$pid"
-m_keys C-b x # the pane is killed (its sandbox's tree with it)
+m_keys C-b x; m_wait main "(y/n)"; m_keys y # the pane is killed (its sandbox's tree with it)
 i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 refuse "the pane killed: the escapee is gone" kill -0 "$pid"
 exit $T_FAILED

@@ -38,8 +38,13 @@ int main(void)
 	CHECK(&u, strstr(err, ":2:15: net_hold: want a whole number of seconds") != NULL);
 	CHECK_INT(&u, load("{\"net_hold\": \"30\"}", &cfg, err, sizeof err), -1);
 	CHECK(&u, strstr(err, ":1:14: net_hold:") != NULL);
+	CHECK(&u, !cfg.mouse); /* the outer terminal's own selection, as tmux */
+	CHECK_INT(&u, load("{\"mouse\": true}", &cfg, err, sizeof err), 0);
+	CHECK(&u, cfg.mouse);
+	CHECK_INT(&u, load("{\"mouse\": 1}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, "mouse: want true or false") != NULL);
 	CHECK_INT(&u, load("{\"nope\": 1}", &cfg, err, sizeof err), -1);
-	CHECK(&u, strstr(err, "unknown setting (known: prefix, scrollback, status, clipboard, net_hold, bind, "
+	CHECK(&u, strstr(err, "unknown setting (known: prefix, scrollback, status, clipboard, mouse, net_hold, bind, "
 			      "quiet_after, alert_terminal, alert_command, limits)") != NULL);
 	/* attention (shell/alerts.c) */
 	mux_config_defaults(&cfg);

@@ -102,6 +102,18 @@ static void test_at_neighbor_border(struct unit *u)
 	CHECK(u, layout_neighbor(root, b, 0, 1, 50, 0) == c);
 	CHECK(u, layout_neighbor(root, c, -1, 0, 50, 20) == a);
 	CHECK(u, layout_neighbor(root, a, -1, 0, 0, 0) == NULL);
+	/* tiled, three panes: Up from the full-width one at the bottom, whose
+	 * middle is the border column between the two above */
+	struct layout *t = layout_new_leaf(&P[3], 0, 0, 81, 24);
+	struct layout *top = t;
+	struct layout *bottom = layout_split(&t, top, LAYOUT_TB, &P[4]);
+	struct layout *right = layout_split(&t, top, LAYOUT_LR, &P[5]);
+	CHECK(u, layout_at(t, 40, 2) == NULL);
+	struct layout *up = layout_neighbor(t, bottom, 0, -1, 40, bottom->y + 2);
+	CHECK(u, up == top || up == right);
+	CHECK(u, layout_neighbor(t, bottom, 0, -1, 60, bottom->y) == right);
+	CHECK(u, layout_neighbor(t, top, 1, 0, 0, 0) == right);
+	layout_free(t);
 	int idx = -1;
 	CHECK(u, layout_border_at(root, 40, 3, &idx) == root);
 	CHECK_INT(u, idx, 0);

@@ -69,6 +69,8 @@ static void test_text_and_cursor(struct unit *u)
 	vt_free(vt);
 }
 
+static const char *reply_to(struct vt *vt, const char *in);
+
 static void test_save_restore(struct unit *u)
 {
 	struct vt *vt = vt_new(5, 10, 0);
@@ -78,6 +80,56 @@ static void test_save_restore(struct unit *u)
 	put(vt, "ur"); /* CSI s / CSI u, split across writes */
 	CHECK_STR(u, row_text(vt, 2), "  abcdefr");
 	CHECK_STR(u, row_text(vt, 4), "    q");
+	put(vt, "\033[2J\033[Hab\033[sX\033[uY"); /* what comes before goes once */
+	CHECK_STR(u, row_text(vt, 0), "abY");
+	/* the character sets: vttest 2.15's case draws a line, not a q */
+	put(vt, "\033[2J\033[H\033(0\0337\033(Bq\0338q");
+	CHECK_INT(u, vt_cell(vt, 0, 0)->ch[0], 0x2500);
+	put(vt, "\033(B\033[2;1H\033)0\016\0337\017q\0338q\017"); /* G1 and the shift */
+	CHECK_INT(u, vt_cell(vt, 1, 0)->ch[0], 0x2500);
+	put(vt, "\033(0\033[3;1H\033[s\033(Bq\033[uq\033(B"); /* CSI s / u too */
+	CHECK_INT(u, vt_cell(vt, 2, 0)->ch[0], 0x2500);
+	put(vt, "\0337\033(0\0338q"); /* and back to ASCII */
+	CHECK_INT(u, vt_cell(vt, 2, 1)->ch[0], 'q');
+	/* a pending wrap: the next glyph goes on the next row */
+	put(vt, "\033[4;1H123456789X\0337\033[H\0338Y");
+	CHECK_STR(u, row_text(vt, 3), "123456789X");
+	CHECK_STR(u, row_text(vt, 4), "Y");
+	/* origin mode: restored, and with it the cursor's place */
+	char out[64];
+	put(vt, "\033[2;4r\033[?6h\0337\033[?6l\033[H\0338\033[6n");
+	size_t n = vt_take_reply(vt, out, sizeof out - 1);
+	out[n] = '\0';
+	CHECK_STR(u, out, "\033[1;1R");
+	put(vt, "\033[?6$p");
+	n = vt_take_reply(vt, out, sizeof out - 1);
+	out[n] = '\0';
+	CHECK_STR(u, out, "\033[?6;1$y");
+	/* attributes */
+	put(vt, "\033[!p\033[H\033[1;31m\0337\033[0m\0338Z");
+	CHECK_INT(u, vt_cell(vt, 0, 0)->attr.flags & VT_BOLD, VT_BOLD);
+	CHECK_INT(u, vt_cell(vt, 0, 0)->attr.fg, VT_COLOR_INDEX | 1);
+	vt_free(vt);
+}
+
+/* CR goes to the left margin when the cursor is at or right of it; CNL,
+ * CPL and CHA with zero or default parameters. */
+static void test_cursor_edits(struct unit *u)
+{
+	struct vt *vt = vt_new(24, 80, 0);
+	CHECK_STR(u, reply_to(vt, "\033[3;3H\r\033[6n"), "\033[3;1R");
+	CHECK_STR(u, reply_to(vt, "\033[3;5H\033[0G\033[6n"), "\033[3;1R");
+	CHECK_STR(u, reply_to(vt, "\033[3;5H\033[E\033[6n"), "\033[4;1R");
+	CHECK_STR(u, reply_to(vt, "\033[3;6H\033[2E\033[6n"), "\033[5;1R");
+	CHECK_STR(u, reply_to(vt, "\033[3;5H\033[F\033[6n"), "\033[2;1R");
+	CHECK_STR(u, reply_to(vt, "\033[5;6H\033[2F\033[6n"), "\033[3;1R");
+	CHECK_STR(u, reply_to(vt, "\033[5;5H\033#8\033[6n"), "\033[1;1R");
+	CHECK_STR(u, row_text(vt, 23),
+		  "EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE");
+	CHECK_STR(u, reply_to(vt, "\033[?69h\033[5;10s\033[1;6H\r\033[6n"), "\033[1;5R");
+	CHECK_STR(u, reply_to(vt, "\033[1;3H\r\033[6n"), "\033[1;1R");
+	CHECK_STR(u, reply_to(vt, "\033[?6h\033[1;3H\r\033[6n"), "\033[1;1R"); /* relative */
+	CHECK_STR(u, reply_to(vt, "\033#8\033P$qs\033\\"), "\033P1$r1;80s\033\\");
 	vt_free(vt);
 }
 
@@ -533,6 +585,77 @@ static void test_osc_hooks(struct unit *u)
 	vt_free(vt);
 }
 
+/* What the emulator answers to in. */
+static const char *reply_to(struct vt *vt, const char *in)
+{
+	static char out[512];
+	char junk[512];
+	while (vt_take_reply(vt, junk, sizeof junk) > 0)
+		;
+	put(vt, in);
+	size_t n = vt_take_reply(vt, out, sizeof out - 1);
+	out[n] = '\0';
+	return out;
+}
+
+static void test_reports(struct unit *u)
+{
+	struct vt *vt = vt_new(24, 80, 0);
+	/* XTWINOPS: the pane's own size; pixels from an assumed 8x16 cell */
+	CHECK_STR(u, reply_to(vt, "\033[18t"), "\033[8;24;80t");
+	CHECK_STR(u, reply_to(vt, "\033[19t"), "\033[9;24;80t");
+	CHECK_STR(u, reply_to(vt, "\033[14t"), "\033[4;384;640t");
+	CHECK_STR(u, reply_to(vt, "\033[16t"), "\033[6;16;8t");
+	CHECK_STR(u, reply_to(vt, "\033[8;25;80t"), ""); /* no resizing */
+	/* device attributes, as xterm at VT420 level, then at VT220 */
+	CHECK_STR(u, reply_to(vt, "\033[c"), "\033[?64;1;2;6;9;15;16;17;18;21;22;28;29c");
+	CHECK_STR(u, reply_to(vt, "\033[0c"), "\033[?64;1;2;6;9;15;16;17;18;21;22;28;29c");
+	CHECK_STR(u, reply_to(vt, "\033[>c"), "\033[>41;354;0c");
+	CHECK_STR(u, reply_to(vt, "\033[=c"), "\033P!|00000000\033\\");
+	CHECK_STR(u, reply_to(vt, "\033[62;1\"p\033[c"), "\033[?62;1;2;6;9;15;22;29c");
+	CHECK_STR(u, reply_to(vt, "\033P$q\"p\033\\"), "\033P1$r62;1\"p\033\\");
+	CHECK_STR(u, reply_to(vt, "\033[65;1\"p\033P$q\"p\033\\"), "\033P1$r64;1\"p\033\\"); /* a VT420 at most */
+	CHECK_STR(u, reply_to(vt, "\033[31m\033[!p\033P$qm\033\\"), "\033P1$r0m\033\\");     /* DECSTR resets the pen */
+	/* cursor position; relative to the margins in origin mode */
+	CHECK_STR(u, reply_to(vt, "\033[3;5H\033[6n"), "\033[3;5R");
+	CHECK_STR(u, reply_to(vt, "\033[?6n"), "\033[?3;5;1R");
+	CHECK_STR(u, reply_to(vt, "\033[5n"), "\033[0n");
+	CHECK_STR(u, reply_to(vt, "\033[5n\033[?15n\033[?26n"), "\033[0n\033[?13n\033[?27;1;0;0n");
+	CHECK_STR(u, reply_to(vt, "\033[?63;7n\033[?99n\033[?6n"), "\033P7!~0000\033\\\033[?3;5;1R");
+	CHECK_STR(u, reply_to(vt, "\033[6;11r\033[?6h\033[2;3H\033[6n"), "\033[2;3R");
+	CHECK_STR(u, reply_to(vt, "\033[?6$p"), "\033[?6;1$y");
+	/* DECSTR resets origin mode and the margins */
+	CHECK_STR(u, reply_to(vt, "\033[!p\033[?6$p"), "\033[?6;2$y");
+	CHECK_STR(u, reply_to(vt, "\033P$qr\033\\"), "\033P1$r1;24r\033\\");
+	/* DECRQM: DEC modes from libvterm, ANSI insert and newline here */
+	CHECK_STR(u, reply_to(vt, "\033[?7$p"), "\033[?7;1$y");
+	CHECK_STR(u, reply_to(vt, "\033[?2004h\033[?2004$p"), "\033[?2004;1$y");
+	CHECK_STR(u, reply_to(vt, "\033[4h\033[4$p"), "\033[4;1$y");
+	CHECK_STR(u, reply_to(vt, "\033[4l\033[4$p\033[20$p"), "\033[4;2$y\033[20;2$y");
+	CHECK_STR(u, reply_to(vt, "\033[19$p\033[2$p\033[3$p"), "\033[19;4$y\033[2;4$y\033[3;0$y");
+	/* DECRQSS */
+	CHECK_STR(u, reply_to(vt, "\033[1;2;38;5;100m\033P$qm\033\\"), "\033P1$r0;1;2;38:5:100m\033\\");
+	CHECK_STR(u, reply_to(vt, "\033[0;4;31;42m\033P$qm\033\\"), "\033P1$r0;4;31;42m\033\\");
+	CHECK_STR(u, reply_to(vt, "\033[m\033P$qm\033\\"), "\033P1$r0m\033\\");
+	CHECK_STR(u, reply_to(vt, "\033[5;6r\033P$qr\033\\"), "\033P1$r5;6r\033\\");
+	CHECK_STR(u, reply_to(vt, "\033[?69h\033[3;4s\033P$qs\033\\"), "\033P1$r3;4s\033\\");
+	CHECK_STR(u, reply_to(vt, "\033[4 q\033P$q q\033\\"), "\033P1$r4 q\033\\");
+	put(vt, "\033[!p\033[2J\033[H");
+	/* DECRQCRA: the negated sum of the cells, blanks as spaces */
+	put(vt, "ab\033[2;1Hc");
+	CHECK_STR(u, reply_to(vt, "\033[7;0;1;1;1;1*y"), "\033P7!~FF9F\033\\"); /* 'a' */
+	CHECK_STR(u, reply_to(vt, "\033[8;0;1;1;2;2*y"), "\033P8!~FEBA\033\\"); /* a b c ' ' */
+	/* OSC 10/11/12 colour queries */
+	vt_set_default_colors(vt, 0x112233, 0xffeedd);
+	CHECK_STR(u, reply_to(vt, "\033]10;?\033\\"), "\033]10;rgb:1111/2222/3333\033\\");
+	CHECK_STR(u, reply_to(vt, "\033]11;?\007"), "\033]11;rgb:ffff/eeee/dddd\033\\");
+	CHECK_STR(u, reply_to(vt, "\033]12;?\007"), "\033]12;rgb:1111/2222/3333\033\\");
+	/* a DCS split across writes is still answered, and text goes on */
+	put(vt, "\033P$");
+	CHECK_STR(u, reply_to(vt, "qr\033\\x"), "\033P1$r1;24r\033\\");
+	vt_free(vt);
+}
+
 static void test_modes_and_replies(struct unit *u)
 {
 	struct vt *vt = vt_new(3, 20, 0);
@@ -552,7 +675,7 @@ static void test_modes_and_replies(struct unit *u)
 	char out[64];
 	size_t n = vt_take_reply(vt, out, sizeof out);
 	out[n] = '\0';
-	CHECK(u, strncmp(out, "\033[?1;2c", 7) == 0);
+	CHECK(u, strncmp(out, "\033[?64;", 6) == 0);
 	CHECK(u, strstr(out, "\033[1;1R") != NULL);
 	CHECK_INT(u, vt_take_reply(vt, out, sizeof out), 0);
 	vt_focus(vt, true); /* not asked for: nothing */
@@ -740,6 +863,8 @@ int main(void)
 	test_osc(&u);
 	test_osc_hooks(&u);
 	test_modes_and_replies(&u);
+	test_reports(&u);
+	test_cursor_edits(&u);
 	test_dirty(&u);
 	test_keys(&u);
 	test_paste_and_mouse(&u);
