@@ -258,6 +258,11 @@ static int f_cache(struct loader *ld, const struct json *j, void *a)
 {
 	return get_bool(ld, j, &((struct config *)a)->shared_cache);
 }
+static const char *const outside_writes_choices[] = { "deny", "capture", NULL };
+static int f_outside(struct loader *ld, const struct json *j, void *a)
+{
+	return get_enum(ld, j, outside_writes_choices, &((struct config *)a)->outside_writes);
+}
 static int f_weaker(struct loader *ld, const struct json *j, void *a)
 {
 	return get_bool(ld, j, &((struct config *)a)->weaker);
@@ -316,6 +321,10 @@ static int p_restrict(struct loader *ld, const struct json *j, void *a)
 {
 	return get_bool(ld, j, &((struct profile_def *)a)->restrict_network);
 }
+static int p_outside(struct loader *ld, const struct json *j, void *a)
+{
+	return get_enum(ld, j, outside_writes_choices, &((struct profile_def *)a)->outside_writes);
+}
 
 static bool name_valid(const char *s)
 {
@@ -325,10 +334,13 @@ static bool name_valid(const char *s)
 
 static int one_profile(struct loader *ld, const struct json *j)
 {
-	static const struct field f[] = {
-		{ "extends", p_extends },           { "read_write", p_rw }, { "read_only", p_ro }, { "deny", p_deny },
-		{ "restrict_network", p_restrict }, { NULL, NULL }
-	};
+	static const struct field f[] = { { "extends", p_extends },
+					  { "read_write", p_rw },
+					  { "read_only", p_ro },
+					  { "deny", p_deny },
+					  { "restrict_network", p_restrict },
+					  { "outsideWrites", p_outside },
+					  { NULL, NULL } };
 	struct config *cfg = ld->cfg;
 	if (profile_is_builtin(j->key))
 		return fail_key(ld, j, "a built-in profile; a custom profile needs another name");
@@ -417,6 +429,7 @@ static const struct field top_fields[] = {
 	{ "profiles", f_profiles },
 	{ "env", f_env },
 	{ "allowWeakerSandbox", f_weaker },
+	{ "outsideWrites", f_outside },
 	{ NULL, NULL },
 };
 
@@ -489,6 +502,7 @@ void profile_def_free(struct profile_def *d)
 {
 	free(d->name);
 	free(d->extends.v);
+	free(d->outside_writes.v);
 	rules_free(&d->read_write);
 	rules_free(&d->read_only);
 	rules_free(&d->deny);
@@ -501,6 +515,7 @@ void config_free(struct config *cfg)
 	free(cfg->type.v);
 	free(cfg->net_default.v);
 	free(cfg->profile.v);
+	free(cfg->outside_writes.v);
 	free(cfg->env.inherit.v);
 	rules_free(&cfg->add_rw);
 	rules_free(&cfg->add_ro);

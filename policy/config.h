@@ -25,6 +25,7 @@ struct profile_def {
 	struct opt_str extends;
 	struct rules read_write, read_only, deny;
 	struct opt_bool restrict_network;
+	struct opt_str outside_writes; /* "deny", "capture" */
 };
 
 struct env_cfg {
@@ -42,6 +43,7 @@ struct config {
 	struct rules net_allow, net_deny;
 	bool net_allow_set; /* the key is present (an admin list replaces) */
 	struct opt_str profile;
+	struct opt_str outside_writes; /* "deny", "capture" */
 	struct profile_def *profiles;
 	size_t nprofiles;
 	struct env_cfg env;

@@ -75,6 +75,8 @@ static bool in_tmp(const struct policy *p, const char *path)
 	return p->tmpdir && under(path, p->tmpdir);
 }
 
+static const char not_writable[] = "not under a writable path";
+
 static struct decision decide_write(const struct policy *p, const char *path)
 {
 	static const struct origin hard = { .layer = LAYER_HARDCODED };
@@ -89,7 +91,7 @@ static struct decision decide_write(const struct policy *p, const char *path)
 		return decision(false, rule_text(r), r->origin);
 	if ((r = rules_under(&p->write, path)))
 		return decision(true, rule_text(r), r->origin);
-	return decision(false, "not under a writable path", p->profile_origin);
+	return decision(false, not_writable, p->profile_origin);
 }
 
 static struct decision decide_read(const struct policy *p, const char *path)
@@ -117,4 +119,12 @@ struct decision policy_decide_path(const struct policy *p, const char *path, enu
 		d = write_like(op) ? decide_write(p, norm) : decide_read(p, norm);
 	free(norm);
 	return d;
+}
+
+bool policy_path_captured(const struct policy *p, const char *path)
+{
+	if (!p->sandboxed || !p->capture)
+		return false;
+	struct decision d = policy_decide_path(p, path, OP_WRITE);
+	return !d.allow && d.rule == not_writable;
 }

@@ -93,7 +93,10 @@ static bool profile_def_equal(const struct profile_def *a, const struct profile_
 	const char *ea = a->extends.v ? a->extends.v : "workspace", *eb = b->extends.v ? b->extends.v : "workspace";
 	return strcmp(ea, eb) == 0 && rules_equal(&a->read_write, &b->read_write) &&
 	       rules_equal(&a->read_only, &b->read_only) && rules_equal(&a->deny, &b->deny) &&
-	       (a->restrict_network.set && a->restrict_network.v) == (b->restrict_network.set && b->restrict_network.v);
+	       (a->restrict_network.set && a->restrict_network.v) ==
+		       (b->restrict_network.set && b->restrict_network.v) &&
+	       (a->outside_writes.v == NULL) == (b->outside_writes.v == NULL) &&
+	       (a->outside_writes.v == NULL || strcmp(a->outside_writes.v, b->outside_writes.v) == 0);
 }
 
 static struct profile_def *find_def(struct config *cfg, const char *name)
@@ -170,6 +173,7 @@ void config_merge(struct config *into, struct config *upper, struct perr *err)
 	into->net_allow_set |= upper->net_allow_set;
 	union_rules(&into->net_deny, &upper->net_deny);
 	higher_str(&into->profile, &upper->profile);
+	higher_str(&into->outside_writes, &upper->outside_writes);
 	merge_profiles(into, upper, err);
 	merge_env(&into->env, &upper->env);
 }

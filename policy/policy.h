@@ -111,6 +111,8 @@ struct policy {
 	bool shared_cache;           /* enableSharedBuildCache */
 	bool allow_weaker;           /* allowWeakerSandbox: without user namespaces, the weaker sandbox */
 	bool allow_ptrace;           /* devbox only */
+	bool capture;                /* outsideWrites "capture": writes outside the write roots land in a
+				      * per-pane copy-on-write layer (backends/capture.c) */
 
 	struct {
 		enum net_mode mode;
@@ -141,6 +143,10 @@ struct decision {
  * read-only roots (~/.sandmux...), protected globs minus their exceptions,
  * the write roots; for read/exec read_all, or the read and write roots. */
 struct decision policy_decide_path(const struct policy *, const char *path, enum fs_op);
+/* Capture mode: a write to path would be captured (it is refused only
+ * for lying outside every writable path: no deny, no protected path, no
+ * read-only root such as ~/.sandmux, not the temp dir). */
+bool policy_path_captured(const struct policy *, const char *path);
 
 /* host: the name asked for (may be an IP literal or NULL); addr: a resolved
  * address (AF_INET 4 bytes / AF_INET6 16 bytes) or NULL before resolution.
