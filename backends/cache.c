@@ -11,6 +11,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
+#include "backends/capture.h"
 #include "backends/sandbox.h"
 #include "policy/policy.h"
 
@@ -38,17 +39,24 @@ bool launch_cache_var_is(const char *entry)
 	return false;
 }
 
+int cache_host_dir(const struct policy *p, char *buf, size_t size)
+{
+	const char *tmp = p->tmpdir;
+	const char *slash = tmp ? strrchr(tmp, '/') : NULL;
+	if (slash == NULL || snprintf(buf, size, "%.*s/shared-cache", (int)(slash - tmp), tmp) >= (int)size)
+		return -1;
+	return mkdir(buf, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
 /* Called while /tmp is still writable, before it may become read-only. */
 int ns_cache(struct sbx *s)
 {
-	char host[PATH_MAX];
-	const char *tmp = s->p->tmpdir;
-	const char *slash = tmp ? strrchr(tmp, '/') : NULL;
-	if (slash == NULL)
+	char host[PATH_MAX], src[64];
+	if (s->p->tmpdir == NULL)
 		return sbx_failx(s, "shared build cache", "no session temp dir to put it beside");
-	snprintf(host, sizeof host, "%.*s/shared-cache", (int)(slash - tmp), tmp);
-	if ((mkdir(host, 0700) < 0 && errno != EEXIST) || (mkdir(LAUNCH_CACHE_DIR, 0700) < 0 && errno != EEXIST))
+	if (cache_host_dir(s->p, host, sizeof host) < 0 || (mkdir(LAUNCH_CACHE_DIR, 0700) < 0 && errno != EEXIST))
 		return sbx_fail(s, "shared build cache", "make the directory");
-	/* Read-write although its source is under the read-only ~/.sandmux. */
-	return ns_bind(s, host, LAUNCH_CACHE_DIR, false);
+	/* Read-write although its source is under the read-only ~/.sandmux;
+	 * in capture mode the host's, opened before the overlays. */
+	return ns_bind(s, capture_source(s, host, src, sizeof src), LAUNCH_CACHE_DIR, false);
 }

@@ -34,6 +34,8 @@ struct launch {
 	int proxy_listen_port;    /* its port on the sandbox's 127.0.0.1; 0: any free port */
 	char *const *extra_env;   /* NULL-terminated "NAME=VALUE" set after the env policy, or NULL */
 	bool want_status;         /* hand back status_fd (sandboxed commands only) */
+	const char *capture_dir;  /* policy->capture: the layer directory on the host (upper/ and
+				 * work/ are made in it); see backends/capture.h */
 
 	/* outputs */
 	pid_t pid;      /* host pid of the sandbox's init */

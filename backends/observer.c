@@ -76,15 +76,15 @@ static bool reads_restricted(const struct policy *p)
 
 /* open/openat: notified only with a write-intent flag, unless reads are
  * restricted; libseccomp ORs the rules of one syscall. */
-static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all)
+static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all, bool capture)
 {
 	int nr = seccomp_syscall_resolve_name(s->name);
 	if (nr == __NR_SCMP_ERROR)
 		return 0; /* not on this architecture */
 	if (all)
 		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
-	static const int flags[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC };
-	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+	static const int flags[] = { O_CREAT, O_WRONLY, O_RDWR, O_TRUNC };
+	for (size_t i = 0; i < (capture ? 1 : sizeof flags / sizeof flags[0]); i++) {
 		struct scmp_arg_cmp cmp = { (unsigned)s->flags, SCMP_CMP_MASKED_EQ, (scmp_datum_t)flags[i],
 					    (scmp_datum_t)flags[i] };
 		int rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1, &cmp);
@@ -94,13 +94,25 @@ static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all
 	return 0;
 }
 
+/* Capture mode: a write to an existing file outside the write roots, or
+ * a removal, lands in the layer (or on a read-only mount, or in a write
+ * root): nothing to decide or report. What stays notified is what makes
+ * a new name, which may match a `deny` glob or a protected path created
+ * after launch, and exec and sockets. */
+static bool capture_quiet(const struct policy *p, const struct sysdesc *s)
+{
+	return p->capture && (s->kind == K_REMOVE || s->kind == K_WRITE);
+}
+
 static int add_rules(scmp_filter_ctx ctx, const struct policy *p)
 {
 	for (size_t i = 0; i < NSYSCALLS; i++) {
 		const struct sysdesc *s = &syscalls[i];
 		int rc;
+		if (capture_quiet(p, s))
+			continue;
 		if (s->kind == K_OPEN)
-			rc = add_open_rules(ctx, s, reads_restricted(p));
+			rc = add_open_rules(ctx, s, reads_restricted(p), p->capture);
 		else if (s->kind == K_SENDTO) /* a send on a connected socket stays unobserved */
 			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
 		else {
@@ -340,6 +352,8 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
 		char buf[PATH_MAX];
 		const char *host = host_path(o, c->path[i], buf, sizeof buf);
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
+		if (!dec->allow && c->op[i] != OP_READ && c->op[i] != OP_EXEC && policy_path_captured(o->policy, host))
+			continue; /* lands in the capture layer (capture.h) */
 		if (!dec->allow)
 			return i;
 	}

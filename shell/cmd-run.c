@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/capture.h"
 #include "backends/launch.h"
 #include "backends/observer.h"
 #include "backends/loop.h"
@@ -50,6 +51,7 @@ struct run {
 	bool done;
 	int status;
 	char tmpdir[PATH_MAX];
+	char capture[PATH_MAX];     /* capture mode: the layer directory */
 	struct run_denials denials; /* the observer and its events */
 	struct proxy *proxy;        /* NET_PROXY: the filtering proxy */
 };
@@ -279,6 +281,8 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	 * --report at the end); Landlock is the boundary either way. */
 	r->l.want_notify = r->p->sandboxed && !o->no_observer;
 	r->l.want_status = true;
+	r->l.capture_dir = r->capture[0] ? r->capture : NULL;
+	r->denials.capture_dir = r->l.capture_dir;
 	run_proxy_ask(r);
 	int rc = launch_start(&r->l);
 	for (int fd = 1; fd < 3; fd++)
@@ -286,6 +290,8 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 			close(r->l.stdio[fd]);
 	if (rc < 0) {
 		fprintf(stderr, "sandmux run: %s\n", r->l.err);
+		if (r->capture[0])
+			capture_discard(r->capture);
 		return 1;
 	}
 	if (r->l.weak)
@@ -358,6 +364,12 @@ int cmd_run(int argc, char **argv)
 	r.p->tmpdir = strdup(r.tmpdir);
 	if (run_denials_init(&r.denials, r.p, o.popts.home) < 0) {
 		fprintf(stderr, "sandmux run: out of memory\n");
+		goto out;
+	}
+	if (r.p->sandboxed && r.p->capture &&
+	    capture_layer_make(o.popts.home, "run", NULL, r.capture, sizeof r.capture) < 0) {
+		fprintf(stderr, "sandmux run: capture: make the layer directory: %s\n", strerror(errno));
+		r.capture[0] = '\0';
 		goto out;
 	}
 	r.use_tty = isatty(STDIN_FILENO);

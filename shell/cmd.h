@@ -3,10 +3,11 @@
 #ifndef CMD_H
 #define CMD_H
 
-int cmd_run(int argc, char **argv);     /* shell/cmd-run.c */
-int cmd_policy(int argc, char **argv);  /* shell/cmd-policy.c */
-int cmd_trust(int argc, char **argv);   /* shell/cmd-policy.c */
-int cmd_doctor(int argc, char **argv);  /* shell/cmd-doctor.c */
-int cmd_session(int argc, char **argv); /* shell/cmd-session.c: no verb, attach, new, ls, events, kill-session */
+int cmd_run(int argc, char **argv);      /* shell/cmd-run.c */
+int cmd_policy(int argc, char **argv);   /* shell/cmd-policy.c */
+int cmd_trust(int argc, char **argv);    /* shell/cmd-policy.c */
+int cmd_doctor(int argc, char **argv);   /* shell/cmd-doctor.c */
+int cmd_captured(int argc, char **argv); /* shell/cmd-captured.c */
+int cmd_session(int argc, char **argv);  /* shell/cmd-session.c: no verb, attach, new, ls, events, kill-session */
 
 #endif

@@ -14,6 +14,8 @@ static const struct verb {
 	{ "policy", cmd_policy, "policy show [--json] | explain [--op OP] PATH|HOST[:PORT] | check FILE" },
 	{ "trust", cmd_trust, "trust [FILE]" },
 	{ "doctor", cmd_doctor, "doctor" },
+	{ "captured", cmd_captured,
+	  "captured [--layer DIR] [list [--json] | diff [PATH...] | apply (--all | PATH...) | discard]" },
 	{ "attach", cmd_session, "attach [-t NAME]" },
 	{ "new", cmd_session, "new [-n NAME] [--sandbox P] [--cwd DIR] -- CMD [ARG...]" },
 	{ "ls", cmd_session, "ls [--json]" },

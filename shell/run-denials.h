@@ -18,7 +18,8 @@ struct run_denials {
 	struct events ev;
 	struct observer *obs;
 	const struct policy *policy;
-	bool weak; /* the weaker sandbox (no user namespaces) ran the command */
+	bool weak;               /* the weaker sandbox (no user namespaces) ran the command */
+	const char *capture_dir; /* capture mode: the layer (kept when it holds anything) */
 };
 
 /* Logs to $HOME/.sandmux/state/denials.jsonl (no log without a home). */

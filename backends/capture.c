@@ -1,0 +1,213 @@
+/* capture: outsideWrites "capture" (DESIGN.md "Capture mode"). Writes
+ * outside the write roots land in a per-pane copy-on-write layer: each
+ * top-level directory of the file system (/usr, /etc, /home, /opt, /var,
+ * /root, ...) is covered by an overlayfs mounted in the sandbox's own user
+ * and mount namespaces, its upper and work directories in the layer
+ * directory on the host (~/.sandmux/state/capture/SESSION/PANE/). The
+ * host's files are the lower layer and are never written.
+ *
+ * Order (ns.c): the layer's directory and the sources of every later bind
+ * that must stay the host's (the write roots, the session temp dir) are
+ * opened first, the overlays mounted, and then the usual steps run on top:
+ * every mount read-only, the overlays read-write again, the write roots
+ * bound back from their pre-overlay fds, then the read-only bind-overs of
+ * protected paths and sandmux's own files and the stand-ins over `deny`
+ * matches, which cover the overlay as they covered the host. Landlock
+ * grants writes (not reads) beneath each overlaid root: everything else
+ * found there is a read-only mount or a write root already.
+ *
+ * A top-level directory with other mounts beneath it is left as it is
+ * (read-only, denied): an overlay would hide those mounts. /proc, /sys,
+ * /dev, /tmp and /run are never overlaid. */
+#include "backends/capture.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "backends/launch.h"
+#include "backends/sandbox.h"
+#include "policy/policy.h"
+
+/* Never overlaid: the kernel's and the sandbox's own (made fresh), the
+ * session temp dir, and the host's runtime sockets. */
+static bool capture_skipped(const char *name)
+{
+	static const char *const skip[] = { "proc", "sys", "dev", "tmp", "run", "lost+found", NULL };
+	for (size_t i = 0; skip[i] != NULL; i++)
+		if (strcmp(name, skip[i]) == 0)
+			return true;
+	return name[0] == '.';
+}
+
+/* Whether some mount lies strictly beneath /name (mountinfo's 5th field). */
+static bool capture_has_submounts(const char *name)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], dir[PATH_MAX];
+	bool found = false;
+	int n = snprintf(dir, sizeof dir, "/%s/", name);
+	if (f == NULL)
+		return true; /* cannot tell: leave it alone */
+	while (!found && fgets(line, sizeof line, f) != NULL) {
+		char mp[PATH_MAX];
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) == 1 && strncmp(mp, dir, (size_t)n) == 0)
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+int capture_keep_source(struct sbx *s, const char *path)
+{
+	if (path == NULL || s->nsrc == SBX_MAX_SRC)
+		return 0;
+	for (int i = 0; i < s->nsrc; i++)
+		if (strcmp(s->src[i].path, path) == 0)
+			return 0;
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return 0; /* a root that does not exist is skipped later too */
+	if ((s->src[s->nsrc].path = strdup(path)) == NULL) {
+		close(fd);
+		return sbx_fail(s, "capture", "keep a bind source");
+	}
+	s->src[s->nsrc++].fd = fd;
+	return 0;
+}
+
+const char *capture_source(const struct sbx *s, const char *path, char *buf, size_t size)
+{
+	for (int i = 0; i < s->nsrc; i++)
+		if (strcmp(s->src[i].path, path) == 0) {
+			snprintf(buf, size, "/proc/self/fd/%d", s->src[i].fd);
+			return buf;
+		}
+	return path;
+}
+
+void capture_close_sources(struct sbx *s)
+{
+	for (int i = 0; i < s->nsrc; i++) {
+		close(s->src[i].fd);
+		free(s->src[i].path);
+	}
+	s->nsrc = 0;
+}
+
+/* One overlay on /name, its layers in the layer directory (fd layer). */
+static int capture_overlay(struct sbx *s, int layer, const char *name)
+{
+	char opts[1024], what[PATH_MAX + 128];
+	char upper[272], work[272], target[264];
+	snprintf(upper, sizeof upper, "upper/%s", name);
+	snprintf(work, sizeof work, "work/%s", name);
+	if ((mkdirat(layer, upper, 0755) < 0 && errno != EEXIST) ||
+	    (mkdirat(layer, work, 0700) < 0 && errno != EEXIST)) {
+		snprintf(what, sizeof what, "make the layers of /%s in %s", name, s->l->capture_dir);
+		return sbx_fail(s, "capture", what);
+	}
+	/* The layers by fd: the layer directory itself lies under an
+	 * overlaid root (HOME), and an upper layer on an overlay is refused.
+	 * Test hook: a lower layer that cannot exist, so the mount fails as
+	 * it does on a kernel without overlayfs in user namespaces. */
+	const char *lower = getenv("SANDMUX_TEST_CAPTURE_NO_OVERLAY") != NULL ? "/nonexistent/sandmux-test" : "";
+	if (snprintf(opts, sizeof opts,
+		     "lowerdir=%s/%s,upperdir=/proc/self/fd/%d/%s,workdir=/proc/self/fd/%d/%s,userxattr", lower, name,
+		     layer, upper, layer, work) >= (int)sizeof opts) {
+		errno = ENAMETOOLONG;
+		return sbx_fail(s, "capture", "overlay options");
+	}
+	snprintf(target, sizeof target, "/%s", name);
+	if (mount("overlay", target, "overlay", MS_NOSUID | MS_NODEV, opts) < 0) {
+		snprintf(what, sizeof what,
+			 "mount an overlay on /%s (outsideWrites \"capture\" needs overlayfs in user namespaces)",
+			 name);
+		return sbx_fail(s, "capture", what);
+	}
+	if (s->ncapture == SBX_MAX_CAPTURE) {
+		errno = E2BIG;
+		return sbx_fail(s, "capture", "too many top-level directories to overlay");
+	}
+	snprintf(s->capture[s->ncapture++], sizeof s->capture[0], "%s", target);
+	return 0;
+}
+
+static int capture_open_layer(struct sbx *s)
+{
+	char what[PATH_MAX + 32];
+	int fd = s->l->capture_dir != NULL ? open(s->l->capture_dir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (s->l->capture_dir == NULL) {
+		errno = EINVAL;
+		return sbx_fail(s, "capture", "no layer directory given for outsideWrites \"capture\"");
+	}
+	if (fd < 0) {
+		snprintf(what, sizeof what, "open the layer directory %s", s->l->capture_dir);
+		return sbx_fail(s, "capture", what);
+	}
+	/* upper/ and work/: made here, while the host's mounts are writable. */
+	if ((mkdirat(fd, "upper", 0755) < 0 && errno != EEXIST) || (mkdirat(fd, "work", 0700) < 0 && errno != EEXIST)) {
+		close(fd);
+		snprintf(what, sizeof what, "make upper/ and work/ in %s", s->l->capture_dir);
+		return sbx_fail(s, "capture", what);
+	}
+	/* O_PATH cannot mkdirat: a real directory fd. */
+	int dir = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(fd);
+	if (dir < 0) {
+		snprintf(what, sizeof what, "open the layer directory %s", s->l->capture_dir);
+		return sbx_fail(s, "capture", what);
+	}
+	return dir;
+}
+
+int capture_mount(struct sbx *s)
+{
+	const struct policy *p = s->p;
+	if (!p->capture)
+		return 0;
+	/* The host's own view of what later steps bind. */
+	for (size_t i = 0; i < p->write.n; i++)
+		capture_keep_source(s, p->write.v[i].text);
+	capture_keep_source(s, p->tmpdir);
+	char cache[PATH_MAX];
+	if (p->shared_cache && p->tmpdir != NULL && cache_host_dir(p, cache, sizeof cache) == 0)
+		capture_keep_source(s, cache);
+	int layer = capture_open_layer(s);
+	if (layer < 0)
+		return -1;
+	DIR *root = opendir("/");
+	if (root == NULL) {
+		close(layer);
+		return sbx_fail(s, "capture", "list the top-level directories");
+	}
+	int rc = 0;
+	struct dirent *e;
+	while (rc == 0 && (e = readdir(root)) != NULL) {
+		struct stat st;
+		if (capture_skipped(e->d_name) || fstatat(dirfd(root), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode) || capture_has_submounts(e->d_name))
+			continue;
+		rc = capture_overlay(s, layer, e->d_name);
+	}
+	closedir(root);
+	close(layer);
+	return rc;
+}
+
+int capture_rw(struct sbx *s)
+{
+	for (int i = 0; i < s->ncapture; i++)
+		if (ns_bind(s, s->capture[i], s->capture[i], false) < 0)
+			return -1;
+	return 0;
+}
