@@ -119,6 +119,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 			return -1;
 		}
 		l.capture_dir = layer;
+		snprintf(p->capture, sizeof p->capture, "%s", layer);
 	}
 	escalate_spawn_begin(p, pol, &l, NULL); /* grants, re-run, shell integration, observer */
 	int r = launch_start(&l);
