@@ -84,6 +84,7 @@ struct features {
 	bool seccomp_notify;
 	bool userns; /* unprivileged user namespaces usable */
 	bool mountns, pidns, netns;
+	bool overlay; /* overlayfs mounts in a user namespace (capture mode) */
 	char landlock_why[128];
 };
 void features_probe(struct features *);
