@@ -16,9 +16,13 @@
  * grants writes (not reads) beneath each overlaid root: everything else
  * found there is a read-only mount or a write root already.
  *
- * A top-level directory with other mounts beneath it is left as it is
- * (read-only, denied): an overlay would hide those mounts. /proc, /sys,
- * /dev, /tmp and /run are never overlaid. */
+ * A directory with other mounts beneath it is not overlaid: an overlay
+ * would hide those mounts, and the kernel refuses it anyway (the lower
+ * layer is a private clone of the mount, which a user namespace may not
+ * make of a mount with locked children: "overlayfs: failed to clone
+ * lowerpath"). Its subdirectories are, each on its own, down to the
+ * mounts; the files directly in it stay read-only. /proc, /sys, /dev,
+ * /tmp and /run are never overlaid. */
 #include "backends/capture.h"
 
 #include <dirent.h>
@@ -38,6 +42,10 @@
 #include "backends/sandbox.h"
 #include "policy/policy.h"
 
+/* How far below a top-level directory with mounts beneath it the
+ * overlays go looking for directories without. */
+#define CAPTURE_MAX_DEPTH 3
+
 /* Never overlaid: the kernel's and the sandbox's own (made fresh), the
  * session temp dir, and the host's runtime sockets. */
 static bool capture_skipped(const char *name)
@@ -49,7 +57,8 @@ static bool capture_skipped(const char *name)
 	return name[0] == '.';
 }
 
-/* Whether some mount lies strictly beneath /name (mountinfo's 5th field). */
+/* Whether some mount lies strictly beneath /name (mountinfo's 5th field);
+ * name is relative to /, e.g. "root" or "root/work". */
 static bool capture_has_submounts(const char *name)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
@@ -104,15 +113,29 @@ void capture_close_sources(struct sbx *s)
 	s->nsrc = 0;
 }
 
+/* mkdir -p of rel beneath the directory fd at. */
+static int capture_mkdirs(int at, char *rel, mode_t mode)
+{
+	for (char *c = rel; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			int rc = mkdirat(at, rel, mode);
+			*c = '/';
+			if (rc < 0 && errno != EEXIST)
+				return -1;
+		}
+	return mkdirat(at, rel, mode) < 0 && errno != EEXIST ? -1 : 0;
+}
+
 /* One overlay on /name, its layers in the layer directory (fd layer). */
 static int capture_overlay(struct sbx *s, int layer, const char *name)
 {
 	char opts[1024], what[PATH_MAX + 128];
 	char upper[272], work[272], target[264];
-	snprintf(upper, sizeof upper, "upper/%s", name);
-	snprintf(work, sizeof work, "work/%s", name);
-	if ((mkdirat(layer, upper, 0755) < 0 && errno != EEXIST) ||
-	    (mkdirat(layer, work, 0700) < 0 && errno != EEXIST)) {
+	if (snprintf(upper, sizeof upper, "upper/%s", name) >= (int)sizeof upper ||
+	    snprintf(work, sizeof work, "work/%s", name) >= (int)sizeof work)
+		return 0; /* too deep a name: left as it is, writes refused */
+	if (capture_mkdirs(layer, upper, 0755) < 0 || capture_mkdirs(layer, work, 0700) < 0) {
 		snprintf(what, sizeof what, "make the layers of /%s in %s", name, s->l->capture_dir);
 		return sbx_fail(s, "capture", what);
 	}
@@ -170,6 +193,35 @@ static int capture_open_layer(struct sbx *s)
 	return dir;
 }
 
+/* The directory /name overlaid if no mount lies beneath it; otherwise
+ * (the kernel refuses the overlay then, see above) each of its
+ * subdirectories the same way, a few levels down. Files directly in such
+ * a directory stay the host's, read-only. */
+static int capture_tree(struct sbx *s, int layer, const char *name, int depth)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	if (snprintf(path, sizeof path, "/%s", name) >= (int)sizeof path || lstat(path, &st) < 0 ||
+	    !S_ISDIR(st.st_mode))
+		return 0;
+	if (!capture_has_submounts(name))
+		return capture_overlay(s, layer, name);
+	DIR *d = depth < CAPTURE_MAX_DEPTH ? opendir(path) : NULL;
+	if (d == NULL)
+		return 0;
+	int rc = 0;
+	struct dirent *e;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		char sub[PATH_MAX];
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    snprintf(sub, sizeof sub, "%s/%s", name, e->d_name) >= (int)sizeof sub)
+			continue;
+		rc = capture_tree(s, layer, sub, depth + 1);
+	}
+	closedir(d);
+	return rc;
+}
+
 int capture_mount(struct sbx *s)
 {
 	const struct policy *p = s->p;
@@ -192,13 +244,9 @@ int capture_mount(struct sbx *s)
 	}
 	int rc = 0;
 	struct dirent *e;
-	while (rc == 0 && (e = readdir(root)) != NULL) {
-		struct stat st;
-		if (capture_skipped(e->d_name) || fstatat(dirfd(root), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    !S_ISDIR(st.st_mode) || capture_has_submounts(e->d_name))
-			continue;
-		rc = capture_overlay(s, layer, e->d_name);
-	}
+	while (rc == 0 && (e = readdir(root)) != NULL)
+		if (!capture_skipped(e->d_name))
+			rc = capture_tree(s, layer, e->d_name, 0);
 	closedir(root);
 	close(layer);
 	return rc;

@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -166,13 +168,35 @@ static int captured_parent(const char *path, char *copy, size_t size, const char
 	return fd;
 }
 
+/* The captured file, opened beneath the layer with no symlink on the way:
+ * a sandbox still running could have turned a directory of its upper
+ * layer into a symlink to a file of the person's since the listing. */
+static int captured_open_upper(const char *layer, const char *upper)
+{
+	size_t n = strlen(layer);
+	if (strncmp(upper, layer, n) != 0 || upper[n] != '/') {
+		errno = EINVAL;
+		return -1;
+	}
+	int dir = open(layer, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return -1;
+	struct open_how how = { .flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC,
+				.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH };
+	int fd = (int)syscall(SYS_openat2, dir, upper + n + 1, &how, sizeof how);
+	int e = errno;
+	close(dir);
+	errno = e;
+	return fd;
+}
+
 /* Copies the captured file (never followed) into a temporary beside the
  * target and renames it over the target. */
-static int captured_copy(int dir, const char *name, const struct capture_entry *e)
+static int captured_copy(int dir, const char *name, const struct capture_entry *e, const char *layer)
 {
 	char tmp[NAME_MAX + 1], buf[65536];
 	struct stat st;
-	int in = open(e->upper, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int in = captured_open_upper(layer, e->upper);
 	if (in < 0 || fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
 		if (in >= 0)
 			close(in);
@@ -201,7 +225,7 @@ static int captured_copy(int dir, const char *name, const struct capture_entry *
 	return 0;
 }
 
-static int captured_apply_one(const struct capture_entry *e, const char *own)
+static int captured_apply_one(const struct capture_entry *e, const char *own, const char *layer)
 {
 	char copy[PATH_MAX], target[PATH_MAX];
 	const char *name;
@@ -235,7 +259,7 @@ static int captured_apply_one(const struct capture_entry *e, const char *own)
 			rc = symlinkat(target, dir, name);
 		}
 	} else
-		rc = captured_copy(dir, name, e);
+		rc = captured_copy(dir, name, e, layer);
 	if (rc < 0)
 		fprintf(stderr, "sandmux captured: apply %s: %s\n", e->path, strerror(errno));
 	else
@@ -244,13 +268,13 @@ static int captured_apply_one(const struct capture_entry *e, const char *own)
 	return rc;
 }
 
-static int captured_apply(const struct capture_list *cl, const bool *pick, const char *home)
+static int captured_apply(const struct capture_list *cl, const bool *pick, const char *home, const char *layer)
 {
 	char own[PATH_MAX + 16], real[PATH_MAX];
 	snprintf(own, sizeof own, "%s/.sandmux", realpath(home, real) ? real : home);
 	int rc = 0;
 	for (size_t i = 0; i < cl->n; i++)
-		if (pick[i] && captured_apply_one(&cl->v[i], own) < 0)
+		if (pick[i] && captured_apply_one(&cl->v[i], own, layer) < 0)
 			rc = 1;
 	return rc;
 }
@@ -297,7 +321,8 @@ int cmd_captured(int argc, char **argv)
 		rc = captured_chosen(&cl, argc - i, argv + i, pick) ? captured_diff(&cl, pick) : 1;
 	} else if (strcmp(verb, "apply") == 0 && i < argc) {
 		bool all = strcmp(argv[i], "--all") == 0 && i + 1 == argc;
-		rc = captured_chosen(&cl, all ? 0 : argc - i, argv + i, pick) ? captured_apply(&cl, pick, home) : 1;
+		rc = captured_chosen(&cl, all ? 0 : argc - i, argv + i, pick) ? captured_apply(&cl, pick, home, layer)
+									      : 1;
 	} else {
 		rc = captured_usage();
 	}

@@ -57,6 +57,33 @@ refuse "apply: a path not in the layer is refused" "$SANDMUX" captured --layer "
 refuse "discard: the layer is gone" test -e "$layer"
 same "discard: the host file is still unchanged" "$(cat "$hd/existing")" "orig"
 
+# apply follows no symlink on the host: one put where a captured file goes
+sbx --config "$cfg" --report "$rep" -- sh -c "echo planted > $hd/new" >/dev/null 2>&1
+layer=$(layer_of "$rep")
+echo victim >"$hd/victim"
+ln -s "$hd/victim" "$hd/new"
+refuse "apply: a symlink on the host is refused" "$SANDMUX" captured --layer "$layer" apply "$hd/new"
+same "apply: its target is unchanged" "$(cat "$hd/victim")" "victim"
+"$SANDMUX" captured --layer "$layer" discard >/dev/null
+rm -f "$hd/new"
+
+# a mount below a directory: the directory's subdirectories and the mount
+# are overlaid each on its own (root: it mounts on the host)
+if [ "$(id -u)" = 0 ] && mkdir -p "$hd/mnt" && mount -t tmpfs tmpfs "$hd/mnt"; then
+	echo inmnt >"$hd/mnt/f"
+	mkdir -p "$hd/sub"
+	out=$(sbx --config "$cfg" --report "$rep" -- sh -c "echo m >> $hd/mnt/f; cat $hd/mnt/f; echo s > $hd/sub/g; cat $hd/sub/g" 2>&1)
+	contains "capture: a write into a mount below HOME is seen inside" "$out" "inmnt
+m"
+	contains "capture: a write beside it is seen inside" "$out" "s"
+	same "capture: the mount is unchanged on the host" "$(cat "$hd/mnt/f")" "inmnt"
+	refuse "capture: the file beside it is absent on the host" test -e "$hd/sub/g"
+	list=$("$SANDMUX" captured --layer "$(layer_of "$rep")" list 2>&1)
+	contains "capture: both are listed" "$list" "write   $hd/mnt/f"
+	"$SANDMUX" captured --layer "$(layer_of "$rep")" discard >/dev/null
+	umount "$hd/mnt"
+fi
+
 # what stays denied in capture mode
 out=$(sbx --config "$cfg" --sandbox cap --report "$rep" -- sh -c "
 	cat $hd/key.pem; echo x > $hd/key.pem; echo y > $hd/new.pem; cat $hd/new.pem
