@@ -128,7 +128,7 @@ static int capture_mkdirs(int at, char *rel, mode_t mode)
 }
 
 /* One overlay on /name, its layers in the layer directory (fd layer). */
-static int capture_overlay(struct sbx *s, int layer, const char *name)
+static int capture_overlay(struct sbx *s, int layer, const char *name, int depth)
 {
 	char opts[1024], what[PATH_MAX + 128];
 	char upper[272], work[272], target[264];
@@ -141,17 +141,20 @@ static int capture_overlay(struct sbx *s, int layer, const char *name)
 	}
 	/* The layers by fd: the layer directory itself lies under an
 	 * overlaid root (HOME), and an upper layer on an overlay is refused.
-	 * Test hook: a lower layer that cannot exist, so the mount fails as
-	 * it does on a kernel without overlayfs in user namespaces. */
-	const char *lower = getenv("SANDMUX_TEST_CAPTURE_NO_OVERLAY") != NULL ? "/nonexistent/sandmux-test" : "";
+	 * Test hook: an option overlayfs does not know, so the mount fails
+	 * (EINVAL) as it does on a kernel without overlayfs in user
+	 * namespaces. */
+	const char *hook = getenv("SANDMUX_TEST_CAPTURE_NO_OVERLAY") != NULL ? ",sandmux_test_no_overlay" : "";
 	if (snprintf(opts, sizeof opts,
-		     "lowerdir=%s/%s,upperdir=/proc/self/fd/%d/%s,workdir=/proc/self/fd/%d/%s,userxattr", lower, name,
-		     layer, upper, layer, work) >= (int)sizeof opts) {
+		     "lowerdir=/%s,upperdir=/proc/self/fd/%d/%s,workdir=/proc/self/fd/%d/%s,userxattr%s", name, layer,
+		     upper, layer, work, hook) >= (int)sizeof opts) {
 		errno = ENAMETOOLONG;
 		return sbx_fail(s, "capture", "overlay options");
 	}
 	snprintf(target, sizeof target, "/%s", name);
 	if (mount("overlay", target, "overlay", MS_NOSUID | MS_NODEV, opts) < 0) {
+		if (errno == ENOENT && depth > 0)
+			return 0; /* removed on the host since the walk: stays read-only */
 		snprintf(what, sizeof what,
 			 "mount an overlay on /%s (outsideWrites \"capture\" needs overlayfs in user namespaces)",
 			 name);
@@ -205,7 +208,7 @@ static int capture_tree(struct sbx *s, int layer, const char *name, int depth)
 	    !S_ISDIR(st.st_mode))
 		return 0;
 	if (!capture_has_submounts(name))
-		return capture_overlay(s, layer, name);
+		return capture_overlay(s, layer, name, depth);
 	DIR *d = depth < CAPTURE_MAX_DEPTH ? opendir(path) : NULL;
 	if (d == NULL)
 		return 0;
@@ -254,8 +257,20 @@ int capture_mount(struct sbx *s)
 
 int capture_rw(struct sbx *s)
 {
-	for (int i = 0; i < s->ncapture; i++)
-		if (ns_bind(s, s->capture[i], s->capture[i], false) < 0)
-			return -1;
+	int kept = 0;
+	for (int i = 0; i < s->ncapture; i++) {
+		if (ns_bind(s, s->capture[i], s->capture[i], false) < 0) {
+			if (errno != ENOENT)
+				return -1;
+			/* removed on the host since the walk (another program's
+			 * temp dir in HOME): stays read-only, no write rule */
+			s->err[0] = '\0';
+			continue;
+		}
+		if (kept != i)
+			memcpy(s->capture[kept], s->capture[i], sizeof s->capture[0]);
+		kept++;
+	}
+	s->ncapture = kept;
 	return 0;
 }
