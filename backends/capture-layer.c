@@ -74,11 +74,28 @@ static bool same_as_host(int dirfd, const char *name, const struct stat *up, con
 	return same;
 }
 
-static int walk_dir(int fd, const char *host, const char *upper, struct capture_list *l, int depth);
+/* One listing: where it goes, and the overlaid directories (layer/roots,
+ * written by capture.c), whose own upper directories are no change. */
+struct walk {
+	struct capture_list *l;
+	char **roots;
+	size_t nroots;
+};
+
+static bool is_root(const struct walk *w, const char *host)
+{
+	for (size_t i = 0; i < w->nroots; i++)
+		if (strcmp(w->roots[i], host) == 0)
+			return true;
+	return false;
+}
+
+static int walk_dir(int fd, const char *host, const char *upper, struct walk *w, int depth);
 
 /* One entry of a directory of the upper layer. */
-static int walk_entry(int fd, const char *name, const char *host, const char *upper, struct capture_list *l, int depth)
+static int walk_entry(int fd, const char *name, const char *host, const char *upper, struct walk *w, int depth)
 {
+	struct capture_list *l = w->l;
 	struct stat st, hs;
 	char hp[PATH_MAX], up[PATH_MAX];
 	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -97,18 +114,20 @@ static int walk_entry(int fd, const char *name, const char *host, const char *up
 			list_add(l, hp, up, on_host ? "write" : "create", st.st_mode);
 		return 0;
 	}
-	if (is_opaque(fd, name) && on_host)
+	if (is_root(w, hp))
+		; /* made for an overlay, not by the sandbox */
+	else if (is_opaque(fd, name) && on_host)
 		list_add(l, hp, up, "replace", st.st_mode);
 	else if (!on_host || !S_ISDIR(hs.st_mode))
 		list_add(l, hp, up, on_host ? "replace" : "create", st.st_mode);
 	int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sub < 0)
 		return 0;
-	return walk_dir(sub, hp, up, l, depth + 1);
+	return walk_dir(sub, hp, up, w, depth + 1);
 }
 
 /* Takes fd. */
-static int walk_dir(int fd, const char *host, const char *upper, struct capture_list *l, int depth)
+static int walk_dir(int fd, const char *host, const char *upper, struct walk *w, int depth)
 {
 	DIR *d = depth < CAPTURE_MAX_DEPTH ? fdopendir(fd) : NULL;
 	if (d == NULL) {
@@ -118,7 +137,7 @@ static int walk_dir(int fd, const char *host, const char *upper, struct capture_
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL)
 		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			walk_entry(dirfd(d), e->d_name, host, upper, l, depth);
+			walk_entry(dirfd(d), e->d_name, host, upper, w, depth);
 	closedir(d);
 	return 0;
 }
@@ -128,8 +147,27 @@ static int entry_cmp(const void *a, const void *b)
 	return strcmp(((const struct capture_entry *)a)->path, ((const struct capture_entry *)b)->path);
 }
 
+/* layer/roots into w (none when missing: an older layer). */
+static void read_roots(const char *layer, struct walk *w)
+{
+	char file[PATH_MAX], line[PATH_MAX];
+	snprintf(file, sizeof file, "%s/roots", layer);
+	FILE *f = fopen(file, "re");
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		char **v = realloc(w->roots, (w->nroots + 1) * sizeof *v);
+		if (v == NULL || (v[w->nroots] = strdup(line)) == NULL)
+			abort();
+		w->roots = v;
+		w->nroots++;
+	}
+	if (f != NULL)
+		fclose(f);
+}
+
 int capture_list_read(const char *layer, struct capture_list *l)
 {
+	struct walk w = { .l = l };
 	char upper[PATH_MAX];
 	if (snprintf(upper, sizeof upper, "%s/upper", layer) >= (int)sizeof upper) {
 		errno = ENAMETOOLONG;
@@ -143,6 +181,7 @@ int capture_list_read(const char *layer, struct capture_list *l)
 		close(fd);
 		return -1;
 	}
+	read_roots(layer, &w);
 	struct dirent *e;
 	/* upper/NAME is /NAME: its own entry is never listed. */
 	while ((e = readdir(d)) != NULL) {
@@ -157,9 +196,12 @@ int capture_list_read(const char *layer, struct capture_list *l)
 			close(sub);
 			continue;
 		}
-		walk_dir(sub, host, up, l, 0);
+		walk_dir(sub, host, up, &w, 0);
 	}
 	closedir(d);
+	for (size_t i = 0; i < w.nroots; i++)
+		free(w.roots[i]);
+	free(w.roots);
 	if (l->n > 1)
 		qsort(l->v, l->n, sizeof *l->v, entry_cmp);
 	return 0;

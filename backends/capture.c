@@ -196,6 +196,20 @@ static int capture_open_layer(struct sbx *s)
 	return dir;
 }
 
+/* layer/roots: the overlaid directories, one a line, so the listing
+ * does not take the upper directory of one for a directory the sandbox
+ * made (when the host's was removed meanwhile). */
+static int capture_write_roots(struct sbx *s, int layer)
+{
+	int fd = openat(layer, "roots", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	bool ok = fd >= 0;
+	for (int i = 0; ok && i < s->ncapture; i++)
+		ok = dprintf(fd, "%s\n", s->capture[i]) > 0;
+	if (fd >= 0 && close(fd) < 0)
+		ok = false;
+	return ok ? 0 : sbx_fail(s, "capture", "write the list of overlaid directories");
+}
+
 /* The directory /name overlaid if no mount lies beneath it; otherwise
  * (the kernel refuses the overlay then, see above) each of its
  * subdirectories the same way, a few levels down. Files directly in such
@@ -206,6 +220,10 @@ static int capture_tree(struct sbx *s, int layer, const char *name, int depth)
 	struct stat st;
 	if (snprintf(path, sizeof path, "/%s", name) >= (int)sizeof path || lstat(path, &st) < 0 ||
 	    !S_ISDIR(st.st_mode))
+		return 0;
+	/* Writable anyway; and an overlay on a write root's own mount would
+	 * come back with it in the recursive bind of the root (ns.c). */
+	if (rules_cover(&s->p->write, path))
 		return 0;
 	if (!capture_has_submounts(name))
 		return capture_overlay(s, layer, name, depth);
@@ -251,6 +269,8 @@ int capture_mount(struct sbx *s)
 		if (!capture_skipped(e->d_name))
 			rc = capture_tree(s, layer, e->d_name, 0);
 	closedir(root);
+	if (rc == 0)
+		rc = capture_write_roots(s, layer);
 	close(layer);
 	return rc;
 }

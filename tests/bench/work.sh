@@ -49,8 +49,10 @@ one() {
 	landlock) "$SANDMUX" run --no-observer -- sh -c "$2" ;;
 	default) "$SANDMUX" run --report "$base/report-default.json" -- sh -c "$2" ;;
 	capture) "$SANDMUX" run --config "$base/capture.json" --report "$base/report-capture.json" -- sh -c "$2" ;;
-	esac >/dev/null 2>&1
+	esac >/dev/null 2>"$base/err"
+	rc=$?
 	t1=$(now)
+	[ $rc = 0 ] || echo "# $1 exited $rc: $(head -c 300 "$base/err")" >&2
 	awk "BEGIN { printf \"%.3f\", $t1 - $t0 }"
 }
 

@@ -81,6 +81,9 @@ m"
 	list=$("$SANDMUX" captured --layer "$(layer_of "$rep")" list 2>&1)
 	contains "capture: both are listed" "$list" "write   $hd/mnt/f"
 	"$SANDMUX" captured --layer "$(layer_of "$rep")" discard >/dev/null
+	# a workspace that is a mount of its own: its writes reach the host
+	(cd "$hd/mnt" && "$SANDMUX" run --config "$cfg" -- sh -c 'echo w > inws2') >/dev/null 2>&1
+	same "capture: a workspace that is a mount is written on the host" "$(cat "$hd/mnt/inws2" 2>&1)" "w"
 	umount "$hd/mnt"
 fi
 
