@@ -413,6 +413,10 @@ static bool launch_no_userns(int e)
 static pid_t launch_weak(struct launch *l, struct sbx *s, char ***env)
 {
 	const char *why = launch_weak_refusal(l->policy, landlock_abi(), l->want_notify);
+	/* capture mode's overlays need a mount namespace of its own */
+	if (why == NULL && l->policy->capture)
+		why = "capture: outsideWrites \"capture\" needs overlayfs in a user namespace, and this system allows no "
+		      "user namespaces (see sandmux doctor)";
 	if (why != NULL) {
 		snprintf(l->err, sizeof l->err, "%s", why);
 		return -1;
