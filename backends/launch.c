@@ -34,7 +34,7 @@
 
 /* The observer (backends/observer.c) installs its seccomp listener after
  * our filter. Weak so the launcher builds and fails closed without it. */
-int observer_install(const struct policy *) __attribute__((weak));
+int observer_install(const struct policy *, bool weak) __attribute__((weak));
 
 void launch_init(struct launch *l)
 {
@@ -229,7 +229,7 @@ static int launch_pass_listener(struct sbx *s)
 {
 	if (observer_install == NULL)
 		return sbx_failx(s, "observer", "not built into this sandmux");
-	int notify = observer_install(s->l->policy);
+	int notify = observer_install(s->l->policy, s->weak);
 	if (notify < 0)
 		return sbx_fail(s, "observer", "install the seccomp listener");
 	int answer = chan_send_listener(s->chan, notify) < 0 ? -1 : chan_wait_reply(s->chan);
