@@ -114,44 +114,50 @@ void capture_close_sources(struct sbx *s)
 }
 
 /* mkdir -p of rel beneath the directory fd at. */
-static int capture_mkdirs(int at, char *rel, mode_t mode)
+/* mkdir -p of rel beneath the directory fd at, component by component,
+ * following no symlink: a pane's layer outlives its runs, and a run that
+ * saw /root/sub inside the overlay of /root could leave a symlink at
+ * upper/root/sub for a later run to take as its upper layer. Returns an
+ * fd of the directory, or -1 (ELOOP, ENOTDIR: something in the way). */
+static int capture_open_dirs(int at, const char *rel, mode_t mode)
 {
-	for (char *c = rel; *c; c++)
-		if (*c == '/') {
-			*c = '\0';
-			int rc = mkdirat(at, rel, mode);
-			*c = '/';
-			if (rc < 0 && errno != EEXIST)
-				return -1;
-		}
-	return mkdirat(at, rel, mode) < 0 && errno != EEXIST ? -1 : 0;
+	char part[PATH_MAX];
+	if (snprintf(part, sizeof part, "%s", rel) >= (int)sizeof part) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	int fd = openat(at, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (char *c = part, *next; fd >= 0 && c != NULL && *c; c = next) {
+		next = strchr(c, '/');
+		if (next != NULL)
+			*next++ = '\0';
+		int sub = -1;
+		if (mkdirat(fd, c, mode) == 0 || errno == EEXIST)
+			sub = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		close(fd);
+		errno = e;
+		fd = sub;
+	}
+	return fd;
 }
 
-/* One overlay on /name, its layers in the layer directory (fd layer). */
-static int capture_overlay(struct sbx *s, int layer, const char *name, int depth)
+/* The overlay itself, on /name; ufd and wfd its upper and work dirs. */
+static int capture_mount_overlay(struct sbx *s, const char *name, int ufd, int wfd, int depth)
 {
-	char opts[1024], what[PATH_MAX + 128];
-	char upper[272], work[272], target[264];
-	if (snprintf(upper, sizeof upper, "upper/%s", name) >= (int)sizeof upper ||
-	    snprintf(work, sizeof work, "work/%s", name) >= (int)sizeof work)
-		return 0; /* too deep a name: left as it is, writes refused */
-	if (capture_mkdirs(layer, upper, 0755) < 0 || capture_mkdirs(layer, work, 0700) < 0) {
-		snprintf(what, sizeof what, "make the layers of /%s in %s", name, s->l->capture_dir);
-		return sbx_fail(s, "capture", what);
-	}
+	char opts[1024], what[PATH_MAX + 128], target[264];
 	/* The layers by fd: the layer directory itself lies under an
 	 * overlaid root (HOME), and an upper layer on an overlay is refused.
 	 * Test hook: an option overlayfs does not know, so the mount fails
 	 * (EINVAL) as it does on a kernel without overlayfs in user
 	 * namespaces. */
 	const char *hook = getenv("SANDMUX_TEST_CAPTURE_NO_OVERLAY") != NULL ? ",sandmux_test_no_overlay" : "";
-	if (snprintf(opts, sizeof opts,
-		     "lowerdir=/%s,upperdir=/proc/self/fd/%d/%s,workdir=/proc/self/fd/%d/%s,userxattr%s", name, layer,
-		     upper, layer, work, hook) >= (int)sizeof opts) {
+	if (snprintf(opts, sizeof opts, "lowerdir=/%s,upperdir=/proc/self/fd/%d,workdir=/proc/self/fd/%d,userxattr%s",
+		     name, ufd, wfd, hook) >= (int)sizeof opts ||
+	    snprintf(target, sizeof target, "/%s", name) >= (int)sizeof target) {
 		errno = ENAMETOOLONG;
 		return sbx_fail(s, "capture", "overlay options");
 	}
-	snprintf(target, sizeof target, "/%s", name);
 	if (mount("overlay", target, "overlay", MS_NOSUID | MS_NODEV, opts) < 0) {
 		if (errno == ENOENT && depth > 0)
 			return 0; /* removed on the host since the walk: stays read-only */
@@ -162,10 +168,32 @@ static int capture_overlay(struct sbx *s, int layer, const char *name, int depth
 	}
 	if (s->ncapture == SBX_MAX_CAPTURE) {
 		errno = E2BIG;
-		return sbx_fail(s, "capture", "too many top-level directories to overlay");
+		return sbx_fail(s, "capture", "too many directories to overlay");
 	}
 	snprintf(s->capture[s->ncapture++], sizeof s->capture[0], "%s", target);
 	return 0;
+}
+
+/* One overlay on /name, its layers in the layer directory (fd layer). */
+static int capture_overlay(struct sbx *s, int layer, const char *name, int depth)
+{
+	char what[PATH_MAX + 128], upper[272], work[272];
+	if (snprintf(upper, sizeof upper, "upper/%s", name) >= (int)sizeof upper ||
+	    snprintf(work, sizeof work, "work/%s", name) >= (int)sizeof work)
+		return 0; /* too deep a name: left as it is, writes refused */
+	int ufd = capture_open_dirs(layer, upper, 0755), wfd = ufd >= 0 ? capture_open_dirs(layer, work, 0700) : -1;
+	if (ufd < 0 || wfd < 0) {
+		int e = errno;
+		if (ufd >= 0)
+			close(ufd);
+		errno = e;
+		snprintf(what, sizeof what, "make the layers of /%s in %s", name, s->l->capture_dir);
+		return sbx_fail(s, "capture", what);
+	}
+	int rc = capture_mount_overlay(s, name, ufd, wfd, depth);
+	close(ufd);
+	close(wfd);
+	return rc;
 }
 
 static int capture_open_layer(struct sbx *s)
