@@ -260,8 +260,12 @@ int capture_discard(const char *layer)
 
 int capture_layer_settle(const char *layer, struct capture_list *l)
 {
-	if (capture_list_read(layer, l) < 0)
-		return -1;
+	if (capture_list_read(layer, l) < 0) {
+		if (errno != ENOENT)
+			return -1;
+		/* no upper/: the sandbox never got as far as its overlays */
+		return capture_discard(layer);
+	}
 	if (l->n == 0)
 		capture_discard(layer);
 	return 0;
