@@ -295,7 +295,8 @@ int capture_layer_make(const char *home, const char *session, const char *name, 
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (name != NULL)
+	size_t n = strlen(out);
+	if (n < 6 || strcmp(out + n - 6, "XXXXXX") != 0)
 		return mkdir(out, 0700) < 0 && errno != EEXIST ? -1 : 0;
 	return mkdtemp(out) != NULL ? 0 : -1;
 }

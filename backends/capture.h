@@ -55,7 +55,8 @@ int capture_discard(const char *layer);
  * nothing. 0 or -1 with errno. */
 int capture_layer_settle(const char *layer, struct capture_list *);
 /* The layer directory HOME/.sandmux/state/capture/SESSION/NAME (made if
- * missing; name NULL: a new one of a unique name) into out. 0 or -1. */
+ * missing; a name ending in XXXXXX, or NULL: a new one, made unique as
+ * mkdtemp does) into out. 0 or -1. */
 int capture_layer_make(const char *home, const char *session, const char *name, char *out, size_t size);
 
 #endif

@@ -6,7 +6,6 @@
 #include "shell/mux.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -109,18 +108,20 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	l.tty = slave;
 	l.want_proxy_listener = net;
 	l.proxy_listen_port = PROXY_SANDBOX_PORT;
-	char layer[PATH_MAX], name[32];
-	snprintf(name, sizeof name, "pane-%d", p->id);
-	/* capture mode: one layer per pane, kept across its restarts */
-	if (sandboxed && pol->capture) {
-		if (capture_layer_make(getenv("HOME"), s->name, name, layer, sizeof layer) < 0) {
-			snprintf(err, errlen, "capture: make the layer directory: %s", strerror(errno));
-			policy_free(pol);
-			return -1;
-		}
-		l.capture_dir = layer;
-		snprintf(p->capture, sizeof p->capture, "%s", layer);
+	char name[32];
+	snprintf(name, sizeof name, "pane-%d-XXXXXX", p->id);
+	/* capture mode: one layer per pane, made at its first start (a later
+	 * session's pane of the same number gets a new one) and kept across
+	 * its restarts */
+	if (sandboxed && pol->capture && p->capture[0] == '\0' &&
+	    capture_layer_make(getenv("HOME"), s->name, name, p->capture, sizeof p->capture) < 0) {
+		snprintf(err, errlen, "capture: make the layer directory: %s", strerror(errno));
+		p->capture[0] = '\0';
+		policy_free(pol);
+		return -1;
 	}
+	if (sandboxed && pol->capture)
+		l.capture_dir = p->capture;
 	escalate_spawn_begin(p, pol, &l, NULL); /* grants, re-run, shell integration, observer */
 	int r = launch_start(&l);
 	if (r == 0 && net && pane_proxy(p, &pol, &l, err, errlen) < 0) {

@@ -329,9 +329,11 @@ struct pane *pane_find(struct server *s, int id)
 void pane_captured(struct pane *p)
 {
 	struct capture_list cl = { 0 };
-	if (p->capture[0] == '\0' || capture_list_read(p->capture, &cl) < 0)
+	if (p->capture[0] == '\0' || capture_layer_settle(p->capture, &cl) < 0)
 		return;
 	p->captured = (int)cl.n;
+	if (cl.n == 0)
+		p->capture[0] = '\0'; /* removed: a restart makes a new one */
 	for (size_t i = 0; i < cl.n; i++)
 		escalate_captured(p, cl.v[i].path, cl.v[i].op);
 	if (cl.n > 0)
