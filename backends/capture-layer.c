@@ -300,3 +300,31 @@ int capture_layer_make(const char *home, const char *session, const char *name, 
 		return mkdir(out, 0700) < 0 && errno != EEXIST ? -1 : 0;
 	return mkdtemp(out) != NULL ? 0 : -1;
 }
+
+int capture_layer_set_workspace(const char *layer, const char *workspace)
+{
+	char file[PATH_MAX];
+	if (snprintf(file, sizeof file, "%s/workspace", layer) >= (int)sizeof file)
+		return -1;
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	bool ok = dprintf(fd, "%s\n", workspace) > 0;
+	return close(fd) == 0 && ok ? 0 : -1;
+}
+
+int capture_layer_workspace(const char *layer, char *buf, size_t size)
+{
+	char file[PATH_MAX];
+	if (snprintf(file, sizeof file, "%s/workspace", layer) >= (int)sizeof file)
+		return -1;
+	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 1 || buf[0] != '/')
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}

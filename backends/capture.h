@@ -58,5 +58,10 @@ int capture_layer_settle(const char *layer, struct capture_list *);
  * missing; a name ending in XXXXXX, or NULL: a new one, made unique as
  * mkdtemp does) into out. 0 or -1. */
 int capture_layer_make(const char *home, const char *session, const char *name, char *out, size_t size);
+/* layer/workspace: the workspace whose policy the layer was made under,
+ * written by the host (0 or -1), read back by `sandmux captured` (0, or
+ * -1 when there is none). */
+int capture_layer_set_workspace(const char *layer, const char *workspace);
+int capture_layer_workspace(const char *layer, char *buf, size_t size);
 
 #endif

@@ -128,3 +128,10 @@ bool policy_path_captured(const struct policy *p, const char *path)
 	struct decision d = policy_decide_path(p, path, OP_WRITE);
 	return !d.allow && d.rule == not_writable;
 }
+
+bool policy_path_guarded(const struct policy *p, const char *path, const char **rule)
+{
+	struct decision d = policy_decide_path(p, path, OP_WRITE);
+	*rule = d.rule;
+	return p->sandboxed && !d.allow && d.rule != not_writable;
+}

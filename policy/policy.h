@@ -147,6 +147,11 @@ struct decision policy_decide_path(const struct policy *, const char *path, enum
  * for lying outside every writable path: no deny, no protected path, no
  * read-only root such as ~/.sandmux, not the temp dir). */
 bool policy_path_captured(const struct policy *, const char *path);
+/* A write to path is refused by more than its lying outside the write
+ * roots: a deny glob, a read-only root (~/.sandmux), a protected path or
+ * the read-only temp dir. Such a path is never applied from a capture
+ * layer. The rule into *rule. */
+bool policy_path_guarded(const struct policy *, const char *path, const char **rule);
 
 /* host: the name asked for (may be an IP literal or NULL); addr: a resolved
  * address (AF_INET 4 bytes / AF_INET6 16 bytes) or NULL before resolution.

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "backends/capture.h"
+#include "policy/policy.h"
 #include "shell/cmd.h"
 
 static int captured_usage(void)
@@ -225,14 +226,21 @@ static int captured_copy(int dir, const char *name, const struct capture_entry *
 	return 0;
 }
 
-static int captured_apply_one(const struct capture_entry *e, const char *own, const char *layer)
+static int captured_apply_one(const struct capture_entry *e, const char *own, const char *layer, const struct policy *p)
 {
 	char copy[PATH_MAX], target[PATH_MAX];
-	const char *name;
+	const char *name, *rule;
 	struct stat hs;
 	size_t n = strlen(own);
 	if (strncmp(e->path, own, n) == 0 && (e->path[n] == '\0' || e->path[n] == '/')) {
 		fprintf(stderr, "sandmux captured: %s: sandmux's own files are never applied\n", e->path);
+		return -1;
+	}
+	/* protected paths and deny matches are never captured; one that got
+	 * in anyway (the observer alone refuses those made after launch) is
+	 * not written to the host either */
+	if (policy_path_guarded(p, e->path, &rule)) {
+		fprintf(stderr, "sandmux captured: %s: refused by the policy (%s): never applied\n", e->path, rule);
 		return -1;
 	}
 	int dir = captured_parent(e->path, copy, sizeof copy, &name);
@@ -268,14 +276,35 @@ static int captured_apply_one(const struct capture_entry *e, const char *own, co
 	return rc;
 }
 
+/* The policy of the workspace the layer was made for, as it is now. */
+static struct policy *captured_policy(const char *layer, const char *home)
+{
+	char ws[PATH_MAX];
+	struct policy *p = NULL;
+	struct perr err = { 0 };
+	if (capture_layer_workspace(layer, ws, sizeof ws) < 0) {
+		fprintf(stderr, "sandmux captured: %s does not name its workspace: not applied\n", layer);
+		return NULL;
+	}
+	struct policy_opts o = { .home = home, .workspace = ws };
+	if (policy_load(&o, &p, &err) < 0)
+		fprintf(stderr, "sandmux captured: the policy of %s: %s\n", ws, err.msg);
+	perr_free(&err);
+	return p;
+}
+
 static int captured_apply(const struct capture_list *cl, const bool *pick, const char *home, const char *layer)
 {
 	char own[PATH_MAX + 16], real[PATH_MAX];
 	snprintf(own, sizeof own, "%s/.sandmux", realpath(home, real) ? real : home);
+	struct policy *p = captured_policy(layer, home);
+	if (p == NULL)
+		return 1;
 	int rc = 0;
 	for (size_t i = 0; i < cl->n; i++)
-		if (pick[i] && captured_apply_one(&cl->v[i], own, layer) < 0)
+		if (pick[i] && captured_apply_one(&cl->v[i], own, layer, p) < 0)
 			rc = 1;
+	policy_free(p);
 	return rc;
 }
 

@@ -367,7 +367,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (r.p->sandboxed && r.p->capture &&
-	    capture_layer_make(o.popts.home, "run", NULL, r.capture, sizeof r.capture) < 0) {
+	    (capture_layer_make(o.popts.home, "run", NULL, r.capture, sizeof r.capture) < 0 ||
+	     capture_layer_set_workspace(r.capture, r.p->workspace) < 0)) {
 		fprintf(stderr, "sandmux run: capture: make the layer directory: %s\n", strerror(errno));
 		r.capture[0] = '\0';
 		goto out;

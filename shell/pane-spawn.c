@@ -114,7 +114,8 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	 * session's pane of the same number gets a new one) and kept across
 	 * its restarts */
 	if (sandboxed && pol->capture && p->capture[0] == '\0' &&
-	    capture_layer_make(getenv("HOME"), s->name, name, p->capture, sizeof p->capture) < 0) {
+	    (capture_layer_make(getenv("HOME"), s->name, name, p->capture, sizeof p->capture) < 0 ||
+	     capture_layer_set_workspace(p->capture, pol->workspace) < 0)) {
 		snprintf(err, errlen, "capture: make the layer directory: %s", strerror(errno));
 		p->capture[0] = '\0';
 		policy_free(pol);

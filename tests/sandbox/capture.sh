@@ -67,6 +67,22 @@ same "apply: its target is unchanged" "$(cat "$hd/victim")" "victim"
 "$SANDMUX" captured --layer "$layer" discard >/dev/null
 rm -f "$hd/new"
 
+# apply never writes a protected path or sandmux's own files, even when
+# one is in the layer (put there by hand: the observer keeps them out)
+sbx --config "$cfg" --report "$rep" -- sh -c "echo x > $hx" >/dev/null 2>&1
+layer=$(layer_of "$rep")
+wsr=$(cd "$ws" && pwd -P)
+mkdir -p "$layer/upper$wsr/.vscode" "$layer/upper$HOME/.sandmux"
+echo '{"tasks": 1}' >"$layer/upper$wsr/.vscode/tasks.json"
+echo own >"$layer/upper$HOME/.sandmux/$tag"
+out=$("$SANDMUX" captured --layer "$layer" apply --all 2>&1)
+contains "apply: a protected path is refused" "$out" ".vscode/tasks.json: refused by the policy"
+refuse "apply: the protected path is not written" test -e "$wsr/.vscode/tasks.json"
+refuse "apply: sandmux's own files are not written" test -e "$HOME/.sandmux/$tag"
+same "apply: the rest is applied" "$(cat "$hx" 2>&1)" "x"
+"$SANDMUX" captured --layer "$layer" discard >/dev/null
+rm -f "$hx"
+
 # a mount below a directory: the directory's subdirectories and the mount
 # are overlaid each on its own (root: it mounts on the host)
 if [ "$(id -u)" = 0 ] && mkdir -p "$hd/mnt" && mount -t tmpfs tmpfs "$hd/mnt"; then

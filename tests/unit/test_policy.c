@@ -405,6 +405,12 @@ static void test_capture(struct unit *u)
 	CHECK(u, p != NULL && !policy_path_captured(p, path)); /* protected */
 	snprintf(path, sizeof path, "%s/src/a.c", fx.ws);
 	CHECK(u, p != NULL && !policy_path_captured(p, path)); /* writable anyway */
+	const char *rule = NULL;
+	CHECK(u, p != NULL && !policy_path_guarded(p, "/etc/hosts", &rule) && !policy_path_guarded(p, path, &rule));
+	snprintf(path, sizeof path, "%s/.git/config", fx.ws);
+	CHECK(u, p != NULL && policy_path_guarded(p, path, &rule) && rule != NULL);
+	snprintf(path, sizeof path, "%s/.sandmux/x", fx.home);
+	CHECK(u, p != NULL && policy_path_guarded(p, path, &rule));
 	policy_free(p);
 	p = load(&fx, "plain", NULL, &e);
 	CHECK(u, p != NULL && !p->capture && !policy_path_captured(p, "/etc/hosts"));
