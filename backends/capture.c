@@ -113,7 +113,6 @@ void capture_close_sources(struct sbx *s)
 	s->nsrc = 0;
 }
 
-/* mkdir -p of rel beneath the directory fd at. */
 /* mkdir -p of rel beneath the directory fd at, component by component,
  * following no symlink: a pane's layer outlives its runs, and a run that
  * saw /root/sub inside the overlay of /root could leave a symlink at
