@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "backends/safefile.h"
+#include "backends/capture.h"
 #include "backends/sandbox.h"
 #include "policy/policy.h"
 
@@ -39,18 +40,34 @@ bool launch_cache_var_is(const char *entry)
 	return false;
 }
 
+int cache_host_dir(const struct policy *p, char *buf, size_t size)
+{
+	const char *tmp = p->tmpdir;
+	const char *slash = tmp ? strrchr(tmp, '/') : NULL;
+	if (slash == NULL || snprintf(buf, size, "%.*s/shared-cache", (int)(slash - tmp), tmp) >= (int)size)
+		return -1;
+	return mkdir(buf, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
 /* Called while /tmp is still writable, before it may become read-only.
  * Every sandbox that asks writes in the cache directory, so it is made
  * and opened without following a link, and the bind is of that very
  * directory (through its descriptor), never of what its name points at
- * by then. */
+ * by then. In capture mode the overlays are mounted already: the bind is
+ * of the host's directory, kept open before them (capture.c). */
 int ns_cache(struct sbx *s)
 {
-	char parent[PATH_MAX], err[600], src[64];
+	char parent[PATH_MAX], err[600], src[64], host[PATH_MAX];
 	const char *tmp = s->p->tmpdir;
 	const char *slash = tmp ? strrchr(tmp, '/') : NULL;
 	if (slash == NULL)
 		return sbx_failx(s, "shared build cache", "no session temp dir to put it beside");
+	if (s->p->capture) {
+		if (cache_host_dir(s->p, host, sizeof host) < 0 ||
+		    (mkdir(LAUNCH_CACHE_DIR, 0700) < 0 && errno != EEXIST))
+			return sbx_fail(s, "shared build cache", "make the directory");
+		return ns_bind(s, capture_source(s, host, src, sizeof src), LAUNCH_CACHE_DIR, false);
+	}
 	snprintf(parent, sizeof parent, "%.*s", (int)(slash - tmp), tmp);
 	struct safedir d;
 	if (safefile_dir_open(&d, parent, "shared-cache", true, err, sizeof err) < 0)

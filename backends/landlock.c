@@ -188,6 +188,11 @@ static int landlock_add_all(struct sbx *s, struct ll *ll)
 	}
 	if (landlock_rules(s, ll, &p->write, LL_READ | LL_WRITE) < 0 || shadow_landlock(s, landlock_grant_rw, ll) < 0)
 		return -1;
+	/* capture: writes beneath each overlay land in its upper layer. No
+	 * read right: strict still reads only its roots. */
+	for (int i = 0; i < s->ncapture; i++)
+		if (landlock_rule(s, ll, s->capture[i], LL_WRITE) < 0)
+			return -1;
 	/* The weaker sandbox's /tmp is the host's: the session temp dir is
 	 * granted where it lies instead. */
 	uint64_t tmp = LL_READ | (p->tmp_writable ? LL_WRITE : 0);

@@ -36,7 +36,7 @@
 
 /* The observer (backends/observer.c) installs its seccomp listener after
  * our filter. Weak so the launcher builds and fails closed without it. */
-int observer_install(const struct policy *) __attribute__((weak));
+int observer_install(const struct policy *, bool weak) __attribute__((weak));
 
 void launch_init(struct launch *l)
 {
@@ -260,7 +260,7 @@ static int launch_pass_listener(struct sbx *s)
 {
 	if (observer_install == NULL)
 		return sbx_failx(s, "observer", "not built into this sandmux");
-	int notify = observer_install(s->l->policy);
+	int notify = observer_install(s->l->policy, s->weak);
 	if (notify < 0)
 		return sbx_fail(s, "observer", "install the seccomp listener");
 	int answer = chan_send_listener(s->chan, notify) < 0 ? -1 : chan_wait_reply(s->chan);
@@ -450,6 +450,10 @@ static bool launch_no_userns(int e)
 static pid_t launch_weak(struct launch *l, struct sbx *s, char ***env)
 {
 	const char *why = launch_weak_refusal(l->policy, landlock_abi(), l->want_notify);
+	/* capture mode's overlays need a mount namespace of its own */
+	if (why == NULL && l->policy->capture)
+		why = "capture: outsideWrites \"capture\" needs overlayfs in a user namespace, and this system allows no "
+		      "user namespaces (see sandmux doctor)";
 	if (why != NULL) {
 		snprintf(l->err, sizeof l->err, "%s", why);
 		return -1;

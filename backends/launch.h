@@ -41,6 +41,8 @@ struct launch {
 				 * not dumpable (exec-nodump.c); if that fails, the command
 				 * runs as usual without pass_fd */
 	const struct sandbox_limits *limits; /* resource limits (backends/limits.h), or NULL */
+	const char *capture_dir;             /* policy->capture: the layer directory on the host (upper/ and
+				 * work/ are made in it); see backends/capture.h */
 
 	/* outputs */
 	pid_t pid;      /* host pid of the sandbox's init */
@@ -103,6 +105,7 @@ struct features {
 	bool seccomp_notify;
 	bool userns; /* unprivileged user namespaces usable */
 	bool mountns, pidns, netns;
+	bool overlay; /* overlayfs mounts in a user namespace (capture mode) */
 	char landlock_why[128];
 };
 void features_probe(struct features *);

@@ -25,6 +25,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "backends/capture.h"
 #include "backends/launch.h"
 #include "backends/ns.h"
 #include "backends/sandbox.h"
@@ -357,9 +358,11 @@ static int ns_write_roots(struct sbx *s)
 	const struct rules *w = &s->p->write;
 	for (size_t i = 0; i < w->n; i++) {
 		const char *root = w->v[i].text;
+		char src[64];
 		if (path_under(root, "/tmp") || path_under(root, "/var/tmp") || access(root, F_OK) < 0)
 			continue;
-		if (ns_bind(s, root, root, false) < 0)
+		/* capture: the host's own root, not the overlay's copy of it */
+		if (ns_bind(s, capture_source(s, root, src, sizeof src), root, false) < 0)
 			return -1;
 	}
 	return 0;
@@ -370,14 +373,23 @@ int ns_mount_all(struct sbx *s)
 	/* Nothing done here may reach the host's mount table. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
 		return sbx_fail(s, "mount", "make / a slave of the host");
-	if (ns_root_readonly(s) < 0)
+	/* The shared cache's host directory, made while its parent (under
+	 * ~/.sandmux) is still writable; ns_cache() binds it later. */
+	char cache[PATH_MAX];
+	if (s->p->shared_cache && s->p->tmpdir != NULL)
+		cache_host_dir(s->p, cache, sizeof cache);
+	/* capture: the overlays first, every later mount on top of them */
+	if (capture_mount(s) < 0 || ns_root_readonly(s) < 0 || capture_rw(s) < 0) {
+		capture_close_sources(s);
 		return -1;
+	}
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
 		return sbx_fail(s, "mount", "a fresh /proc for the pid namespace");
 	int rc = 0;
 	if (ns_dev(s) < 0 || ns_tmp(s) < 0 || ns_write_roots(s) < 0 || shadow_mount(s) < 0 || ns_readonly(s) < 0 ||
 	    shadow_state_rw(s) < 0 || ns_deny(s) < 0 || ns_masks(s) < 0)
 		rc = -1;
+	capture_close_sources(s);
 	if (s->empty_file >= 0)
 		close(s->empty_file);
 	if (s->empty_dir >= 0)

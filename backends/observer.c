@@ -32,7 +32,8 @@ enum kind {
 	K_REMOVE,
 	K_RENAME, /* two paths: both checked */
 	K_LINK,   /* the second path is created; link's first is another name for a file: read */
-	K_WRITE,  /* truncate, chmod, chown: the file's content or metadata */
+	K_WRITE,  /* truncate: the file's content */
+	K_META,   /* chmod, chown: notified in the weaker sandbox only (see add_rules) */
 	K_EXEC,
 	K_CONNECT, /* backends/unixsock.c takes it over on AF_UNIX sockets */
 	K_SENDTO,  /* likewise, when it names a destination */
@@ -59,10 +60,10 @@ static const struct sysdesc syscalls[] = {
 	{ "renameat", K_RENAME, 0, 1, 2, 3, -1 },       { "renameat2", K_RENAME, 0, 1, 2, 3, -1 },
 	{ "link", K_LINK, -1, 0, -1, 1, -1 },           { "linkat", K_LINK, 0, 1, 2, 3, 4 },
 	{ "symlink", K_LINK, -1, -1, -1, 1, -1 },       { "symlinkat", K_LINK, -1, -1, 1, 2, -1 },
-	{ "truncate", K_WRITE, -1, 0, -1, -1, -1 },     { "chmod", K_WRITE, -1, 0, -1, -1, -1 },
-	{ "fchmodat", K_WRITE, 0, 1, -1, -1, -1 },      { "fchmodat2", K_WRITE, 0, 1, -1, -1, 3 },
-	{ "chown", K_WRITE, -1, 0, -1, -1, -1 },        { "lchown", K_WRITE, -1, 0, -1, -1, -1 },
-	{ "fchownat", K_WRITE, 0, 1, -1, -1, 4 },       { "execve", K_EXEC, -1, 0, -1, -1, -1 },
+	{ "truncate", K_WRITE, -1, 0, -1, -1, -1 },     { "chmod", K_META, -1, 0, -1, -1, -1 },
+	{ "fchmodat", K_META, 0, 1, -1, -1, -1 },       { "fchmodat2", K_META, 0, 1, -1, -1, 3 },
+	{ "chown", K_META, -1, 0, -1, -1, -1 },         { "lchown", K_META, -1, 0, -1, -1, -1 },
+	{ "fchownat", K_META, 0, 1, -1, -1, 4 },        { "execve", K_EXEC, -1, 0, -1, -1, -1 },
 	{ "execveat", K_EXEC, 0, 1, -1, -1, 4 },        { "connect", K_CONNECT, -1, -1, -1, -1, -1 },
 	{ "sendto", K_SENDTO, -1, -1, -1, -1, -1 },     { "sendmsg", K_SENDMSG, -1, -1, -1, -1, -1 },
 	{ "sendmmsg", K_SENDMMSG, -1, -1, -1, -1, -1 }, { "listen", K_LISTEN, -1, -1, -1, -1, -1 },
@@ -81,15 +82,15 @@ static bool reads_restricted(const struct policy *p)
 
 /* open/openat: notified only with a write-intent flag, unless reads are
  * restricted; libseccomp ORs the rules of one syscall. */
-static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all)
+static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all, bool capture)
 {
 	int nr = seccomp_syscall_resolve_name(s->name);
 	if (nr == __NR_SCMP_ERROR)
 		return 0; /* not on this architecture */
 	if (all)
 		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
-	static const int flags[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC };
-	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+	static const int flags[] = { O_CREAT, O_WRONLY, O_RDWR, O_TRUNC };
+	for (size_t i = 0; i < (capture ? 1 : sizeof flags / sizeof flags[0]); i++) {
 		struct scmp_arg_cmp cmp = { (unsigned)s->flags, SCMP_CMP_MASKED_EQ, (scmp_datum_t)flags[i],
 					    (scmp_datum_t)flags[i] };
 		int rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1, &cmp);
@@ -99,13 +100,35 @@ static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all
 	return 0;
 }
 
-static int add_rules(scmp_filter_ctx ctx, const struct policy *p)
+/* Capture mode: a write to an existing file outside the write roots, or
+ * a removal, lands in the layer (or on a read-only mount, or in a write
+ * root): nothing to decide or report. What stays notified is what makes
+ * a new name, which may match a `deny` glob or a protected path created
+ * after launch, and exec and sockets. */
+static bool capture_quiet(const struct policy *p, const struct sysdesc *s)
+{
+	return p->capture && (s->kind == K_REMOVE || s->kind == K_WRITE);
+}
+
+/* chmod and chown are not Landlock's (it does not mediate them): in the
+ * full sandbox every mount outside the write roots is read-only (EROFS,
+ * ns.c), so a notification there would only report, one more round trip
+ * per file a tar or an npm install makes executable. The weaker sandbox
+ * has no such mounts: there the observer's answer is what refuses them. */
+static bool meta_quiet(const struct sysdesc *s, bool weak)
+{
+	return s->kind == K_META && !weak;
+}
+
+static int add_rules(scmp_filter_ctx ctx, const struct policy *p, bool weak)
 {
 	for (size_t i = 0; i < NSYSCALLS; i++) {
 		const struct sysdesc *s = &syscalls[i];
 		int rc;
+		if (capture_quiet(p, s) || meta_quiet(s, weak))
+			continue;
 		if (s->kind == K_OPEN)
-			rc = add_open_rules(ctx, s, reads_restricted(p));
+			rc = add_open_rules(ctx, s, reads_restricted(p), p->capture);
 		else if (s->kind == K_SENDTO) /* a send on a connected socket stays unobserved */
 			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
 		else {
@@ -118,14 +141,14 @@ static int add_rules(scmp_filter_ctx ctx, const struct policy *p)
 	return 0;
 }
 
-int observer_install(const struct policy *p)
+int observer_install(const struct policy *p, bool weak)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
-	int rc = add_rules(ctx, p);
+	int rc = add_rules(ctx, p, weak);
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	int fd = rc == 0 ? seccomp_notify_fd(ctx) : rc;
@@ -196,6 +219,7 @@ static bool follows(const struct sysdesc *s, uint64_t flags)
 	case K_OPENAT2:
 		return !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
 	case K_WRITE:
+	case K_META:
 	case K_EXEC:
 		return !(flags & AT_SYMLINK_NOFOLLOW) && strcmp(s->name, "lchown") != 0;
 	case K_LINK:
@@ -238,8 +262,8 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 			struct check *c)
 {
 	static const enum fs_op kind_op[] = {
-		[K_CREATE] = OP_CREATE, [K_REMOVE] = OP_REMOVE, [K_RENAME] = OP_RENAME,
-		[K_LINK] = OP_CREATE,   [K_WRITE] = OP_WRITE,   [K_EXEC] = OP_EXEC,
+		[K_CREATE] = OP_CREATE, [K_REMOVE] = OP_REMOVE, [K_RENAME] = OP_RENAME, [K_LINK] = OP_CREATE,
+		[K_WRITE] = OP_WRITE,   [K_META] = OP_WRITE,    [K_EXEC] = OP_EXEC,
 	};
 	uint64_t flags = s->flags >= 0 ? req->data.args[(int)s->flags] : 0;
 	int op = s->kind == K_OPEN || s->kind == K_OPENAT2 ? open_op(o, req, s, &flags) : (int)kind_op[s->kind];
@@ -482,6 +506,8 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
 		char buf[PATH_MAX];
 		const char *host = host_path(o, c->path[i], buf, sizeof buf);
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
+		if (!dec->allow && c->op[i] != OP_READ && c->op[i] != OP_EXEC && policy_path_captured(o->policy, host))
+			continue; /* lands in the capture layer (capture.h) */
 		if (dec->allow && c->carry[i])
 			*dec = policy_decide_carry(o->policy, host);
 		if (!dec->allow)

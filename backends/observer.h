@@ -49,8 +49,9 @@ struct loop;
 struct policy;
 
 /* In the child, after no_new_privs: loads the filter; returns the listener
- * fd, or -1 with errno set. */
-int observer_install(const struct policy *);
+ * fd, or -1 with errno set. weak: the weaker sandbox (no read-only mounts
+ * refuse chmod and chown there; the observer does). */
+int observer_install(const struct policy *, bool weak);
 
 /* Called with each denial (layer "observer", pane 0, suggestion filled);
  * the callee may set d->pane and must copy what it keeps. */

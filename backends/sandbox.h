@@ -12,6 +12,9 @@ struct launch;
 struct policy;
 struct rules;
 
+#define SBX_MAX_SRC     48
+#define SBX_MAX_CAPTURE 32
+
 struct sbx {
 	const struct launch *l;
 	const struct policy *p;
@@ -27,6 +30,15 @@ struct sbx {
 	int status_w;   /* want_status: where init writes the command's status */
 	int empty_file; /* O_PATH fds of the empty stand-ins bound over hidden paths */
 	int empty_dir;
+	/* capture.c: the host's own view of bind sources, opened before the
+	 * overlays cover it, and the overlaid top-level directories. */
+	struct {
+		char *path;
+		int fd;
+	} src[SBX_MAX_SRC];
+	int nsrc;
+	char capture[SBX_MAX_CAPTURE][264];
+	int ncapture;
 	char err[512];
 };
 
@@ -65,6 +77,8 @@ bool rules_cover(const struct rules *, const char *path);
 size_t launch_cache_vars(char **out); /* NULL: how many; else fills out[] */
 bool launch_cache_var_is(const char *entry);
 int ns_cache(struct sbx *);
+/* The shared cache's host directory (made if missing) into buf: 0 or -1. */
+int cache_host_dir(const struct policy *, char *buf, size_t size);
 
 /* landlock.c */
 int landlock_abi(void);

@@ -13,6 +13,7 @@
 
 #include "backends/launch.h"
 #include "backends/limits.h"
+#include "backends/capture.h"
 #include "backends/sandbox.h"
 #include "policy/policy.h"
 
@@ -33,14 +34,15 @@ static bool ns_in_tmp(const char *path)
 	return strncmp(path, "/tmp/", 5) == 0 || strncmp(path, "/var/tmp/", 9) == 0;
 }
 
-static void ns_keep_add(struct ns_keep *k, const char *path, const struct rules *write)
+static void ns_keep_add(const struct sbx *s, struct ns_keep *k, const char *path, const struct rules *write)
 {
+	char src[64];
 	if (!ns_in_tmp(path) || k->n == 16)
 		return;
 	for (int i = 0; i < k->n; i++)
 		if (strcmp(k->path[i], path) == 0)
 			return;
-	int fd = open(path, O_PATH | O_CLOEXEC);
+	int fd = open(capture_source(s, path, src, sizeof src), O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	k->path[k->n] = (char *)path;
@@ -52,14 +54,18 @@ static void ns_keep_open(struct sbx *s, struct ns_keep *k)
 {
 	const struct policy *p = s->p;
 	k->n = 0;
-	k->tmpdir = p->tmpdir != NULL ? open(p->tmpdir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	char src[64];
+	/* capture: the host's temp dir, not the overlay's copy of it */
+	k->tmpdir = p->tmpdir != NULL
+			    ? open(capture_source(s, p->tmpdir, src, sizeof src), O_PATH | O_DIRECTORY | O_CLOEXEC)
+			    : -1;
 	k->tmpdir_errno = errno;
 	if (p->workspace)
-		ns_keep_add(k, p->workspace, &p->write);
+		ns_keep_add(s, k, p->workspace, &p->write);
 	for (size_t i = 0; i < p->write.n; i++)
-		ns_keep_add(k, p->write.v[i].text, &p->write);
+		ns_keep_add(s, k, p->write.v[i].text, &p->write);
 	for (size_t i = 0; !p->read_all && i < p->read.n; i++)
-		ns_keep_add(k, p->read.v[i].text, &p->write);
+		ns_keep_add(s, k, p->read.v[i].text, &p->write);
 }
 
 static void ns_keep_close(struct ns_keep *k)

@@ -258,6 +258,11 @@ static int f_cache(struct loader *ld, const struct json *j, void *a)
 {
 	return get_bool(ld, j, &((struct config *)a)->shared_cache);
 }
+static const char *const outside_writes_choices[] = { "deny", "capture", NULL };
+static int f_outside(struct loader *ld, const struct json *j, void *a)
+{
+	return get_enum(ld, j, outside_writes_choices, &((struct config *)a)->outside_writes);
+}
 static int f_weaker(struct loader *ld, const struct json *j, void *a)
 {
 	return get_bool(ld, j, &((struct config *)a)->weaker);
@@ -316,6 +321,10 @@ static int p_restrict(struct loader *ld, const struct json *j, void *a)
 {
 	return get_bool(ld, j, &((struct profile_def *)a)->restrict_network);
 }
+static int p_outside(struct loader *ld, const struct json *j, void *a)
+{
+	return get_enum(ld, j, outside_writes_choices, &((struct profile_def *)a)->outside_writes);
+}
 
 /* "limits": {"pids": 256, "memory": 2048, "tmp": 512} (MiB; 0: none). */
 static int limit_value(struct loader *ld, const struct json *j, long *out)
@@ -353,10 +362,14 @@ static bool name_valid(const char *s)
 
 static int one_profile(struct loader *ld, const struct json *j)
 {
-	static const struct field f[] = {
-		{ "extends", p_extends },           { "read_write", p_rw }, { "read_only", p_ro }, { "deny", p_deny },
-		{ "restrict_network", p_restrict }, { "limits", p_limits }, { NULL, NULL }
-	};
+	static const struct field f[] = { { "extends", p_extends },
+					  { "read_write", p_rw },
+					  { "read_only", p_ro },
+					  { "deny", p_deny },
+					  { "restrict_network", p_restrict },
+					  { "limits", p_limits },
+					  { "outsideWrites", p_outside },
+					  { NULL, NULL } };
 	struct config *cfg = ld->cfg;
 	if (profile_is_builtin(j->key))
 		return fail_key(ld, j, "a built-in profile; a custom profile needs another name");
@@ -564,6 +577,7 @@ static const struct field top_fields[] = {
 	{ "allowWeakerSandbox", f_weaker },
 	{ "agents", f_agents },
 	{ "quiet", f_quiet },
+	{ "outsideWrites", f_outside },
 	{ NULL, NULL },
 };
 
@@ -633,6 +647,7 @@ void profile_def_free(struct profile_def *d)
 {
 	free(d->name);
 	free(d->extends.v);
+	free(d->outside_writes.v);
 	rules_free(&d->read_write);
 	rules_free(&d->read_only);
 	rules_free(&d->deny);
@@ -645,6 +660,7 @@ void config_free(struct config *cfg)
 	free(cfg->type.v);
 	free(cfg->net_default.v);
 	free(cfg->profile.v);
+	free(cfg->outside_writes.v);
 	free(cfg->env.inherit.v);
 	rules_free(&cfg->add_rw);
 	rules_free(&cfg->add_ro);

@@ -26,7 +26,8 @@ struct profile_def {
 	struct opt_str extends;
 	struct rules read_write, read_only, deny;
 	struct opt_bool restrict_network;
-	struct limits limits; /* "limits": {"pids", "memory", "tmp"}; LIMIT_UNSET each when absent */
+	struct limits limits;          /* "limits": {"pids", "memory", "tmp"}; LIMIT_UNSET each when absent */
+	struct opt_str outside_writes; /* "deny", "capture" */
 };
 
 struct env_cfg {
@@ -44,6 +45,7 @@ struct config {
 	struct rules net_allow, net_deny;
 	bool net_allow_set; /* the key is present (an admin list replaces) */
 	struct opt_str profile;
+	struct opt_str outside_writes; /* "deny", "capture" */
 	struct profile_def *profiles;
 	size_t nprofiles;
 	struct env_cfg env;

@@ -77,6 +77,8 @@ static bool in_tmp(const struct policy *p, const char *path)
 	return p->tmpdir && under(path, p->tmpdir);
 }
 
+static const char not_writable[] = "not under a writable path";
+
 static struct decision decide_write(const struct policy *p, const char *path)
 {
 	static const struct origin hard = { .layer = LAYER_HARDCODED };
@@ -96,7 +98,7 @@ static struct decision decide_write(const struct policy *p, const char *path)
 		return decision(true, rule_text(r), r->origin);
 	if ((r = rules_under(&p->write, path)))
 		return decision(true, rule_text(r), r->origin);
-	return decision(false, "not under a writable path", p->profile_origin);
+	return decision(false, not_writable, p->profile_origin);
 }
 
 static struct decision decide_read(const struct policy *p, const char *path)
@@ -193,4 +195,19 @@ struct decision policy_decide_carry(const struct policy *p, const char *path)
 				      : decision(true, "nothing protected below it", p->profile_origin);
 	free(norm);
 	return d;
+}
+
+bool policy_path_captured(const struct policy *p, const char *path)
+{
+	if (!p->sandboxed || !p->capture)
+		return false;
+	struct decision d = policy_decide_path(p, path, OP_WRITE);
+	return !d.allow && d.rule == not_writable;
+}
+
+bool policy_path_guarded(const struct policy *p, const char *path, const char **rule)
+{
+	struct decision d = policy_decide_path(p, path, OP_WRITE);
+	*rule = d.rule;
+	return p->sandboxed && !d.allow && d.rule != not_writable;
 }

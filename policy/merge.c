@@ -96,7 +96,9 @@ static bool profile_def_equal(const struct profile_def *a, const struct profile_
 	       (a->restrict_network.set && a->restrict_network.v) ==
 		       (b->restrict_network.set && b->restrict_network.v) &&
 	       a->limits.pids == b->limits.pids && a->limits.memory_mib == b->limits.memory_mib &&
-	       a->limits.tmp_mib == b->limits.tmp_mib;
+	       a->limits.tmp_mib == b->limits.tmp_mib &&
+	       (a->outside_writes.v == NULL) == (b->outside_writes.v == NULL) &&
+	       (a->outside_writes.v == NULL || strcmp(a->outside_writes.v, b->outside_writes.v) == 0);
 }
 
 static struct profile_def *find_def(struct config *cfg, const char *name)
@@ -173,6 +175,7 @@ void config_merge(struct config *into, struct config *upper, struct perr *err)
 	into->net_allow_set |= upper->net_allow_set;
 	union_rules(&into->net_deny, &upper->net_deny);
 	higher_str(&into->profile, &upper->profile);
+	higher_str(&into->outside_writes, &upper->outside_writes);
 	merge_profiles(into, upper, err);
 	merge_env(&into->env, &upper->env);
 	agents_cfg_merge(into, upper);

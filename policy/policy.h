@@ -127,6 +127,8 @@ struct policy {
 	bool shared_cache;           /* enableSharedBuildCache */
 	bool allow_weaker;           /* allowWeakerSandbox: without user namespaces, the weaker sandbox */
 	bool allow_ptrace;           /* devbox only */
+	bool capture;                /* outsideWrites "capture": writes outside the write roots land in a
+				      * per-pane copy-on-write layer (backends/capture.c) */
 
 	struct {
 		enum net_mode mode;
@@ -167,6 +169,15 @@ struct decision policy_decide_path(const struct policy *, const char *path, enum
  * settings.json; a parent renamed away from "/cfg/prod.env" takes the
  * file out). */
 struct decision policy_decide_carry(const struct policy *, const char *path);
+/* Capture mode: a write to path would be captured (it is refused only
+ * for lying outside every writable path: no deny, no protected path, no
+ * read-only root such as ~/.sandmux, not the temp dir). */
+bool policy_path_captured(const struct policy *, const char *path);
+/* A write to path is refused by more than its lying outside the write
+ * roots: a deny glob, a read-only root (~/.sandmux), a protected path or
+ * the read-only temp dir. Such a path is never applied from a capture
+ * layer. The rule into *rule. */
+bool policy_path_guarded(const struct policy *, const char *path, const char **rule);
 
 /* host: the name asked for (may be an IP literal or NULL); addr: a resolved
  * address (AF_INET 4 bytes / AF_INET6 16 bytes) or NULL before resolution.

@@ -157,6 +157,8 @@ static void fill_chain(struct policy *p, const struct profile_def *const *chain,
 		if (d->restrict_network.set)
 			*restrict_net = d->restrict_network.v;
 		limits_lower(&p->limits, &d->limits);
+		if (d->outside_writes.v != NULL)
+			p->capture = strcmp(d->outside_writes.v, "capture") == 0;
 	}
 }
 
@@ -297,6 +299,9 @@ int profile_resolve(struct policy *p, const struct config *cfg, const struct pol
 	p->limits = (struct limits){ LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
 	fill_roots(p, cfg);
 	fill_own_files(p, opts);
+	/* outsideWrites: the top level, then each profile of the chain from
+	 * the base outwards (the most derived one says last). */
+	p->capture = cfg->outside_writes.v != NULL && strcmp(cfg->outside_writes.v, "capture") == 0;
 	fill_chain(p, chain, n, &restrict_net);
 	fill_net(p, cfg, restrict_net);
 	fill_env(p, cfg);

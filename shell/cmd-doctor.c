@@ -66,6 +66,11 @@ static void doctor_kernel(const struct features *f)
 	char unix_msg[256];
 	int unix_rc = unixsock_probe(unix_msg, sizeof unix_msg);
 	printf("unix sockets:    %s%s\n", unix_rc == 0 ? "" : "WEAKER: ", unix_msg);
+	printf("capture mode:    %s\n", f->overlay ? "yes (overlayfs in user namespaces)"
+						   : "NO: overlayfs cannot be mounted in a user namespace here; "
+						     "\"outsideWrites\": \"capture\" panes refuse to start");
+	printf("denials:         reported by the seccomp observer (one notified call per write-intent call; "
+	       "in capture mode, per created file); Landlock's audit records are not read\n");
 	printf("namespaces:      user %s, mount %s, pid %s, net %s%s\n", yn(f->userns), yn(f->mountns), yn(f->pidns),
 	       yn(f->netns),
 	       f->userns

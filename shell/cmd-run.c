@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/capture.h"
 #include "backends/launch.h"
 #include "backends/limits.h"
 #include "backends/observer.h"
@@ -54,6 +55,7 @@ struct run {
 	bool done;
 	int status;
 	char tmpdir[PATH_MAX];
+	char capture[PATH_MAX];     /* capture mode: the layer directory */
 	struct run_denials denials; /* the observer and its events */
 	struct proxy *proxy;        /* NET_PROXY: the filtering proxy */
 	struct sandbox_limits lim;  /* resource limits (backends/limits.h) */
@@ -304,6 +306,8 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	 * --report at the end); Landlock is the boundary either way. */
 	r->l.want_notify = r->p->sandboxed && !o->no_observer;
 	r->l.want_status = true;
+	r->l.capture_dir = r->capture[0] ? r->capture : NULL;
+	r->denials.capture_dir = r->l.capture_dir;
 	run_proxy_ask(r);
 	if (r->p->sandboxed)
 		run_limits_prepare(r, o->popts.home);
@@ -315,6 +319,8 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 		fprintf(stderr, "sandmux run: %s\n", r->l.err);
 		if (r->l.limits != NULL)
 			limits_release(&r->lim);
+		if (r->capture[0])
+			capture_discard(r->capture);
 		return 1;
 	}
 	if (r->l.weak)
@@ -399,6 +405,13 @@ int cmd_run(int argc, char **argv)
 	r.p->tmpdir = strdup(r.tmpdir);
 	if (run_denials_init(&r.denials, r.p, o.popts.home) < 0) {
 		fprintf(stderr, "sandmux run: out of memory\n");
+		goto out;
+	}
+	if (r.p->sandboxed && r.p->capture &&
+	    (capture_layer_make(o.popts.home, "run", NULL, r.capture, sizeof r.capture) < 0 ||
+	     capture_layer_set_workspace(r.capture, r.p->workspace) < 0)) {
+		fprintf(stderr, "sandmux run: capture: make the layer directory: %s\n", strerror(errno));
+		r.capture[0] = '\0';
 		goto out;
 	}
 	r.use_tty = isatty(STDIN_FILENO);

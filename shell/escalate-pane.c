@@ -445,6 +445,21 @@ static void on_denial(struct denial *d, void *arg)
 	}
 }
 
+void escalate_captured(struct pane *p, const char *path, const char *op)
+{
+	struct esc_server *es = esc_server(p->srv);
+	struct denial d = { 0 };
+	char rule[64];
+	snprintf(rule, sizeof rule, "outsideWrites: capture (%s)", op);
+	if (denial_set(&d, "captured", "capture", path, rule) == 0) {
+		d.pane = p->id;
+		if (es != NULL)
+			events_emit(&es->ev, &d);
+		control_publish(p->srv, &d);
+	}
+	denial_clear(&d);
+}
+
 void escalate_net_denial(struct pane *p, const struct net_denial *nd)
 {
 	struct denial d;

@@ -47,6 +47,10 @@ void escalate_spawn_begin(struct pane *, struct policy *, struct launch *, char 
 void escalate_spawn_end(struct pane *, struct launch *, struct policy **pol, bool ok);
 /* The program ended (pane.c's exit handler). */
 void escalate_pane_exited(struct pane *);
+/* A write that landed in the pane's capture layer (op: create, write,
+ * remove, replace): an event "captured" that offers nothing, to the
+ * denials pane, the log and the control subscribers. */
+void escalate_captured(struct pane *, const char *path, const char *op);
 /* A connection the pane's proxy refused. */
 void escalate_net_denial(struct pane *, const struct net_denial *);
 /* A resource limit hit (pane-limits.c): a denial with nothing to offer. */

@@ -15,6 +15,8 @@ static const struct verb {
 	{ "trust", cmd_trust, "trust [FILE]" },
 	{ "agents", cmd_agents, "agents diff [-u] [NAME] | apply NAME PATH..." },
 	{ "doctor", cmd_doctor, "doctor" },
+	{ "captured", cmd_captured,
+	  "captured [--layer DIR] [list [--json] | diff [PATH...] | apply (--all | PATH...) | discard]" },
 	{ "attach", cmd_session, "attach [-t NAME]" },
 	{ "new", cmd_session,
 	  "new [-t SESSION] [-n NAME] [--sandbox P] [--cwd DIR] [--agent NAME] [--layout L] [--json] -- CMD [ARG...] [::: CMD...]" },

@@ -118,6 +118,8 @@ struct pane {
 	uint64_t quiet_timer;
 	struct sandbox_limits *limits; /* resource limits in force (pane-limits.c), or NULL */
 	unsigned limits_said;          /* the limits hit since the start already said in the pane */
+	char capture[4096];            /* capture mode: the pane's layer directory, "" otherwise */
+	int captured;                  /* what the layer held when the command last ended */
 };
 
 struct window {
@@ -282,6 +284,9 @@ void pane_read_pending(struct pane *);
 void pane_title(const struct pane *, char *buf, size_t cap);
 /* Adds one to the pane's denial counter (the denials engineer calls this). */
 void pane_add_denial(struct server *, int pane_id);
+/* Capture mode, after the command ended: counts what its layer holds and
+ * lists each change in the denials pane (op "captured"). */
+void pane_captured(struct pane *);
 struct pane *pane_find(struct server *, int id);
 
 /* pane-osc.c: routes the pane's OSC strings (clipboard, osc_hook). */

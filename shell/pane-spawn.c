@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "backends/capture.h"
 #include "backends/launch.h"
 #include "backends/proxy.h"
 #include "policy/policy.h"
@@ -110,6 +111,21 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	l.tty = slave;
 	l.want_proxy_listener = net;
 	l.proxy_listen_port = PROXY_SANDBOX_PORT;
+	char name[32];
+	snprintf(name, sizeof name, "pane-%d-XXXXXX", p->id);
+	/* capture mode: one layer per pane, made at its first start (a later
+	 * session's pane of the same number gets a new one) and kept across
+	 * its restarts */
+	if (sandboxed && pol->capture && p->capture[0] == '\0' &&
+	    (capture_layer_make(getenv("HOME"), s->name, name, p->capture, sizeof p->capture) < 0 ||
+	     capture_layer_set_workspace(p->capture, pol->workspace) < 0)) {
+		snprintf(err, errlen, "capture: make the layer directory: %s", strerror(errno));
+		p->capture[0] = '\0';
+		policy_free(pol);
+		return -1;
+	}
+	if (sandboxed && pol->capture)
+		l.capture_dir = p->capture;
 	escalate_spawn_begin(p, pol, &l, NULL); /* grants, re-run, shell integration, observer */
 	int r = pane_limits_prepare(p, pol, &l, err, errlen) < 0 ? -2 : launch_start(&l);
 	if (r == 0)

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/capture.h"
 #include "backends/launch.h"
 #include "backends/loop.h"
 #include "pty/pty.h"
@@ -140,6 +142,7 @@ static void on_pane_exit(struct watch *w, int events, void *arg)
 	close(p->pidfd);
 	p->pidfd = -1;
 	server_log(p->srv, "pane %d: %s %d", p->id, p->state == PANE_KILLED ? "killed by signal" : "exited", p->status);
+	pane_captured(p);
 	server_redraw(p->srv, true);
 	pane_exit_event(p);
 	escalate_pane_exited(p);
@@ -326,9 +329,12 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 	char lim[128];
 	pane_limits_title(p, lim, sizeof lim);
 	/* "weak": the weaker sandbox (no user namespaces; sandmux doctor) */
-	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s%s ", p->id, p->name,
+	char captured[32] = "";
+	if (p->captured > 0)
+		snprintf(captured, sizeof captured, " · captured %d", p->captured);
+	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s%s%s ", p->id, p->name,
 		 p->copy != NULL ? " [copy mode]" : "", state, p->profile, p->weak ? " (weak)" : "", p->denials,
-		 escalate_title_mark(p), lim, t[0] ? " · " : "", t);
+		 captured, escalate_title_mark(p), lim, t[0] ? " · " : "", t);
 }
 
 struct pane *pane_find(struct server *s, int id)
@@ -338,6 +344,21 @@ struct pane *pane_find(struct server *s, int id)
 			if (p->id == id)
 				return p;
 	return NULL;
+}
+
+void pane_captured(struct pane *p)
+{
+	struct capture_list cl = { 0 };
+	if (p->capture[0] == '\0' || capture_layer_settle(p->capture, &cl) < 0)
+		return;
+	p->captured = (int)cl.n;
+	if (cl.n == 0)
+		p->capture[0] = '\0'; /* removed: a restart makes a new one */
+	for (size_t i = 0; i < cl.n; i++)
+		escalate_captured(p, cl.v[i].path, cl.v[i].op);
+	if (cl.n > 0)
+		server_log(p->srv, "pane %d: %zu captured change(s) in %s", p->id, cl.n, p->capture);
+	capture_list_free(&cl);
 }
 
 void pane_add_denial(struct server *s, int pane_id)

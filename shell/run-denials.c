@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "backends/capture.h"
 #include "backends/observer.h"
 #include "policy/policy.h"
 
@@ -56,7 +57,21 @@ static cJSON *merged_suggestions(const struct denials *l)
 	return o;
 }
 
-static cJSON *report_json(const struct run_denials *rd, char *const *argv, int status)
+/* "captured": [{"path": ..., "op": ...}], from the layer's upper dir. */
+static void report_captured(cJSON *r, const struct run_denials *rd, const struct capture_list *cl)
+{
+	cJSON *list = cJSON_CreateArray();
+	for (size_t i = 0; i < cl->n; i++) {
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "path", cl->v[i].path);
+		cJSON_AddStringToObject(e, "op", cl->v[i].op);
+		cJSON_AddItemToArray(list, e);
+	}
+	cJSON_AddItemToObject(r, "captured", list);
+	cJSON_AddStringToObject(r, "capture_layer", cl->n > 0 ? rd->capture_dir : "");
+}
+
+static cJSON *report_json(const struct run_denials *rd, char *const *argv, int status, const struct capture_list *cl)
 {
 	cJSON *r = cJSON_CreateObject(), *cmd = cJSON_CreateArray(), *list = cJSON_CreateArray();
 	for (size_t i = 0; argv[i] != NULL; i++)
@@ -85,12 +100,17 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 	}
 	cJSON_AddItemToObject(r, "denials", list);
 	cJSON_AddItemToObject(r, "suggest", merged_suggestions(&rd->ev.list));
+	if (rd->capture_dir != NULL)
+		report_captured(r, rd, cl);
 	if (rd->obs != NULL) {
 		const struct observer_stats *st = observer_stats(rd->obs);
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "notified", (double)st->seen);
 		cJSON_AddNumberToObject(o, "denied", (double)st->denied);
 		cJSON_AddNumberToObject(o, "unreadable", (double)st->unreadable);
+		cJSON_AddNumberToObject(o, "observer_cpu_us", (double)st->cpu_us);
+		if (st->seen > 0)
+			cJSON_AddNumberToObject(o, "cpu_us_per_call", (double)st->cpu_us / (double)st->seen);
 		cJSON_AddBoolToObject(o, "sync_wake", st->sync_wake);
 		/* The host's CPU time: the observer process's and this one's. */
 		struct rusage ru;
@@ -147,16 +167,25 @@ int run_denials_finish(struct run_denials *rd, char *const *argv, int status, FI
 			(unsigned long long)observer_stats(rd->obs)->unreadable);
 	if (rd->ev.err[0] != '\0')
 		fprintf(stderr, "sandmux: %s\n", rd->ev.err);
+	struct capture_list cl = { 0 };
+	if (rd->capture_dir != NULL)
+		capture_layer_settle(rd->capture_dir, &cl);
+	int rc = 0;
 	if (report == NULL) {
 		for (size_t i = 0; i < rd->ev.list.n; i++)
 			print_hint(&rd->ev.list.v[i]);
-		return 0;
+		if (cl.n > 0)
+			fprintf(stderr,
+				"sandmux: captured %zu change%s outside the writable paths in %s (sandmux captured list)\n",
+				cl.n, cl.n == 1 ? "" : "s", rd->capture_dir);
+	} else {
+		cJSON *r = report_json(rd, argv, status, &cl);
+		char *text = r ? cJSON_Print(r) : NULL;
+		cJSON_Delete(r);
+		rc = text ? write_report(report, text) : -1;
+		free(text);
 	}
-	cJSON *r = report_json(rd, argv, status);
-	char *text = r ? cJSON_Print(r) : NULL;
-	cJSON_Delete(r);
-	int rc = text ? write_report(report, text) : -1;
-	free(text);
+	capture_list_free(&cl);
 	return rc;
 }
 

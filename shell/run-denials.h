@@ -22,6 +22,7 @@ struct run_denials {
 	const struct policy *policy;
 	bool weak;                           /* the weaker sandbox (no user namespaces) ran the command */
 	const struct sandbox_limits *limits; /* in force, for the report; NULL: none */
+	const char *capture_dir;             /* capture mode: the layer (kept when it holds anything) */
 };
 
 /* Logs to $HOME/.sandmux/state/denials.jsonl (no log without a home). */

@@ -17,6 +17,8 @@ bare="true"
 smx="$SANDMUX run -- true"
 smx_strict="$SANDMUX run --sandbox strict -- true"
 smx_noobs="$SANDMUX run --no-observer -- true"
+echo '{"outsideWrites": "capture"}' >"$ws/capture.json"
+smx_capture="$SANDMUX run --config $ws/capture.json -- true"
 bwrap="bwrap --unshare-user --unshare-pid --unshare-net --die-with-parent --ro-bind / / --proc /proc --dev /dev --tmpfs /tmp --bind $ws $ws --chdir $ws -- true"
 $SANDMUX run --no-observer -- true 2>/dev/null || smx_noobs=""
 command -v bwrap >/dev/null 2>&1 && $bwrap 2>/dev/null || { echo "# bwrap unavailable or not working here: skipped"; bwrap=""; }
@@ -49,6 +51,7 @@ row() { # row LABEL CMD -> prints, and echoes the added ms into $added
 row "sandmux run -- true" "$smx"; a_smx=$added
 row "sandmux run --sandbox strict" "$smx_strict"
 [ -n "$smx_noobs" ] && { row "sandmux run --no-observer" "$smx_noobs"; a_noobs=$added; }
+row "sandmux run, capture mode" "$smx_capture"
 if [ -n "$bwrap" ]; then
 	row "bwrap (comparable)" "$bwrap"; a_bw=$added
 	python3 -c "print('sandmux adds %.2fx bubblewrap\'s added time (target: <= 0.33x)' % ($a_smx / $a_bw))"

@@ -61,7 +61,7 @@ static void child(int sock, const struct policy *p, const char *ws, const char *
 	char go;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		_exit(3);
-	int fd = observer_install(p);
+	int fd = observer_install(p, false);
 	if (fd < 0)
 		_exit(4);
 	/* by number, as the launcher does: a sendmsg would wait for the observer */

@@ -40,6 +40,7 @@ static const struct {
 	  F ":1:36: profiles.p.read_write[0]: \"a*\": globs are only supported in deny" },
 	{ "{\"profiles\": {\"p\": {\"restrict_network\": 1}}}",
 	  F ":1:41: profiles.p.restrict_network: expected a boolean, got a number" },
+	{ "{\"outsideWrites\": \"keep\"}", F ":1:19: outsideWrites: \"keep\" is not one of \"deny\", \"capture\"" },
 	{ "{\"env\": {\"inherit\": \"some\"}}",
 	  F ":1:21: env.inherit: \"some\" is not one of \"all\", \"core\", \"none\"" },
 	{ "{\"env\": {\"set\": {\"A\": 1}}}", F ":1:23: env.set.A: expected a string, got a number" },
@@ -492,6 +493,42 @@ static void test_repo_file_refused(struct unit *u)
 	fixture_done(&fx);
 }
 
+/* outsideWrites: the top level, overridden by the profile chain; a
+ * captured path is one refused only for lying outside the write roots. */
+static void test_capture(struct unit *u)
+{
+	struct fixture fx;
+	struct perr e;
+	char path[300];
+	fixture_init(&fx);
+	put(fx.home, ".sandmux/sandbox.json",
+	    "{\"outsideWrites\": \"capture\", \"profiles\": {\"plain\": {\"outsideWrites\": \"deny\"},"
+	    " \"again\": {\"extends\": \"plain\", \"outsideWrites\": \"capture\", \"deny\": [\"/etc/*.key\"]}}}");
+	struct policy *p = load(&fx, NULL, NULL, &e);
+	CHECK(u, p != NULL && p->capture);
+	CHECK(u, p != NULL && policy_path_captured(p, "/etc/hosts"));
+	snprintf(path, sizeof path, "%s/.sandmux/x", fx.home);
+	CHECK(u, p != NULL && !policy_path_captured(p, path)); /* sandmux's own files */
+	snprintf(path, sizeof path, "%s/.git/config", fx.ws);
+	CHECK(u, p != NULL && !policy_path_captured(p, path)); /* protected */
+	snprintf(path, sizeof path, "%s/src/a.c", fx.ws);
+	CHECK(u, p != NULL && !policy_path_captured(p, path)); /* writable anyway */
+	const char *rule = NULL;
+	CHECK(u, p != NULL && !policy_path_guarded(p, "/etc/hosts", &rule) && !policy_path_guarded(p, path, &rule));
+	snprintf(path, sizeof path, "%s/.git/config", fx.ws);
+	CHECK(u, p != NULL && policy_path_guarded(p, path, &rule) && rule != NULL);
+	snprintf(path, sizeof path, "%s/.sandmux/x", fx.home);
+	CHECK(u, p != NULL && policy_path_guarded(p, path, &rule));
+	policy_free(p);
+	p = load(&fx, "plain", NULL, &e);
+	CHECK(u, p != NULL && !p->capture && !policy_path_captured(p, "/etc/hosts"));
+	policy_free(p);
+	p = load(&fx, "again", NULL, &e);
+	CHECK(u, p != NULL && p->capture && !policy_path_captured(p, "/etc/a.key")); /* deny */
+	policy_free(p);
+	fixture_done(&fx);
+}
+
 static void test_resolution(struct unit *u)
 {
 	struct fixture fx;
@@ -794,6 +831,7 @@ int main(void)
 	test_trust_read_once(&u);
 	test_repo_file_refused(&u);
 	test_resolution(&u);
+	test_capture(&u);
 	test_builtins(&u);
 	test_decide(&u);
 	test_limits(&u);
