@@ -86,7 +86,7 @@ void safefile_dir_close(struct safedir *d)
 	d->fd = -1;
 }
 
-static int write_all(int fd, const char *s, size_t len)
+int safefile_write_all(int fd, const char *s, size_t len)
 {
 	while (len > 0) {
 		ssize_t w = write(fd, s, len);
@@ -128,7 +128,7 @@ static const char *fill_temp(int fd, const char *text, size_t len, mode_t mode)
 	const char *step = NULL;
 	if (fchmod(fd, mode) < 0)
 		step = "chmod";
-	else if (write_all(fd, text, len) < 0)
+	else if (safefile_write_all(fd, text, len) < 0)
 		step = "write";
 	else if (fsync(fd) < 0)
 		step = "fsync";

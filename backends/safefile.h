@@ -51,4 +51,8 @@ int safefile_append(const char *root, const char *rel, char *err, size_t errlen)
 int safefile_mkdtemp(const char *root, const char *rel, const char *prefix, char *out, size_t outlen, char *err,
 		     size_t errlen);
 
+/* Writes all of p[0..len) to fd, again after EINTR and short writes;
+ * 0, or -1 with errno. */
+int safefile_write_all(int fd, const char *p, size_t len);
+
 #endif

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "backends/loop.h"
+#include "backends/safefile.h"
 #include "shell/proto.h"
 
 struct attach {
@@ -56,20 +57,6 @@ int client_connect(const char *path)
 	return fd;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void term_size(struct msg_size *sz)
 {
 	struct winsize ws = { 0 };
@@ -83,7 +70,7 @@ static void on_sock(struct watch *w, int events, void *arg);
 static void send_msg(struct attach *a, int type, const void *p, size_t len)
 {
 	proto_put(&a->out, (enum msg_type)type, p, len);
-	int r = write_all(a->sock, a->out.p, a->out.len);
+	int r = safefile_write_all(a->sock, a->out.p, a->out.len);
 	a->out.len = 0;
 	/* the server may have said why it closed: read that first */
 	while (r < 0 && !a->done)
@@ -110,7 +97,7 @@ static void on_stdin(struct watch *w, int events, void *arg)
 static void on_message(struct attach *a, const struct msg_hdr *h, const char *p)
 {
 	if (h->type == MSG_OUTPUT) {
-		if (write_all(STDOUT_FILENO, p, h->len) < 0)
+		if (safefile_write_all(STDOUT_FILENO, p, h->len) < 0)
 			a->done = true;
 	} else if (h->type == MSG_EXIT) {
 		a->done = true;
@@ -324,7 +311,7 @@ int client_request(int sock, int argc, char **argv, char *reply, size_t cap)
 	proto_put(&out, MSG_COMMAND, msg.p, msg.len);
 	int status = -1;
 	snprintf(reply, cap, "no answer from the server\n");
-	if (write_all(sock, out.p, out.len) == 0) {
+	if (safefile_write_all(sock, out.p, out.len) == 0) {
 		char buf[65536];
 		ssize_t n;
 		struct msg_hdr h;
@@ -380,7 +367,7 @@ static int events_message(const struct msg_hdr *h, const char *p, bool *accepted
 	struct buf line = { 0 };
 	buf_add(&line, p, h->len);
 	buf_add(&line, "\n", 1);
-	int r = write_all(STDOUT_FILENO, line.p, line.len);
+	int r = safefile_write_all(STDOUT_FILENO, line.p, line.len);
 	buf_free(&line);
 	return r < 0 ? 0 : 1; /* the reader went away: a normal end */
 }
@@ -428,7 +415,7 @@ int client_events(int sock, int pane, unsigned kinds)
 	struct buf out = { 0 }, in = { 0 };
 	proto_put(&out, MSG_SUBSCRIBE, &filter, sizeof filter);
 	bool accepted = false;
-	int r = write_all(sock, out.p, out.len) < 0 ? -1 : events_loop(sock, &in, &accepted);
+	int r = safefile_write_all(sock, out.p, out.len) < 0 ? -1 : events_loop(sock, &in, &accepted);
 	close(sock);
 	buf_free(&out);
 	buf_free(&in);

@@ -15,22 +15,9 @@
 #include <unistd.h>
 
 #include "policy/json.h"
+#include "backends/safefile.h"
 #include "shell/buf.h"
 #include "shell/cmd.h"
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* Reads one line into line (without the newline); 1, 0 at the end, -1. */
 static int read_line(int fd, struct buf *in, struct buf *line)
@@ -68,7 +55,9 @@ static int roundtrip(const char *session, cJSON *req, bool follow, cJSON **out)
 		return 1;
 	}
 	struct buf in = { 0 }, line = { 0 };
-	int r = write_all(fd, text, strlen(text)) < 0 || write_all(fd, "\n", 1) < 0 ? -1 : read_line(fd, &in, &line);
+	int r = safefile_write_all(fd, text, strlen(text)) < 0 || safefile_write_all(fd, "\n", 1) < 0
+			? -1
+			: read_line(fd, &in, &line);
 	free(text);
 	*out = r == 1 ? cJSON_Parse(line.p) : NULL;
 	if (r == 1 && follow && (printf("%s\n", line.p) < 0 || fflush(stdout) != 0))
@@ -132,12 +121,12 @@ static int ctl_pipe(const char *session)
 			if (n <= 0) {
 				shutdown(fd, SHUT_WR); /* the server answers what it has, then closes */
 				pf[0].fd = -1;
-			} else if (write_all(fd, b, (size_t)n) < 0)
+			} else if (safefile_write_all(fd, b, (size_t)n) < 0)
 				break;
 		}
 		if (pf[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 			ssize_t n = read(fd, b, sizeof b);
-			if (n <= 0 || write_all(STDOUT_FILENO, b, (size_t)n) < 0)
+			if (n <= 0 || safefile_write_all(STDOUT_FILENO, b, (size_t)n) < 0)
 				break;
 		}
 	}
