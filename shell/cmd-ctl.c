@@ -23,8 +23,8 @@
 static int read_line(int fd, struct buf *in, struct buf *line)
 {
 	for (;;) {
-		char *nl = memchr(in->p, '\n', in->len);
-		if (in->len > 0 && nl != NULL) {
+		char *nl = in->len > 0 ? memchr(in->p, '\n', in->len) : NULL;
+		if (nl != NULL) {
 			line->len = 0;
 			buf_add(line, in->p, (size_t)(nl - in->p));
 			buf_add(line, "", 1);

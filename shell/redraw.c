@@ -5,6 +5,7 @@
  * cells that differ from what the terminal shows. */
 #include "shell/mux.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "pty/vt.h"
@@ -103,14 +104,31 @@ static void draw_status(struct client *c)
 	}
 }
 
-/* The part of a larger client outside the session's size. */
+/* The part of a larger client's terminal outside the session, dotted
+ * with sequences of sandmux's own after each of curses' frames (its
+ * screen is the session's size, session_resize(), and it clears a line
+ * it redraws to the end of the terminal's); the cursor is saved and put
+ * back. */
 static void draw_outside(struct client *c)
 {
 	struct server *s = c->srv;
-	if (c->cols > s->cols)
-		ui_fill(c->ui, s->cols, 0, c->cols - s->cols, c->rows, true);
-	if (c->rows > s->rows)
-		ui_fill(c->ui, 0, s->rows, c->cols, c->rows - s->rows, true);
+	if (c->rows <= s->rows && c->cols <= s->cols)
+		return;
+	struct buf b = { 0 };
+	char move[32];
+	buf_addstr(&b, "\0337\033[m");
+	for (int r = 0; r < c->rows; r++) {
+		int from = r < s->rows ? s->cols : 0;
+		if (from >= c->cols)
+			continue;
+		snprintf(move, sizeof move, "\033[%d;%dH", r + 1, from + 1);
+		buf_addstr(&b, move);
+		for (int x = from; x < c->cols; x++)
+			buf_add(&b, ".", 1);
+	}
+	buf_addstr(&b, "\0338");
+	sink_client(c, b.p, b.len);
+	buf_free(&b);
 }
 
 static void draw_cursor(struct client *c, struct window *w)
@@ -160,8 +178,6 @@ static void draw_client(struct client *c)
 		escalate_draw_prompts(c, w);
 
 		draw_status(c);
-		if (all)
-			draw_outside(c);
 		draw_cursor(c, w);
 	}
 	c->full = false;
@@ -170,6 +186,7 @@ static void draw_client(struct client *c)
 	struct pane *a = w != NULL ? w->active : NULL;
 	ui_mouse(c->ui, s->cfg.mouse || (a != NULL && a->copy == NULL && vt_modes(a->vt)->mouse != 0));
 	ui_flush(c->ui, sink_client, c);
+	draw_outside(c); /* every frame: curses clears its lines to their end */
 }
 
 void redraw_clients(struct server *s)

@@ -85,8 +85,19 @@ void session_resize(struct server *s)
 		if (cols == 0 || c->cols < cols)
 			cols = c->cols;
 	}
-	if (rows == 0 || (rows == s->rows && cols == s->cols))
+	if (rows == 0)
 		return; /* nobody attached: keep the last size */
+	/* A client's curses screen is the session's size, not its terminal's:
+	 * ncurses 6.4 crashed in doupdate() drawing a screen larger than the
+	 * area drawn into (a second, smaller client attached). What a larger
+	 * terminal shows outside is dotted by hand (redraw.c). */
+	for (struct client *c = s->clients; c != NULL; c = c->next)
+		if (c->attached && c->ui != NULL && (ui_rows(c->ui) != rows || ui_cols(c->ui) != cols)) {
+			ui_resize(c->ui, rows, cols);
+			c->full = true;
+		}
+	if (rows == s->rows && cols == s->cols)
+		return;
 	s->rows = rows;
 	s->cols = cols;
 	for (struct window *w = s->windows; w != NULL; w = w->next)

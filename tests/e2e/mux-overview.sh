@@ -12,7 +12,8 @@ ctl '{"verb":"new-pane","new_window":true,"name":"builder","command":["sh","-c",
 ctl "{\"verb\":\"new-pane\",\"name\":\"asker\",\"command\":[\"sh\",\"-c\",\"touch '$OUT/ok' && echo WROTE-OK; sleep 100\"]}"
 ctl '{"verb":"new-pane","new_window":true,"name":"quitter","command":["sh","-c","exit 4"]}'
 ctl '{"verb":"select","window":0}'
-until m_sandmux list --json | grep -q '"waiting":\[{'; do sleep 0.1; done
+_i=0; until m_sandmux list --json | grep -q '"waiting":\[{' || [ $_i -ge 200 ]; do sleep 0.1; _i=$((_i + 1)); done
+[ $_i -lt 200 ] && ok "the asker's prompt waits" || fail "the asker's prompt waits"
 m_keys C-b w
 m_expect "the overview opens" "sandmux overview: 4 panes, 1 prompts waiting"
 screen=$(m_screen)
