@@ -34,10 +34,14 @@ done
 m_expect "the status bar marks every window: ! bell, # notification, ! prompt, ~ quiet" "1:bell! 2:note# 3:asks! 4:quiet~"
 
 # Titles: a pane that wants its person is drawn black on yellow (SGR 43).
-title_colour() { # title_colour WINDOW: the SGR codes before the title's first cell
+title_colour() { # title_colour WINDOW: polls the title line's SGR codes for yellow
 	m_sandmux ctl "{\"verb\":\"select\",\"window\":$1}" >/dev/null
-	sleep 0.3
-	$TM capture-pane -p -e -t main | head -1 | grep -q '43m'
+	_i=0
+	while [ $_i -lt 50 ]; do
+		$TM capture-pane -p -e -t main | head -1 | grep -q '43m' && return 0
+		sleep 0.1; _i=$((_i + 1))
+	done
+	return 1
 }
 title_colour 3 && ok "the asking pane's title turns yellow" || fail "the asking pane's title turns yellow"
 m_expect "its waiting prompt shows a one-line bar with the key" "sandbox prompt: create $OUT/x by touch"
