@@ -14,14 +14,14 @@
 
 #include "policy/denial.h"
 
-/* Appends one line to HOME/.sandmux/state/denials.jsonl; rotates the file
+/* Appends one line to HOME/.sandmux/state/denials.jsonl (SM_PATH_DENIALS,
+ * policy/paths.h); rotates the file
  * to denials.jsonl.1 first when it would grow past cap bytes. Makes the
  * directories; follows no symbolic link below HOME, and refuses a log that
  * is not a regular file of one link (backends/safefile.h). 0, or -1 with
  * err set. */
 int denial_log_append(const char *home, size_t cap, const struct denial *, char *err, size_t errlen);
-#define DENIAL_LOG_NAME "denials.jsonl"
-#define DENIAL_LOG_CAP  (1024 * 1024)
+#define DENIAL_LOG_CAP (1024 * 1024)
 
 typedef void (*denial_listener)(const struct denial *coalesced, void *arg);
 

@@ -31,6 +31,7 @@
 #include "backends/sandbox.h"
 #include "backends/shadow.h"
 #include "policy/glob.h"
+#include "policy/paths.h"
 #include "policy/policy.h"
 
 /* Where the empty stand-ins are made; /tmp is covered right after, and
@@ -217,8 +218,9 @@ static int ns_readonly(struct sbx *s)
 	struct ns_paths ro = { 0 }, ex = { 0 };
 	int rc = -1;
 	char own[PATH_MAX];
-	if (p->home != NULL && snprintf(own, sizeof own, "%s/.sandmux", p->home) < (int)sizeof own)
-		ns_paths_add(&ro, own);
+	for (size_t i = 0; i < SM_PATH_COUNT; i++) /* also where HOME is a link: p->readonly has it resolved */
+		if (sm_paths[i].root != NULL && sm_path(p->home, i, own, sizeof own) == 0)
+			ns_paths_add(&ro, own);
 	for (size_t i = 0; i < p->readonly.n; i++)
 		ns_paths_add(&ro, p->readonly.v[i].text);
 	if (ns_glob_walk(&p->protect, &p->protect_except, &ro) < 0 || ns_glob_walk(&p->protect_except, NULL, &ex) < 0) {

@@ -22,6 +22,7 @@
 #include "policy/agents.h"
 #include "policy/config.h"
 #include "shell/cmd.h"
+#include "shell/home.h"
 
 #define AGENTS_DEPTH 64
 
@@ -36,7 +37,10 @@ static int agents_load(const char *ws, struct policy **p)
 {
 	char dir[PATH_MAX];
 	struct perr e = { 0 };
-	struct policy_opts o = { .home = getenv("HOME"),
+	const char *home = home_need("agents");
+	if (home == NULL)
+		return -1;
+	struct policy_opts o = { .home = home,
 				 .workspace = realpath(ws != NULL ? ws : ".", dir) ? dir : ws,
 				 .path_env = getenv("PATH") };
 	int r = policy_load(&o, p, &e);

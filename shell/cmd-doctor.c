@@ -18,8 +18,10 @@
 #include "backends/loop.h"
 #include "backends/observer.h"
 #include "backends/unixsock.h"
+#include "policy/paths.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
+#include "shell/home.h"
 #include "shell/mux.h"
 
 static const char *const doctor_profiles[] = { "workspace", "read-only", "strict", "devbox", "off" };
@@ -222,7 +224,7 @@ static void doctor_limits(const char *home, struct policy *p)
 	struct mux_config cfg;
 	struct sandbox_limits sl;
 	char path[PATH_MAX], err[600], how[512];
-	snprintf(path, sizeof path, "%s/.sandmux/sandmux.json", home != NULL ? home : "/");
+	sm_path(home, SM_PATH_CONFIG, path, sizeof path);
 	printf("\nresource limits (\"limits\" in %s; a profile's can only lower them):\n", path);
 	if (mux_config_load(&cfg, path, err, sizeof err) < 0)
 		printf("  error: %s (the defaults apply)\n", err);
@@ -285,7 +287,7 @@ int cmd_doctor(int argc, char **argv)
 	}
 	struct features f;
 	char ws[PATH_MAX];
-	const char *home = getenv("HOME");
+	const char *home = home_env();
 	if (getcwd(ws, sizeof ws) == NULL)
 		snprintf(ws, sizeof ws, "/");
 	features_probe(&f);

@@ -26,8 +26,10 @@
 #include "backends/loop.h"
 #include "backends/proxy.h"
 #include "backends/safefile.h"
+#include "policy/paths.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
+#include "shell/home.h"
 #include "shell/mux.h"
 #include "shell/run-denials.h"
 #include "shell/run-tty.h"
@@ -107,7 +109,7 @@ static int run_parse(int argc, char **argv, struct run_opts *o)
 		return -1;
 	}
 	o->popts.workspace = o->workspace;
-	o->popts.home = getenv("HOME");
+	o->popts.home = home_env();
 	o->popts.profile_env = getenv("SANDMUX_SANDBOX");
 	o->popts.path_env = getenv("PATH");
 	return 0;
@@ -122,7 +124,7 @@ static int run_make_tmpdir(struct run *r, const char *home)
 		fprintf(stderr, "sandmux run: $HOME is not set to an absolute path: needed for the session temp dir\n");
 		return -1;
 	}
-	if (safefile_mkdtemp(home, SAFEFILE_TMP_REL, "run", r->tmpdir, sizeof r->tmpdir, err, sizeof err) < 0) {
+	if (safefile_mkdtemp(home, sm_path_rel(SM_PATH_TMP), "run", r->tmpdir, sizeof r->tmpdir, err, sizeof err) < 0) {
 		fprintf(stderr, "sandmux run: session temp dir: %s\n", err);
 		r->tmpdir[0] = '\0';
 		return -1;
@@ -190,7 +192,7 @@ static void run_limits_prepare(struct run *r, const char *home)
 {
 	struct mux_config cfg;
 	char path[PATH_MAX], err[600];
-	snprintf(path, sizeof path, "%s/.sandmux/sandmux.json", home != NULL ? home : "/");
+	sm_path(home, SM_PATH_CONFIG, path, sizeof path);
 	if (mux_config_load(&cfg, path, err, sizeof err) < 0)
 		fprintf(stderr, "sandmux run: %s (using the default limits)\n", err);
 	limits_fold(&r->p->limits, &cfg.limits);

@@ -17,6 +17,7 @@
 #include "backends/proxy.h"
 #include "policy/policy.h"
 #include "shell/escalate.h"
+#include "shell/home.h"
 
 static int load(const char *home, const char *workspace, const char *profile, struct policy **out, char *err,
 		size_t errlen, FILE *warn)
@@ -42,7 +43,10 @@ int session_profile(const char *workspace, const char *flag, char *name, size_t 
 {
 	struct policy *p = NULL;
 	char err[1024];
-	if (load(getenv("HOME"), workspace, flag, &p, err, sizeof err, stderr) < 0) {
+	const char *home = home_need(NULL);
+	if (home == NULL)
+		return -1;
+	if (load(home, workspace, flag, &p, err, sizeof err, stderr) < 0) {
 		fprintf(stderr, "sandmux: %s\n", err);
 		return -1;
 	}
@@ -117,7 +121,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	 * session's pane of the same number gets a new one) and kept across
 	 * its restarts */
 	if (sandboxed && pol->capture && p->capture[0] == '\0' &&
-	    (capture_layer_make(getenv("HOME"), s->name, name, p->capture, sizeof p->capture) < 0 ||
+	    (capture_layer_make(s->home, s->name, name, p->capture, sizeof p->capture) < 0 ||
 	     capture_layer_set_workspace(p->capture, pol->workspace) < 0)) {
 		snprintf(err, errlen, "capture: make the layer directory: %s", strerror(errno));
 		p->capture[0] = '\0';

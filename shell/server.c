@@ -19,6 +19,8 @@
 
 #include "backends/loop.h"
 #include "backends/safefile.h"
+#include "policy/paths.h"
+#include "shell/home.h"
 
 #define DRAW_MS     25   /* a flood is drawn at most once per tick (40 a second) */
 #define FLOOD_BYTES 8192 /* output within one tick that counts as a flood */
@@ -118,10 +120,6 @@ static int server_init(struct server *s, const char *name, const char *sock_path
 	s->sock_path = strdup(sock_path);
 	s->workspace = strdup(workspace);
 	s->profile = strdup(profile);
-	/* HOME is read once, here: every file under ~/.sandmux the session
-	 * writes is named from this copy, and with no absolute HOME none is. */
-	const char *home = getenv("HOME");
-	s->home = home != NULL && home[0] == '/' ? strdup(home) : NULL;
 	s->listen_fd = listen_fd;
 	s->rows = 24;
 	s->cols = 80;
@@ -198,13 +196,13 @@ static void server_locale(void)
 int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile)
 {
 	server_locale();
-	struct server s = { .listen_fd = -1, .sig_fd = -1 };
+	/* HOME is read once, here: every file under ~/.sandmux the session
+	 * writes is named from this copy, and with no absolute HOME none is. */
+	const char *env_home = home_env();
+	struct server s = { .listen_fd = -1, .sig_fd = -1, .home = env_home != NULL ? strdup(env_home) : NULL };
 	/* ~/.sandmux/state/server.log: never through a link (backends/safefile.h) */
 	char err[512];
-	const char *env_home = getenv("HOME");
-	int logfd = env_home != NULL && env_home[0] == '/'
-			    ? safefile_append(env_home, ".sandmux/state/server.log", err, sizeof err)
-			    : -1;
+	int logfd = s.home != NULL ? safefile_append(s.home, sm_path_rel(SM_PATH_SERVER_LOG), err, sizeof err) : -1;
 	s.log = logfd >= 0 ? fdopen(logfd, "a") : NULL;
 	if (server_init(&s, name, sock_path, listen_fd, workspace, profile) < 0) {
 		server_log(&s, "cannot start: %s", strerror(errno));
@@ -213,7 +211,7 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 	}
 	char cfgpath[4200];
 	const char *home = s.home;
-	snprintf(cfgpath, sizeof cfgpath, "%s/.sandmux/sandmux.json", home ? home : "/");
+	sm_path(home, SM_PATH_CONFIG, cfgpath, sizeof cfgpath);
 	if (mux_config_load(&s.cfg, cfgpath, err, sizeof err) < 0) {
 		server_log(&s, "%s (using the defaults)", err);
 		size_t hl = home != NULL ? strlen(home) : 0;
