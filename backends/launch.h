@@ -109,6 +109,10 @@ struct features {
 	char landlock_why[128];
 };
 void features_probe(struct features *);
+/* seccomp.c: the deny list's extra names (not DESIGN.md's) that this
+ * libseccomp has no number for here, skipped; how many, up to max of them
+ * in out. A required name like that refuses every sandbox instead. */
+size_t seccomp_unknown(const char **out, size_t max);
 
 /* How the sandbox's paths relate to the host's, for whoever resolves a
  * path seen inside (the observer): /tmp and /var/tmp inside are the

@@ -65,6 +65,10 @@ static void doctor_kernel(const struct features *f)
 	doctor_landlock(f);
 	printf("seccomp:         %s (libseccomp %u.%u.%u, API level %u); user notification: %s\n", yn(f->seccomp),
 	       v->major, v->minor, v->micro, seccomp_api_get(), yn(f->seccomp_notify));
+	const char *unknown[16];
+	size_t nunknown = seccomp_unknown(unknown, 16);
+	for (size_t i = 0; i < nunknown; i++)
+		printf("                 not filtered: %s (no number for it in this libseccomp)\n", unknown[i]);
 	char unix_msg[256];
 	int unix_rc = unixsock_probe(unix_msg, sizeof unix_msg);
 	printf("unix sockets:    %s%s\n", unix_rc == 0 ? "" : "WEAKER: ", unix_msg);
