@@ -91,8 +91,15 @@ const struct denial *events_emit(struct events *ev, const struct denial *d)
 	if (ev->log_home != NULL)
 		denial_log_append(ev->log_home, ev->log_cap, d, ev->err, sizeof ev->err);
 	const struct denial *e = denials_add(&ev->list, d);
-	if (e != NULL && ev->listener != NULL)
-		ev->listener(e, ev->listener_arg);
+	if (e == NULL) {
+		/* Out of memory: the denials pane misses it, and says so; the
+		 * listener still hears of it, uncoalesced. */
+		ev->lost++;
+		snprintf(ev->err, sizeof ev->err, "denials: out of memory: %lu not kept for the denials pane",
+			 ev->lost);
+	}
+	if (ev->listener != NULL)
+		ev->listener(e != NULL ? e : d, ev->listener_arg);
 	return e;
 }
 

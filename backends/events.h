@@ -31,14 +31,17 @@ struct events {
 	size_t log_cap;
 	denial_listener listener;
 	void *listener_arg;
-	char err[256]; /* the last log failure; logging goes on */
+	unsigned long lost; /* denials the list could not keep (out of memory) */
+	char err[256];      /* the last log or list failure; logging goes on */
 };
 
 /* home NULL or not absolute: no log. */
 int events_init(struct events *, const char *home);
 /* $HOME/.sandmux/state/denials.jsonl, malloc'ed. */
 char *events_log_path(const char *home);
-/* Log, coalesce, notify. Returns the coalesced entry (or NULL). */
+/* Log, coalesce, notify. Returns the coalesced entry, or NULL when it
+ * could not be kept (out of memory: counted in lost, said in err, and the
+ * listener is told of the denial itself). */
 const struct denial *events_emit(struct events *, const struct denial *);
 void events_free(struct events *);
 
