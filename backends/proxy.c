@@ -298,7 +298,7 @@ void proxy_set_auth(struct proxy *px, const char *secret)
 	explicit_bzero(userpass, sizeof userpass);
 }
 
-/* The request is read and parsed: decide, resolve and connect (dial.c). */
+/* The request is read and parsed: decide, resolve and connect (proxy-dial.c). */
 static void conn_dial(struct conn *c, const char *host, int port)
 {
 	snprintf(c->host, sizeof c->host, "%s", host);
