@@ -109,7 +109,7 @@ static char **environ_make(const struct launch *l, char *const *proxy)
 				    shadow_env(l->policy, NULL, false, NULL) + 1,
 			    sizeof *env);
 	if (env == NULL) {
-		env_free(base);
+		strv_free(base);
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -125,7 +125,7 @@ static char **environ_make(const struct launch *l, char *const *proxy)
 		for (size_t i = start; i < k; i++)
 			free(env[i]);
 		env[start] = NULL;
-		env_free(env);
+		strv_free(env);
 		return NULL;
 	}
 	env[k] = NULL;

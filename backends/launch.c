@@ -465,7 +465,7 @@ static pid_t launch_weak(struct launch *l, struct sbx *s, char ***env)
 			return -1;
 		s->proxy_port = l->proxy_port;
 	}
-	env_free(*env);
+	strv_free(*env);
 	*env = s->envp = launch_env(l); /* TMPDIR and the proxy's port differ */
 	if (*env == NULL) {
 		snprintf(l->err, sizeof l->err, "environment: out of memory");
@@ -478,7 +478,7 @@ static void launch_fail(struct launch *l, int sv[2], char **env, int status[2])
 {
 	close(sv[0]);
 	close(sv[1]);
-	env_free(env);
+	strv_free(env);
 	launch_cleanup(l);
 	if (status[0] >= 0) {
 		close(status[0]);
@@ -527,7 +527,7 @@ int launch_start(struct launch *l)
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		snprintf(l->err, sizeof l->err, "launch: socketpair: %s", strerror(errno));
-		env_free(env);
+		strv_free(env);
 		launch_cleanup(l);
 		return -1;
 	}
@@ -569,7 +569,7 @@ int launch_start(struct launch *l)
 	l->pid = pid;
 	int rc = launch_collect(l, sv[0]);
 	close(sv[0]);
-	env_free(env);
+	strv_free(env);
 	if (rc < 0)
 		launch_undo(l);
 	return rc;

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "policy/strv.h" /* env_build() hands out one */
+
 /* Lowest to highest priority. */
 enum layer { LAYER_DEFAULT, LAYER_USER, LAYER_REPO, LAYER_ADMIN, LAYER_HARDCODED };
 const char *layer_name(enum layer);
@@ -71,11 +73,10 @@ enum env_inherit { ENV_INHERIT_ALL, ENV_INHERIT_CORE, ENV_INHERIT_NONE };
 
 /* The environment of a sandboxed command (policy/env.c): a new
  * NULL-terminated array built from envp in the order of DESIGN.md
- * (inherit, default excludes, exclude, set, include_only); env_free()s it.
+ * (inherit, default excludes, exclude, set, include_only); strv_free()s it (policy/strv.h).
  * The caller adds SANDMUX_SANDBOX and the other variables sandmux sets. */
 struct env_policy;
 char **env_build(const struct env_policy *, char *const *envp);
-void env_free(char **env);
 
 struct env_policy {
 	enum env_inherit inherit;

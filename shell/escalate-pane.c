@@ -96,24 +96,6 @@ static const char *integration_dir(struct server *s)
 	return es->integ > 0 ? es->integ_dir : NULL;
 }
 
-static char **strv_dup(char *const *v)
-{
-	size_t n = 0;
-	while (v[n] != NULL)
-		n++;
-	char **out = calloc(n + 1, sizeof *out);
-	for (size_t i = 0; out != NULL && i < n; i++)
-		out[i] = strdup(v[i]);
-	return out;
-}
-
-static void strv_free(char **v)
-{
-	for (size_t i = 0; v != NULL && v[i] != NULL; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* The command ended badly after denials: the prompt still open says so,
  * or the latest denial's prompt is offered again. */
 static void reoffer(struct pane *p, int status)

@@ -196,7 +196,7 @@ static void pane_start(struct pane *p, const struct pane_spec *spec, int rows, i
 	}
 	char **env = pane_env(p);
 	int r = pane_spawn(p, spec, argv, env, pty.slave, err, sizeof err);
-	env_free(env);
+	strv_free(env);
 	pty_close_slave(&pty);
 	if (r < 0)
 		goto failed;
