@@ -67,9 +67,7 @@ int ns_dev(struct sbx *);
 /* environ.c: the command's environment, NULL when out of memory. */
 char **launch_env(const struct launch *);
 
-/* paths.c: path is dir or beneath it ("/" covers everything); some rule
- * of r covers path that way. */
-bool path_under(const char *path, const char *dir);
+/* paths.c: some rule of r covers path (path_under, policy/policy.h). */
 bool rules_cover(const struct rules *, const char *path);
 
 /* cache.c: enableSharedBuildCache. */

@@ -157,6 +157,10 @@ struct decision {
 	struct origin origin;
 };
 
+/* path.c: path is dir or beneath it, component-wise ("/a" covers "/a/b",
+ * not "/ab"); "/" covers every absolute path. The one such test. */
+bool path_under(const char *path, const char *dir);
+
 /* path: an absolute host path (normalised lexically here; resolve symlinks
  * first). Order: deny globs (a denied directory covers its contents); for
  * write-like ops the session temp dir (p->tmpdir, when set), then the

@@ -179,10 +179,8 @@ static const char *shadow_path(const struct policy *p, const char *name, const c
 	const struct policy_agents *a = p->agents;
 	for (size_t i = 0; i < a->shadow.n; i++) {
 		const char *root = a->shadow.v[i].text;
-		size_t n = strlen(root);
-		if (shadow_of(&a->shadow.v[i], name) && strncmp(real, root, n) == 0 &&
-		    (real[n] == '\0' || real[n] == '/') &&
-		    snprintf(buf, size, "%s%s", a->shadow_src.v[i].text, real + n) < (int)size)
+		if (shadow_of(&a->shadow.v[i], name) && path_under(real, root) &&
+		    snprintf(buf, size, "%s%s", a->shadow_src.v[i].text, real + strlen(root)) < (int)size)
 			return buf;
 	}
 	return NULL;

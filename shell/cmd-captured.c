@@ -233,8 +233,7 @@ static int captured_apply_one(const struct capture_entry *e, const char *own, co
 	char copy[PATH_MAX], target[PATH_MAX];
 	const char *name, *rule;
 	struct stat hs;
-	size_t n = strlen(own);
-	if (strncmp(e->path, own, n) == 0 && (e->path[n] == '\0' || e->path[n] == '/')) {
+	if (path_under(e->path, own)) {
 		fprintf(stderr, "sandmux captured: %s: sandmux's own files are never applied\n", e->path);
 		return -1;
 	}

@@ -294,8 +294,7 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	r->l.envp = environ;
 	r->l.cwd = NULL; /* the current directory when inside the workspace */
 	char cwd[PATH_MAX];
-	size_t wn = strlen(o->workspace);
-	if (getcwd(cwd, sizeof cwd) && strncmp(cwd, o->workspace, wn) == 0 && (cwd[wn] == '\0' || cwd[wn] == '/'))
+	if (getcwd(cwd, sizeof cwd) && path_under(cwd, o->workspace))
 		r->l.cwd = cwd;
 	/* A sandboxed command's PTY is made inside (its own devpts). */
 	if (r->use_tty && r->p->sandboxed)
