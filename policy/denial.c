@@ -20,7 +20,9 @@ int denial_copy(struct denial *dst, const struct denial *src)
 	dst->target = dup_or_null(src->target);
 	dst->rule = dup_or_null(src->rule);
 	dst->rule_file = dup_or_null(src->rule_file);
-	if ((src->target && !dst->target) || (src->rule && !dst->rule) || (src->rule_file && !dst->rule_file)) {
+	dst->addr = dup_or_null(src->addr);
+	if ((src->target && !dst->target) || (src->rule && !dst->rule) || (src->rule_file && !dst->rule_file) ||
+	    (src->addr && !dst->addr)) {
 		denial_clear(dst);
 		return -1;
 	}
@@ -32,7 +34,8 @@ void denial_clear(struct denial *d)
 	free(d->target);
 	free(d->rule);
 	free(d->rule_file);
-	d->target = d->rule = d->rule_file = NULL;
+	free(d->addr);
+	d->target = d->rule = d->rule_file = d->addr = NULL;
 }
 
 static int64_t now_ms(void)

@@ -25,6 +25,11 @@ struct denial {
 	int rule_line;
 	struct suggestion suggest;
 	unsigned count; /* in a coalesced list: how many times */
+	/* a connection (layer "proxy"): */
+	char *addr;    /* the resolved address that was refused; NULL: the name itself */
+	char proto[8]; /* "http", "connect", "socks5"; "" otherwise */
+	bool held;     /* the connection waits for an answer (backends/run.h
+			 * run_answer_held) instead of failing now */
 };
 
 /* Deep copy / release of the strings a denial owns. */

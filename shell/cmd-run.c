@@ -233,13 +233,10 @@ static int run_signals(struct run *r, sigset_t *old)
 	return r->sigw ? 0 : -1;
 }
 
-static void run_on_net_denial(const struct net_denial *nd, void *arg)
+static void run_on_net_denial(struct denial *d, void *arg)
 {
 	struct run *r = arg;
-	struct denial d;
-	if (net_denial_event(nd, &d) == 0)
-		events_emit(&r->denials.ev, &d);
-	denial_clear(&d);
+	events_emit(&r->denials.ev, d);
 }
 
 /* NET_PROXY: the child makes the listener on its own loopback at a fixed

@@ -460,15 +460,13 @@ void escalate_captured(struct pane *p, const char *path, const char *op)
 	denial_clear(&d);
 }
 
-void escalate_net_denial(struct pane *p, const struct net_denial *nd)
+void escalate_net_denial(struct pane *p, struct denial *d)
 {
-	struct denial d;
-	if (p->esc == NULL || net_denial_event(nd, &d) < 0) {
+	if (p->esc == NULL) {
 		pane_add_denial(p->srv, p->id);
 		return;
 	}
-	on_denial(&d, p);
-	denial_clear(&d);
+	on_denial(d, p);
 }
 
 void escalate_limit_denial(struct pane *p, struct denial *d)

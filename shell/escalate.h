@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct denial;
 struct denials;
 struct suggestion;
 struct policy;
@@ -30,7 +31,6 @@ struct server;
 struct client;
 struct key;
 struct launch;
-struct net_denial;
 struct window;
 
 /* pane_new(), before the program starts: remembers what a restart runs. */
@@ -52,9 +52,8 @@ void escalate_pane_exited(struct pane *);
  * denials pane, the log and the control subscribers. */
 void escalate_captured(struct pane *, const char *path, const char *op);
 /* A connection the pane's proxy refused. */
-void escalate_net_denial(struct pane *, const struct net_denial *);
+void escalate_net_denial(struct pane *, struct denial *);
 /* A resource limit hit (pane-limits.c): a denial with nothing to offer. */
-struct denial;
 void escalate_limit_denial(struct pane *, struct denial *);
 /* Restarts the pane's command (or, after an answer in a shell pane, the
  * re-run) under the pane's grants. */

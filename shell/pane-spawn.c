@@ -51,11 +51,11 @@ int session_profile(const char *workspace, const char *flag, char *name, size_t 
 	return 0;
 }
 
-static void on_net_denial(const struct net_denial *d, void *arg)
+static void on_net_denial(struct denial *d, void *arg)
 {
 	struct pane *p = arg;
 	char line[4400];
-	net_denial_format(d, line, sizeof line);
+	proxy_denial_format(d, line, sizeof line);
 	server_log(p->srv, "pane %d: sandmux:%s", p->id, line);
 	escalate_net_denial(p, d); /* counts it, logs it, may prompt */
 }
