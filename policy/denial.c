@@ -78,7 +78,7 @@ static cJSON *suggest_json(const struct suggestion *s)
 	return o;
 }
 
-char *denial_to_json(const struct denial *d, bool coalesced)
+cJSON *denial_json(const struct denial *d, bool coalesced)
 {
 	char ts[32];
 	denial_format_ts(d->ts_ms, ts);
@@ -102,6 +102,14 @@ char *denial_to_json(const struct denial *d, bool coalesced)
 			cJSON_AddStringToObject(o, "from", from);
 		}
 	}
+	return o;
+}
+
+char *denial_to_json(const struct denial *d, bool coalesced)
+{
+	cJSON *o = denial_json(d, coalesced);
+	if (o == NULL)
+		return NULL;
 	char *s = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	return s;

@@ -42,6 +42,9 @@ int denial_set(struct denial *, const char *op, const char *layer, const char *t
 /* One JSON object, no newline, malloc'ed: the DESIGN.md fields, plus
  * "count" and "from" (rule file:line) when `coalesced`. */
 char *denial_to_json(const struct denial *, bool coalesced);
+/* The same as a cJSON object, to put into a larger document. */
+struct cJSON;
+struct cJSON *denial_json(const struct denial *, bool coalesced);
 /* "2026-11-30T01:02:03.456Z" */
 void denial_format_ts(int64_t ts_ms, char buf[32]);
 
