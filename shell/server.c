@@ -234,7 +234,6 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 		return 1;
 	}
 	server_log_crashes(&s);
-	pane_limits_watch(&s);
 	server_log(&s, "started: workspace %s, profile %s, pid %d", workspace, profile, (int)getpid());
 	int rc = 0;
 	while (!s.quit && s.windows != NULL)
