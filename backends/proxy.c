@@ -157,7 +157,7 @@ void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule, bo
 		net_addr_format(addr, a, sizeof a);
 	if (!fixed && (addr == NULL || net_addr_parse(c->host, &lit) == 0))
 		suggest_host(px->policy, c->host, &d.suggest);
-	bool held = px->hold_ms > 0 && d.suggest.key != NULL && !c->hold_done && c->state == ST_DIAL;
+	bool held = px->hold_ms > 0 && d.suggest.kind != SUGGEST_NONE && !c->hold_done && c->state == ST_DIAL;
 	px->stats.denied += !c->hold_done;
 	if (denial_fill(&d, c->host, c->port, a, rule) == 0) {
 		snprintf(d.proto, sizeof d.proto, "%s", proto_name(c->proto));

@@ -321,7 +321,7 @@ size_t run_answer_held(struct run *r, const struct suggestion *grant)
 {
 	if (r == NULL || r->proxy == NULL)
 		return 0;
-	if (grant != NULL && grant->key != NULL)
+	if (grant != NULL && grant->kind != SUGGEST_NONE)
 		suggest_apply(r->policy, grant);
 	return proxy_decide_held(r->proxy);
 }

@@ -71,9 +71,9 @@ void denial_format_ts(int64_t ts_ms, char buf[32])
 static cJSON *suggest_json(const struct suggestion *s)
 {
 	cJSON *o = cJSON_CreateObject();
-	if (o != NULL && s->key != NULL) {
+	if (o != NULL && s->kind != SUGGEST_NONE) {
 		const char *v = s->value;
-		cJSON_AddItemToObject(o, s->key, cJSON_CreateStringArray(&v, 1));
+		cJSON_AddItemToObject(o, suggest_key(s->kind), cJSON_CreateStringArray(&v, 1));
 	}
 	return o;
 }

@@ -375,7 +375,7 @@ void escalate_net_answer(struct pane *p, const struct suggestion *s)
 {
 	size_t n = run_answer_held(p->run, s);
 	server_log(p->srv, "pane %d: %zu held connection(s) decided again (%s)", p->id, n,
-		   s != NULL && s->key ? s->value : "refused");
+		   s != NULL && s->kind != SUGGEST_NONE ? s->value : "refused");
 }
 
 /* Starts the pane's command again (the policy is broadened in

@@ -25,11 +25,11 @@ static cJSON *merged_suggestions(const struct denials *l)
 	cJSON *o = cJSON_CreateObject();
 	for (size_t i = 0; o != NULL && i < l->n; i++) {
 		const struct suggestion *s = &l->v[i].suggest;
-		if (s->key == NULL)
+		if (s->kind == SUGGEST_NONE)
 			continue;
-		cJSON *list = cJSON_GetObjectItem(o, s->key);
+		cJSON *list = cJSON_GetObjectItem(o, suggest_key(s->kind));
 		if (list == NULL)
-			cJSON_AddItemToObject(o, s->key, list = cJSON_CreateArray());
+			cJSON_AddItemToObject(o, suggest_key(s->kind), list = cJSON_CreateArray());
 		bool have = false;
 		cJSON *e;
 		cJSON_ArrayForEach(e, list) have |= strcmp(e->valuestring, s->value) == 0;
@@ -126,7 +126,7 @@ static void print_hint(const struct denial *d)
 	if (suggest_format(&d->suggest, how, sizeof how) == 0)
 		snprintf(how, sizeof how, "sandmux offers no broadening for this");
 	fprintf(stderr, "sandmux: denied %s %s%s (%s) \u2014 %s%s\n", d->op, d->target ? d->target : "", times,
-		d->rule ? d->rule : "", d->suggest.key ? "allow with: " : "", how);
+		d->rule ? d->rule : "", d->suggest.kind != SUGGEST_NONE ? "allow with: " : "", how);
 }
 
 int run_report_finish(struct run_report *rd, char *const *argv, int status, FILE *report)

@@ -278,7 +278,7 @@ static void on_denial(struct denial *d, void *arg)
 	if (d->addr != NULL && tail != NULL && strcmp(tail + 13, d->addr) == 0)
 		n = (size_t)(strrchr(d->rule, ';') - d->rule);
 	snprintf(s->rule, sizeof s->rule, "%.*s", (int)n, d->rule);
-	snprintf(s->suggest, sizeof s->suggest, "%s", d->suggest.key ? d->suggest.value : "");
+	snprintf(s->suggest, sizeof s->suggest, "%s", d->suggest.kind != SUGGEST_NONE ? d->suggest.value : "");
 }
 
 /* Sends req, runs the loop until the proxy closes or 3 s pass. */
