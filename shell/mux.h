@@ -196,8 +196,12 @@ struct server {
 	struct ui *parked[MUX_MAX_PARKED]; /* screens of gone clients, for reuse (ui_park) */
 	int nparked;
 	uint64_t draw_timer, last_draw;
-	uint64_t flood_start;           /* pane output in the tick from flood_start */
-	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
+	/* set by server.c, so that the lower files call nothing above them: */
+	void (*draw)(struct server *);                      /* redraw_clients, for server-draw.c */
+	void (*resize)(struct server *);                    /* session_resize, for client-io.c */
+	void (*close_pane)(struct window *, struct pane *); /* window_close_pane, for pane.c */
+	uint64_t flood_start;                               /* pane output in the tick from flood_start */
+	size_t flood_bytes, flood_prev;                     /* this tick's, the last tick's */
 	bool draw_pending;
 	bool draw_held; /* the pending draw waits out a flood's tick */
 	bool quit;
@@ -212,17 +216,19 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 void server_log(struct server *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* From now on a fatal signal writes one line into the log first. */
 void server_log_crashes(struct server *);
-/* Counts pane output, which decides whether drawing is coalesced. */
+/* server-draw.c: counts pane output, which decides whether drawing is
+ * coalesced. */
 void server_output(struct server *, size_t n);
 /* Asks for a draw at the next tick; full: every client repaints all. */
 void server_redraw(struct server *, bool full);
 /* Draw at the end of this loop turn, flood or not (a typed key's echo). */
 void server_redraw_now(struct server *);
+/* server.c */
 void server_shutdown(struct server *);
 
 /* server-client.c */
 void client_accept(struct server *);
-/* Ends a client: why (NULL: say nothing) is printed by it, as a normal
+/* client-io.c: ends a client: why (NULL: say nothing) is printed by it, as a normal
  * end (drop) or an error (fail). */
 void client_drop(struct client *, const char *why);
 void client_fail(struct client *, const char *why);
@@ -234,6 +240,9 @@ bool client_alive(const struct server *, const struct client *);
 void client_message(struct client *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The client is so far behind that drawing for it is skipped. */
 bool client_behind(const struct client *);
+/* LOOP_IN, unless a control client has said all it will say or is
+ * behind; 0 then. */
+int client_reading(const struct client *);
 
 /* peer.c: why a connecting process may not use the session (it runs in
  * a pane's sandbox), or NULL. */

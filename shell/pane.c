@@ -134,7 +134,7 @@ static void on_pane_exit(int code, int sig, void *arg)
 	/* a shell that ends well closes its pane, like tmux; a command given
 	 * with `sandmux new`, or one that failed, stays to show its status */
 	if (!p->keep_on_exit && p->state == PANE_EXITED && p->status == 0)
-		window_close_pane(p->win, p);
+		p->srv->close_pane(p->win, p); /* window_close_pane: windows are above panes */
 }
 
 /* The environment panes start from: the server's, minus the outer
