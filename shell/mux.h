@@ -3,11 +3,15 @@
  * lives in struct server; the server process has exactly one.
  *
  *   server.c        the process: socket, signals, event loop, shutdown
+ *   server-draw.c   when the session is drawn (coalesced under a flood)
  *   server-client.c one attached (or commanding) client: messages, input
+ *   client-io.c     what the server sends a client, and a client's end
  *   session.c       windows of the session; its size (smallest client)
  *   window.c        a window's panes and layout: split, close, focus, zoom
  *   pane.c          a pane: its PTY, sandboxed process, screen, title
- *   pane-spawn.c    a pane's policy and launch_start() (fail closed)
+ *   pane-spawn.c    a pane's policy and its sandbox (backends/run.h)
+ *   pane-limits.c   a pane's resource limits
+ *   denial-sink.c   where a pane's denials go (log, events, title, prompt)
  *   pane-osc.c      a pane's OSC strings: clipboard, shell integration hook
  *   redraw.c        composing each client's screen with ui/
  *   bindings.c      the command table and key bindings
