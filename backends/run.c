@@ -328,6 +328,10 @@ size_t run_answer_held(struct run *r, const struct suggestion *grant)
 
 void run_layers(const struct run *r, char *buf, size_t cap)
 {
+	if (r == NULL) {
+		snprintf(buf, cap, "%s", "");
+		return;
+	}
 	const struct policy *p = r->policy;
 	if (!p->sandboxed) {
 		snprintf(buf, cap, "no sandbox");

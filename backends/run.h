@@ -121,8 +121,10 @@ size_t run_held_count(const struct run *);
 size_t run_answer_held(struct run *, const struct suggestion *grant);
 
 /* The layers in force, as text for a title or a report, e.g.
- * "landlock 6 · seccomp · ns · proxy · observer" or "weak: landlock 6 ·
- * seccomp · observer"; "no sandbox" for an unsandboxed policy. */
+ * "landlock · seccomp · user+mount+pid ns · net ns + proxy · observer",
+ * or in the weaker sandbox "weak: landlock · seccomp · proxy (landlock
+ * tcp) · observer"; "no sandbox" for an unsandboxed policy; "" for NULL
+ * (nothing started). */
 void run_layers(const struct run *, char *buf, size_t cap);
 /* The limits in force, short ("pids 64 · mem 64M · tmp 16M"), "" when
  * none. */
