@@ -2,7 +2,8 @@
  * denials through the one callback, and fail-closed: a start that fails
  * after the launch (here at the proxy: a bad SANDMUX_DNS) leaves nothing
  * running, checked from outside (no child of this process is left, no
- * process carries the command's marker). */
+ * process carries the command's marker); the same when the observer
+ * cannot be watched (the loop's epoll fd made unusable). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -161,6 +162,45 @@ static void test_fail_closed(struct unit *u, struct loop *l, struct policy *p, i
 	CHECK(u, !s.exited);
 }
 
+/* The loop's epoll fd, found in /proc/self/fd; -1 when not found. */
+static int loop_epoll_fd(void)
+{
+	for (int fd = 3; fd < 256; fd++) {
+		char path[64], link[64];
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(path, link, sizeof link - 1);
+		if (n > 0 && (link[n] = '\0', strcmp(link, "anon_inode:[eventpoll]") == 0))
+			return fd;
+	}
+	return -1;
+}
+
+/* The observer step fails (its socket cannot be watched: the loop's
+ * epoll fd is /dev/null for the while) after the command was launched:
+ * the sandbox and the observer process must both be gone. */
+static void test_observer_fails(struct unit *u, struct loop *l, struct policy *p, int null)
+{
+	struct run_opts o;
+	struct seen s = { 0 };
+	char err[512] = "";
+	int ep = loop_epoll_fd(), saved = ep >= 0 ? dup(ep) : -1;
+	CHECK(u, ep >= 0 && saved >= 0);
+	if (ep < 0 || saved < 0)
+		return;
+	opts(&o, p, (char *[]){ "sh", "-c", "sleep 100", NULL }, &s, null);
+	o.observer = true;
+	dup2(null, ep);
+	struct run *r = run_start(l, &o, err, sizeof err);
+	dup2(saved, ep);
+	close(saved);
+	CHECK(u, r == NULL);
+	CHECK(u, strncmp(err, "observer: ", 10) == 0);
+	if (r != NULL)
+		run_stop(r, true);
+	errno = 0;
+	CHECK(u, waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -181,6 +221,8 @@ int main(void)
 	test_runs(&u, l, &p, null);
 	test_fail_closed(&u, l, &p, null, false);
 	test_fail_closed(&u, l, &p, null, true);
+	test_observer_fails(&u, l, &p, null);
+	test_runs(&u, l, &p, null); /* the loop works again */
 	loop_free(l);
 	close(null);
 	return unit_done(&u, "test_run");
