@@ -51,6 +51,9 @@ assert set(e) == {"ts", "pane", "pid", "comm", "op", "target", "rule", "layer", 
 PY
 }
 check "a denied write is exactly one JSON line: op, target, rule, layer, pane, comm" check_event
+layers=$(lsj '[p["layers"] for w in s["windows"] for p in w["panes"] if p["id"] == 2][0]')
+case "$layers" in *landlock*seccomp*observer*) ok "ls --json names the writer's layers ($layers)" ;;
+*) fail "ls --json names the writer's layers (got: $layers)" ;; esac
 [ ! -s "$EV/p3" ] && ok "--pane 3 does not see pane 2's denial" || fail "--pane 3 does not see pane 2's denial"
 
 # The same denial twice: coalesced in the denials pane, two events here.
