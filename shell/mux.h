@@ -120,6 +120,7 @@ struct pane {
 	unsigned limits_said;          /* the limits hit since the start already said in the pane */
 	char capture[4096];            /* capture mode: the pane's layer directory, "" otherwise */
 	int captured;                  /* what the layer held when the command last ended */
+	struct request_pane *req;      /* its request channel (shell/request.h), or NULL */
 };
 
 struct window {
@@ -329,6 +330,9 @@ void session_tmp_remove(const char *path);
  * $SANDMUX_SANDBOX, then the config), resolved now so that a bad policy is
  * reported on the terminal; 0, or -1 after printing why. */
 int session_profile(const char *workspace, const char *flag, char *name, size_t cap);
+/* pane-spawn.c: the pane's policy as a new start would load it (its
+ * profile, the session temp dir), without grants; 0, or -1 with err. */
+int pane_policy(struct pane *, struct policy **, char *err, size_t errlen);
 /* pane-spawn.c: starts the program on the PTY slave, sandboxed. */
 int pane_spawn(struct pane *, const struct pane_spec *, char *const *argv, char **env, int slave, char *err,
 	       size_t errlen);

@@ -17,6 +17,7 @@
 #include "backends/proxy.h"
 #include "policy/policy.h"
 #include "shell/escalate.h"
+#include "shell/request.h"
 
 static int load(const char *home, const char *workspace, const char *profile, struct policy **out, char *err,
 		size_t errlen, FILE *warn)
@@ -48,6 +49,18 @@ int session_profile(const char *workspace, const char *flag, char *name, size_t 
 	}
 	snprintf(name, cap, "%s", p->profile);
 	policy_free(p);
+	return 0;
+}
+
+int pane_policy(struct pane *p, struct policy **out, char *err, size_t errlen)
+{
+	struct server *s = p->srv;
+	if (load(s->home, s->workspace, p->profile, out, err, errlen, s->log) < 0)
+		return -1;
+	if (s->tmpdir != NULL) {
+		free((*out)->tmpdir);
+		(*out)->tmpdir = strdup(s->tmpdir);
+	}
 	return 0;
 }
 
@@ -127,7 +140,9 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	if (sandboxed && pol->capture)
 		l.capture_dir = p->capture;
 	escalate_spawn_begin(p, pol, &l, NULL); /* grants, re-run, shell integration, observer */
+	request_spawn_begin(p, &l, sandboxed);
 	int r = pane_limits_prepare(p, pol, &l, err, errlen) < 0 ? -2 : launch_start(&l);
+	request_spawn_end(p, &l);
 	if (r == 0)
 		pane_limits_started(p, &l);
 	if (r == 0 && net && pane_proxy(p, &pol, &l, err, errlen) < 0) {

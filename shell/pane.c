@@ -22,6 +22,7 @@
 #include "pty/pty.h"
 #include "pty/vt.h"
 #include "shell/escalate.h"
+#include "shell/request.h"
 
 #define READ_MAX    65536
 #define READ_SIDE   4096
@@ -269,6 +270,7 @@ void pane_free(struct pane *p)
 	vt_free(p->vt);
 	alerts_pane_free(p);
 	escalate_pane_free(p); /* its observer may decide by the proxy's policy */
+	request_pane_free(p);
 	pane_net_free(p);
 	pane_limits_free(p);
 	free(p);
