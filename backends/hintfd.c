@@ -8,7 +8,12 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "policy/hint.h"
+#include "policy/policy.h"
 
 /* A pipe, or a UNIX 98 pseudo-terminal slave (majors 136-143): never a
  * file, a socket or another device. */
@@ -52,4 +57,49 @@ int hintfd_write(pid_t pid, const char *line, size_t len)
 	close(fd);
 	ssize_t n = write(w, line, len);
 	return n < 0 ? fail(errno, w, -1) : (close(w), 0);
+}
+
+#define HINT_BURST    5
+#define HINT_REFILL_S 1.0
+#define HINT_ARGS     64
+
+static bool rate_take(struct hintfd_rate *r)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	r->tokens = r->at_ms == 0 ? HINT_BURST : r->tokens + (double)(now - r->at_ms) / 1000.0 / HINT_REFILL_S;
+	r->at_ms = now;
+	if (r->tokens > HINT_BURST)
+		r->tokens = HINT_BURST;
+	if (r->tokens < 1.0)
+		return false;
+	r->tokens -= 1.0;
+	return true;
+}
+
+/* The denied process's words; argv points into buf. */
+static void proc_argv(pid_t pid, char *buf, size_t cap, char **argv)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+	FILE *f = fopen(path, "re");
+	size_t n = f != NULL ? fread(buf, 1, cap - 1, f) : 0;
+	if (f != NULL)
+		fclose(f);
+	buf[n] = '\0';
+	int argc = 0;
+	for (size_t i = 0; i < n && argc < HINT_ARGS; i += strlen(buf + i) + 1)
+		argv[argc++] = buf + i;
+	argv[argc] = NULL;
+}
+
+void hintfd_denial(const struct policy *p, const struct denial *d, struct hintfd_rate *rate)
+{
+	if (p == NULL || !p->denial_hints || d->pid <= 0 || !rate_take(rate))
+		return;
+	char words[2048], *argv[HINT_ARGS + 1], line[1024];
+	proc_argv(d->pid, words, sizeof words, argv);
+	size_t n = hint_format(d, p->home, argv[0] != NULL ? argv : NULL, line, sizeof line);
+	(void)hintfd_write(d->pid, line, n);
 }

@@ -10,10 +10,24 @@
 #define HINTFD_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* 0: written (whole, or the part that fit); -1 with errno: not written
  * (ENOTTY: fd 2 is neither a pipe nor a terminal; EAGAIN: no room). */
 int hintfd_write(pid_t pid, const char *line, size_t len);
+
+/* A few hints a second per sandbox at most: a program retrying in a loop
+ * does not flood its own terminal. Zeroed: a full burst. */
+struct hintfd_rate {
+	double tokens;
+	uint64_t at_ms;
+};
+struct denial;
+struct policy;
+/* The observer, before it answers the denied call (the process still
+ * waits in it): the hint for d (policy/hint.h, with the process's own
+ * command line) onto d->pid's stderr, when p's denialHints is on. */
+void hintfd_denial(const struct policy *p, const struct denial *d, struct hintfd_rate *);
 
 #endif

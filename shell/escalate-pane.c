@@ -27,7 +27,6 @@
 #include "pty/vt.h"
 #include "shell/integration.h"
 #include "shell/mux.h"
-#include "shell/request.h"
 
 /* The session's events, made at the first pane that needs them. */
 struct esc_server {
@@ -430,7 +429,6 @@ static void on_denial(struct denial *d, void *arg)
 		es->ev.err[0] = '\0';
 	}
 	control_publish(p->srv, d);
-	request_hint(p, d, p->esc->obs_policy != NULL ? p->esc->obs_policy : p->net_policy);
 	pane_add_denial(p->srv, p->id);
 	p->esc->denials_run++;
 	unsigned not_queued = p->esc->not_queued;

@@ -26,9 +26,6 @@ struct request_pane {
 	uint64_t filled_ms;
 	unsigned long refused; /* malformed messages */
 	unsigned long limited; /* requests over the rate */
-	double hint_tokens;    /* denial hints (denial-hint.c) */
-	uint64_t hinted_ms;
-	unsigned long hinted;
 	struct request *running;
 };
 

@@ -92,12 +92,13 @@ void request_cancel(struct request *r, const char *why)
 /* The prompt leaves the queue (the requester is told why). */
 static void prompt_drop(struct request *r, const char *why)
 {
-	struct esc_pane *e = esc_of(r->srv, r->pane);
+	struct server *srv = r->srv;
+	struct esc_pane *e = esc_of(srv, r->pane);
 	long i = prompt_of(e, r);
 	if (i < 0)
 		return;
-	esc_drop(e, (size_t)i, why);
-	server_redraw(r->srv, true);
+	esc_drop(e, (size_t)i, why); /* r is gone now */
+	server_redraw(srv, true);
 }
 
 static void on_timeout(void *arg)

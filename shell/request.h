@@ -38,10 +38,5 @@ void request_cancel(struct request *, const char *why);
 bool request_prompt_lines(const struct pane *, const struct esc_prompt *, char *l[4]);
 /* The person's answer to the head prompt, a request. */
 void request_answer(struct client *, struct pane *, enum esc_scope);
-/* denial-hint.c: a denial of the pane's process d->pid: one line on its
- * stderr, when pol's denialHints is on and it is a pipe or a terminal. */
-struct denial;
-struct policy;
-void request_hint(struct pane *, const struct denial *, const struct policy *pol);
 
 #endif
