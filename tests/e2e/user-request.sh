@@ -17,7 +17,8 @@ mkdir -p "$M_HOME/bin" && cp "$SANDMUX" "$M_HOME/bin/sandmux"
 S=$M_HOME/bin/sandmux
 
 # approved: the command runs with the grant; its exit status comes back
-m_type "$S request --write $OUT/r --reason 'to test' -- sh -c 'echo hi >$OUT/r; exit 7'; echo RC=\$?"
+# (the new sandbox has no request channel: neither fd 4 nor its variable)
+m_type "$S request --write $OUT/r --reason 'to test' -- sh -c 'echo hi >$OUT/r; [ -e /proc/self/fd/4 ] && exit 9; [ -n \"\$SANDMUX_REQUEST_FD\" ] && exit 8; exit 7'; echo RC=\$?"
 m_expect "a request raises a prompt" "prompt!"
 m_keys C-b a
 m_expect "the prompt shows the request" "sandbox request"
@@ -61,15 +62,18 @@ m_type "$S why >/dev/null; echo WHY2=\$?"
 m_expect "the server keeps serving after garbage" "WHY2=0"
 log="$HOME/.sandmux/state/server.log"
 grep -q "request channel: refused" "$log" && ok "the garbage was refused and counted" || fail "the garbage was refused and counted"
+m_type "$S request -- true <&4; echo RC2=\$?"
+m_expect "the channel itself as a stdio descriptor is refused" "RC2=126"
+contains "saying what a request carries" "$(m_screen)" "a request comes with its reply socket, stdin, stdout and stderr"
 m_type "$S request --write $HOME/.sandmux/x -- true; echo RC=\$?"
 m_expect "a grant of sandmux's own files is refused at once" "cannot be granted"
 
-# over the rate: refused at once; the others time out unanswered
-m_type "for i in 1 2 3 4 5; do $S request -- true 2>>$WS/rl.txt & done; wait; echo RATE-DONE-\$((6*7))"
+# over the rate (per pane: a fresh pane has a burst of 4): the fifth and
+# sixth are refused at once; the four others time out unanswered
+m_sandmux new -n burst -- sh -c "for i in 1 2 3 4 5 6; do $S request -- true 2>>$WS/rl.txt & done; wait; echo RATE-DONE-\$((6*7)); sleep 60" >/dev/null
 if m_wait main "RATE-DONE-42" 30; then ok "the burst of requests ends"; else fail "the burst of requests ends"; m_screen | sed 's/^/#   | /'; fi
-grep -q "rate limit" "$WS/rl.txt" && ok "requests over the pane's rate are refused" || fail "requests over the pane's rate are refused"
-grep -q "timed out" "$WS/rl.txt" && ok "an unanswered request times out with 126" || fail "an unanswered request times out with 126"
-sed 's/^/#   rl: /' "$WS/rl.txt"
+same "requests over the pane's rate are refused" "$(grep -c "rate limit" "$WS/rl.txt")" 2
+same "an unanswered request times out with 126" "$(grep -c "timed out" "$WS/rl.txt")" 4
 
 # outside a pane there is no channel
 "$S" request -- true 2>"$WS/none.txt"; rc=$?
