@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "policy/agents.h"
 #include "policy/hint.h"
 #include "policy/policy.h"
 
@@ -96,7 +97,13 @@ static void proc_argv(pid_t pid, char *buf, size_t cap, char **argv)
 
 void hintfd_denial(const struct policy *p, const struct denial *d, struct hintfd_rate *rate)
 {
-	if (p == NULL || !p->denial_hints || d->pid <= 0 || !rate_take(rate))
+	if (p == NULL || !p->denial_hints || d->pid <= 0 || d->target == NULL)
+		return;
+	/* quiet denials (a TUI saving its settings, histories) stay quiet:
+	 * a line would land in the middle of a full-screen program */
+	if (d->target[0] == '/' ? agents_quiet_path(p, d->target) : agents_quiet_host(p, d->target))
+		return;
+	if (!rate_take(rate))
 		return;
 	char words[2048], *argv[HINT_ARGS + 1], line[1024];
 	proc_argv(d->pid, words, sizeof words, argv);

@@ -26,6 +26,11 @@ echo '{"profile": "quiet", "profiles": {"quiet": {"extends": "workspace", "denia
 out=$(sbx --config "$ws/.t/p.json" -- sh -c "touch '$probe' 2>&1 | cat" 2>/dev/null)
 refuse "denialHints false in a profile: no hint" sh -c "echo '$out' | grep -q 'sandmux: denied'"
 
+echo "{\"quiet\": [\"$probe\"]}" >"$ws/.t/quiet.json"
+out=$(sbx --config "$ws/.t/quiet.json" -- sh -c "touch '$probe' 2>&1 | cat" 2>/dev/null)
+contains "a quiet denial: the error still shows" "$out" "touch"
+refuse "a quiet denial gets no hint (it may be a full-screen program's)" sh -c "echo '$out' | grep -q 'sandmux: denied'"
+
 echo '{"denialHints": "yes"}' >"$ws/.t/bad.json"
 out=$(sbx --config "$ws/.t/bad.json" -- true 2>&1)
 contains "a bad value is one line naming the field" "$out" "denialHints"
