@@ -54,6 +54,8 @@ struct request {
 };
 
 void request_free(struct request *);
+/* The words as a shell reads them back, malloc'ed (NULL: no memory). */
+char *request_argv_text(char *const *argv);
 /* request-run.c: the approved command in a new sandbox: the pane's
  * policy, its session grants and exactly the request's grants. 0, or -1
  * with err (the requester is then told). Its end answers "exit N". */
