@@ -65,11 +65,10 @@ static void put_path_word(FILE *f, const char *path, const char *home)
 
 static const char *ask_flag(const struct suggestion *s)
 {
-	if (s->key == NULL)
-		return NULL;
-	return strcmp(s->key, SUGGEST_KEY_RW) == 0   ? "--write"
-	       : strcmp(s->key, SUGGEST_KEY_RO) == 0 ? "--read"
-						     : "--net";
+	return s->kind == SUGGEST_RW    ? "--write"
+	       : s->kind == SUGGEST_RO  ? "--read"
+	       : s->kind == SUGGEST_NET ? "--net"
+					: NULL;
 }
 
 static void put_ask(FILE *f, const struct denial *d, const char *home, char *const *argv)
@@ -78,7 +77,7 @@ static void put_ask(FILE *f, const struct denial *d, const char *home, char *con
 	if (flag == NULL)
 		return;
 	fprintf(f, "; ask: sandmux request %s ", flag);
-	if (strcmp(flag, "--net") == 0)
+	if (d->suggest.kind == SUGGEST_NET)
 		hint_put_word(f, d->suggest.value, false);
 	else
 		put_path_word(f, d->suggest.value, home);

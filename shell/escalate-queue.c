@@ -9,7 +9,7 @@
 
 static bool same_suggestion(const struct suggestion *a, const struct suggestion *b)
 {
-	return a->key != NULL && b->key != NULL && strcmp(a->key, b->key) == 0 && strcmp(a->value, b->value) == 0;
+	return a->kind != SUGGEST_NONE && a->kind == b->kind && strcmp(a->value, b->value) == 0;
 }
 
 bool esc_grants_has(const struct esc_grants *g, const struct suggestion *s)
@@ -63,8 +63,8 @@ int esc_offer_request(struct esc_pane *e, const struct denial *d, struct request
 int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 {
 	const struct suggestion *s = &d->suggest;
-	if (s->key == NULL || esc_grants_has(&e->denied, s) || esc_grants_has(&e->session, s) || queued(e, s) ||
-	    (e->once_on && same_suggestion(&e->once, s)))
+	if (s->kind == SUGGEST_NONE || esc_grants_has(&e->denied, s) || esc_grants_has(&e->session, s) ||
+	    queued(e, s) || (e->once_on && same_suggestion(&e->once, s)))
 		return 0;
 	if (e->nq >= ESC_QUEUE_MAX) {
 		e->not_queued++;
@@ -193,7 +193,7 @@ int esc_answer(struct esc_pane *e, enum esc_scope scope, struct suggestion *out)
 	}
 	drop_settled(e, scope == ESC_DISMISS ? &(struct suggestion){ 0 } : &s);
 	if (scope == ESC_DENY || scope == ESC_DISMISS)
-		s.key = NULL;
+		s.kind = SUGGEST_NONE;
 	if (out != NULL)
 		*out = s;
 	return rc;
@@ -233,8 +233,7 @@ int esc_widen(struct esc_pane *e, int step)
 		return -1;
 	struct esc_prompt *p = &e->q[0];
 	struct suggestion s = p->exact;
-	if (s.key == NULL || s.value[0] != '/' ||
-	    (strcmp(s.key, SUGGEST_KEY_RW) != 0 && strcmp(s.key, SUGGEST_KEY_RO) != 0))
+	if (s.kind == SUGGEST_NONE || s.value[0] != '/' || (s.kind != SUGGEST_RW && s.kind != SUGGEST_RO))
 		return -1;
 	int want = p->level + step, level = 0;
 	for (; level < want && strcmp(s.value, "/") != 0; level++) {

@@ -12,7 +12,6 @@
 #include "policy/suggest.h"
 #include "shell/shell-report.h"
 
-struct observer;
 struct esc_spawn;
 struct request;
 
@@ -68,9 +67,7 @@ struct esc_pane {
 	char *rerun_cmd;         /* shell pane: the approved prompt's command line, re-run now */
 	char *rerun_cwd;         /*   and where; the shell comes back there after */
 	bool rerun;
-	struct observer *obs;
-	struct policy *obs_policy; /* owned when the proxy does not hold it */
-	struct esc_spawn *spawn;   /* between escalate_spawn_begin and _end */
+	struct esc_spawn *spawn; /* between escalate_spawn_begin and _end */
 	/* agent presets (policy/agents.h): a restart resumes the conversation */
 	char *agent;              /* --agent NAME, or NULL: recognised by the program's name */
 	struct esc_agent *agents; /* the enabled presets that can resume, from the pane's policy */

@@ -11,7 +11,7 @@
 
 struct server;
 struct watch;
-struct proxy;
+struct run;
 struct policy;
 
 /* A pane's channel: the server's end, and what the pane may still ask. */
@@ -44,13 +44,8 @@ struct request {
 	int ngrants;
 	uint64_t timer; /* the prompt's deadline */
 	/* running (request-run.c) */
-	pid_t pid;
-	bool weak;
-	int pidfd;
-	struct watch *pidw;
-	struct proxy *proxy;
-	struct policy *net_policy;
-	char *made[8]; /* launch.made: removed after it ended */
+	struct run *run;       /* backends/run.h */
+	struct policy *policy; /* what it runs under, as long as it runs */
 };
 
 void request_free(struct request *);
@@ -60,8 +55,6 @@ char *request_argv_text(char *const *argv);
  * policy, its session grants and exactly the request's grants. 0, or -1
  * with err (the requester is then told). Its end answers "exit N". */
 int request_run(struct request *, struct request_pane *, char *err, size_t errlen);
-/* Removes what its launch made (request_free calls it). */
-void request_run_cleanup(struct request *);
 /* Ends a running request's sandbox (the requester went away). */
 void request_run_kill(struct request *);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backends/loop.h"
+#include "backends/run.h"
 #include "shell/escalate-queue.h"
 #include "shell/escalate.h"
 #include "shell/mux.h"
@@ -21,9 +22,7 @@ static void grants_text(FILE *f, const struct request *r)
 		fputs("nothing more than the pane has", f);
 	for (int i = 0; i < r->ngrants; i++) {
 		const struct suggestion *s = &r->grant[i];
-		const char *what = strcmp(s->key, SUGGEST_KEY_RW) == 0   ? "write"
-				   : strcmp(s->key, SUGGEST_KEY_RO) == 0 ? "read"
-									 : "net";
+		const char *what = s->kind == SUGGEST_RW ? "write" : s->kind == SUGGEST_RO ? "read" : "net";
 		fprintf(f, "%s%s %s%s", i > 0 ? ", " : "", what, s->value,
 			s->create == 'd'   ? " (a new directory)"
 			: s->create == 'f' ? " (a new file)"
@@ -107,7 +106,7 @@ void request_answer(struct client *c, struct pane *p, enum esc_scope scope)
 			client_message(c, "request: %s", err);
 			request_cancel(r, err);
 		} else {
-			server_log(p->srv, "pane %d: request approved: pid %d runs", p->id, (int)r->pid);
+			server_log(p->srv, "pane %d: request approved: pid %d runs", p->id, (int)run_pid(r->run));
 			client_message(c, "approved: the request's command runs in a new sandbox");
 		}
 	}

@@ -14,7 +14,6 @@
 
 #include "backends/launch.h"
 #include "backends/loop.h"
-#include "backends/proxy.h"
 #include "policy/config.h"
 #include "policy/hint.h"
 #include "policy/policy.h"
@@ -61,11 +60,8 @@ void request_free(struct request *r)
 		return;
 	if (r->timer != 0)
 		timer_cancel(r->srv->loop, r->timer);
-	request_run_cleanup(r);
+	request_run_kill(r);
 	watch_del(r->replyw);
-	watch_del(r->pidw);
-	if (r->pidfd >= 0)
-		close(r->pidfd);
 	if (r->reply >= 0)
 		close(r->reply);
 	for (int i = 0; i < 3; i++)
@@ -76,8 +72,7 @@ void request_free(struct request *r)
 	free(r->argv);
 	free(r->cwd);
 	free(r->reason);
-	proxy_free(r->proxy);
-	policy_free(r->net_policy);
+	policy_free(r->policy);
 	free(r);
 }
 
@@ -316,7 +311,6 @@ static void take_request(struct request_pane *rp, const struct reqchan_msg *m, i
 	r->srv = rp->srv;
 	r->pane = rp->pane;
 	r->reply = fds[0];
-	r->pidfd = -1;
 	memcpy(r->stdio, fds + 1, sizeof r->stdio);
 	r->from = from;
 	read_comm(from, r->comm);
@@ -390,10 +384,10 @@ static void on_chan(struct watch *w, int events, void *arg)
 	free(buf);
 }
 
-void request_spawn_begin(struct pane *p, struct launch *l, bool sandboxed)
+int request_spawn_begin(struct pane *p, bool sandboxed)
 {
 	if (!sandboxed)
-		return;
+		return -1;
 	if (p->req == NULL && (p->req = calloc(1, sizeof *p->req)) != NULL) {
 		p->req->srv = p->srv;
 		p->req->pane = p->id;
@@ -407,7 +401,7 @@ void request_spawn_begin(struct pane *p, struct launch *l, bool sandboxed)
 	struct stat st;
 	if (rp == NULL || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		server_log(p->srv, "pane %d: request channel: cannot make it: %s", p->id, strerror(errno));
-		return;
+		return -1;
 	}
 	/* the server never writes on it; its peer learns nothing from it but
 	 * end of file */
@@ -416,22 +410,20 @@ void request_spawn_begin(struct pane *p, struct launch *l, bool sandboxed)
 		server_log(p->srv, "pane %d: request channel: cannot set it up: %s", p->id, strerror(errno));
 		close(sv[0]);
 		close(sv[1]);
-		return;
+		return -1;
 	}
 	chan_close(rp); /* the last run's */
 	rp->fd = sv[0];
 	rp->dev = st.st_dev;
 	rp->ino = st.st_ino;
 	rp->w = watch_add(p->srv->loop, rp->fd, LOOP_IN, on_chan, rp);
-	l->request_fd = sv[1];
+	return sv[1];
 }
 
-void request_spawn_end(struct pane *p, struct launch *l)
+void request_spawn_end(int fd)
 {
-	(void)p;
-	if (l->request_fd >= 0)
-		close(l->request_fd);
-	l->request_fd = -1;
+	if (fd >= 0)
+		close(fd);
 }
 
 void request_pane_free(struct pane *p)
@@ -442,8 +434,7 @@ void request_pane_free(struct pane *p)
 	while (rp->running != NULL) {
 		struct request *r = rp->running;
 		rp->running = r->next;
-		request_run_kill(r);
-		request_cancel(r, "the pane was closed");
+		request_cancel(r, "the pane was closed"); /* stops its run */
 	}
 	chan_close(rp);
 	free(rp);

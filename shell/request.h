@@ -17,17 +17,16 @@
 #include <stdbool.h>
 
 struct client;
-struct launch;
 struct pane;
 struct esc_prompt;
 struct request;
 enum esc_scope;
 
-/* pane_spawn(), before launch_start(): a fresh channel, its pane end in
- * l->request_fd (none for an unsandboxed pane). */
-void request_spawn_begin(struct pane *, struct launch *, bool sandboxed);
-/* After launch_start(): the server's copy of the pane end goes. */
-void request_spawn_end(struct pane *, struct launch *);
+/* pane_spawn(), before the sandbox starts: a fresh channel; returns its
+ * pane end (run_opts.request_fd), or -1 (none for an unsandboxed pane). */
+int request_spawn_begin(struct pane *, bool sandboxed);
+/* After the start: the server's copy of the pane end goes. */
+void request_spawn_end(int fd);
 /* pane_free(): the channel, and every command a request runs, end. */
 void request_pane_free(struct pane *);
 /* A prompt holding a request leaves the queue unanswered: the requester

@@ -4,7 +4,7 @@
 #include "policy/hint.h"
 #include "unit.h"
 
-static struct denial mk(const char *op, char *target, char *rule, const char *key, const char *value)
+static struct denial mk(const char *op, char *target, char *rule, enum suggest_kind kind, const char *value)
 {
 	struct denial d = { 0 };
 	snprintf(d.op, sizeof d.op, "%s", op);
@@ -12,7 +12,7 @@ static struct denial mk(const char *op, char *target, char *rule, const char *ke
 	snprintf(d.comm, sizeof d.comm, "npm");
 	d.target = target;
 	d.rule = rule;
-	d.suggest.key = key;
+	d.suggest.kind = kind;
 	if (value != NULL)
 		snprintf(d.suggest.value, sizeof d.suggest.value, "%s", value);
 	return d;
@@ -21,20 +21,20 @@ static struct denial mk(const char *op, char *target, char *rule, const char *ke
 static void test_hint(struct unit *u)
 {
 	char buf[600];
-	struct denial d = mk("write", "/home/u/.npm/_cacache", "not under a writable path", SUGGEST_KEY_RW,
-			     "/home/u/.npm/_cacache");
+	struct denial d =
+		mk("write", "/home/u/.npm/_cacache", "not under a writable path", SUGGEST_RW, "/home/u/.npm/_cacache");
 	char *argv[] = { "npm", "install", NULL };
 	hint_format(&d, "/home/u", argv, buf, sizeof buf);
 	CHECK_STR(u, buf,
 		  "sandmux: denied write ~/.npm/_cacache (not under a writable path); ask: sandmux request --write "
 		  "~/.npm/_cacache -- npm install\n");
 	/* no suggestion: no ask part; no home: the full path */
-	d.suggest.key = NULL;
+	d.suggest.kind = SUGGEST_NONE;
 	hint_format(&d, NULL, argv, buf, sizeof buf);
 	CHECK_STR(u, buf, "sandmux: denied write /home/u/.npm/_cacache (not under a writable path)\n");
 	/* a network denial, a word that needs quotes */
 	struct denial n =
-		mk("connect", "evil.example:443", "networkPolicy: not in allow list", SUGGEST_KEY_NET, "evil.example");
+		mk("connect", "evil.example:443", "networkPolicy: not in allow list", SUGGEST_NET, "evil.example");
 	char *curl[] = { "curl", "-d", "a b", NULL };
 	hint_format(&n, "/home/u", curl, buf, sizeof buf);
 	CHECK_STR(u, buf,
@@ -46,7 +46,7 @@ static void test_escape(struct unit *u)
 {
 	char buf[600];
 	/* control bytes in a path or a word never reach the terminal raw */
-	struct denial d = mk("create", "/w/\033[2J\nx", "r\r", SUGGEST_KEY_RW, "/w/\033[2J\nx");
+	struct denial d = mk("create", "/w/\033[2J\nx", "r\r", SUGGEST_RW, "/w/\033[2J\nx");
 	char *argv[] = { "sh", "-c", "echo \033]0;t\007", NULL };
 	size_t n = hint_format(&d, NULL, argv, buf, sizeof buf);
 	CHECK_INT(u, (long)strlen(buf), (long)n);
@@ -62,7 +62,7 @@ static void test_escape(struct unit *u)
 	for (int i = 0; i < 199; i++)
 		many[i] = "argument";
 	many[199] = NULL;
-	struct denial w = mk("write", "/x", "r", SUGGEST_KEY_RW, "/x");
+	struct denial w = mk("write", "/x", "r", SUGGEST_RW, "/x");
 	char big[4096];
 	hint_format(&w, NULL, many, big, sizeof big);
 	CHECK(u, strlen(big) < 420 && strstr(big, " ...\n") != NULL);
@@ -71,7 +71,7 @@ static void test_escape(struct unit *u)
 static void test_why(struct unit *u)
 {
 	char buf[600];
-	struct denial d = mk("create", "/home/u/x", "not under a writable path", SUGGEST_KEY_RW, "/home/u/x");
+	struct denial d = mk("create", "/home/u/x", "not under a writable path", SUGGEST_RW, "/home/u/x");
 	d.ts_ms = 0;
 	d.count = 3;
 	hint_why_line(&d, "/home/u", buf, sizeof buf);
