@@ -37,6 +37,9 @@ struct launch {
 	bool want_status;                    /* hand back status_fd (sandboxed commands only) */
 	int pass_fd;                         /* -1, or an fd the command alone gets, as LAUNCH_PASS_FD
 				 * (init closes its copy): the shell integration's secret */
+	int request_fd;                      /* -1, or the pane's end of its request channel: every process
+				 * of the command gets it as LAUNCH_REQUEST_FD, named by
+				 * $SANDMUX_REQUEST_FD (backends/reqchan.h) */
 	bool exec_nodump;                    /* exec argv[0] (an absolute path) so that the process is
 				 * not dumpable (exec-nodump.c); if that fails, the command
 				 * runs as usual without pass_fd */

@@ -48,6 +48,7 @@ void run_opts_init(struct run_opts *o)
 	memset(o, 0, sizeof *o);
 	o->tty = -1;
 	o->pass_fd = -1;
+	o->request_fd = -1;
 	for (int i = 0; i < 3; i++)
 		o->stdio[i] = -1;
 }
@@ -207,6 +208,7 @@ static void launch_fill(struct launch *l, const struct run_opts *o, struct run *
 	l->proxy_listen_port = PROXY_SANDBOX_PORT;
 	l->want_status = o->early_exit && p->sandboxed;
 	l->pass_fd = o->pass_fd;
+	l->request_fd = o->request_fd;
 	l->exec_nodump = o->exec_nodump;
 	l->capture_dir = p->sandboxed ? o->capture_dir : NULL;
 	l->limits = r->have_limits ? &r->lim : NULL;

@@ -79,6 +79,9 @@ struct run_opts {
 	const char *capture_dir;     /* capture mode: the layer directory (backends/capture.h) */
 	int pass_fd;                 /* -1, or an fd the command alone gets as fd 3 (the shell
 				  * integration's secret); not closed here */
+	int request_fd;              /* -1, or the pane's end of its request channel, which every
+				  * process of the command gets as fd 4 (launch.h); not
+				  * closed here */
 	bool exec_nodump;            /* exec argv[0] (absolute) not dumpable (launch.h) */
 	bool early_exit;             /* on_exit as soon as the command's status is known,
 				  * before the sandbox's init and namespaces are gone

@@ -130,6 +130,8 @@ struct policy {
 	bool allow_ptrace;           /* devbox only */
 	bool capture;                /* outsideWrites "capture": writes outside the write roots land in a
 				      * per-pane copy-on-write layer (backends/capture.c) */
+	bool denial_hints;           /* "denialHints" (default true): a denied process gets one line on its
+				      * stderr when that is a pipe or a terminal (policy/hint.h) */
 
 	struct {
 		enum net_mode mode;

@@ -169,6 +169,8 @@ static void fill_chain(struct policy *p, const struct profile_def *const *chain,
 		limits_lower(&p->limits, &d->limits);
 		if (d->outside_writes.v != NULL)
 			p->capture = strcmp(d->outside_writes.v, "capture") == 0;
+		if (d->denial_hints.set)
+			p->denial_hints = d->denial_hints.v;
 	}
 }
 
@@ -312,6 +314,7 @@ int profile_resolve(struct policy *p, const struct config *cfg, const struct pol
 	/* outsideWrites: the top level, then each profile of the chain from
 	 * the base outwards (the most derived one says last). */
 	p->capture = cfg->outside_writes.v != NULL && strcmp(cfg->outside_writes.v, "capture") == 0;
+	p->denial_hints = !cfg->denial_hints.set || cfg->denial_hints.v; /* the same way */
 	fill_chain(p, chain, n, &restrict_net);
 	fill_net(p, cfg, restrict_net);
 	fill_env(p, cfg);

@@ -2,6 +2,8 @@
  * multiplexer side (observer, restart, keys) is escalate-pane.c. */
 #include "shell/escalate-queue.h"
 
+#include "shell/request.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +38,25 @@ static bool queued(const struct esc_pane *e, const struct suggestion *s)
 		if (same_suggestion(&e->q[i].d.suggest, s))
 			return true;
 	return false;
+}
+
+int esc_offer_request(struct esc_pane *e, const struct denial *d, struct request *req)
+{
+	if (e->nq >= ESC_QUEUE_MAX)
+		return 0;
+	struct esc_prompt *q = realloc(e->q, (e->nq + 1) * sizeof *q);
+	if (q == NULL)
+		return -1;
+	e->q = q;
+	struct esc_prompt *p = &e->q[e->nq];
+	memset(p, 0, sizeof *p);
+	if (denial_copy(&p->d, d) < 0)
+		return -1;
+	p->exit_status = -1;
+	p->seq = ++e->next_seq;
+	p->req = req;
+	e->nq++;
+	return 1;
 }
 
 /* A prompt is worth asking only for something a grant could change. */
@@ -108,10 +129,25 @@ const struct esc_prompt *esc_head(const struct esc_pane *e)
 
 static void prompt_clear(struct esc_prompt *p)
 {
+	if (p->req != NULL)
+		request_cancel(p->req, "the prompt was dropped");
+	p->req = NULL;
 	free(p->proc);
 	denial_clear(&p->d);
 	free(p->cmd);
 	free(p->cwd);
+}
+
+void esc_drop(struct esc_pane *e, size_t i, const char *why)
+{
+	if (i >= e->nq)
+		return;
+	if (e->q[i].req != NULL)
+		request_cancel(e->q[i].req, why);
+	e->q[i].req = NULL;
+	prompt_clear(&e->q[i]);
+	memmove(&e->q[i], &e->q[i + 1], (e->nq - i - 1) * sizeof e->q[0]);
+	e->nq--;
 }
 
 /* Drops every prompt offering s (the head included). */

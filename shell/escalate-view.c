@@ -19,6 +19,7 @@
 #include "shell/approve.h"
 #include "shell/mode.h"
 #include "shell/mux.h"
+#include "shell/request.h"
 #include "ui/denials.h"
 
 /* ---- the denials pane ---- */
@@ -290,6 +291,11 @@ static void widened_note(const struct esc_prompt *q, const char *home, char *buf
 static void prompt_view(const struct pane *p, struct prompt_view *v)
 {
 	const struct esc_prompt *q = esc_head(p->esc);
+	if (q->req != NULL) { /* `sandmux request` (shell/request.c) */
+		memset(v, 0, sizeof *v);
+		v->grant = v->rerun = request_prompt_lines(p, q, v->l);
+		return;
+	}
 	char *target = exact_or_empty(q->d.target), *rule = exact_or_empty(q->d.rule);
 	char *val = exact_or_empty(q->d.suggest.value);
 	char more[48] = "", ended[48] = "";
@@ -471,6 +477,10 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 {
 	struct esc_pane *e = p->esc;
 	bool shell = e->argv == NULL, rerun;
+	if (esc_head(e)->req != NULL) {
+		request_answer(c, p, scope);
+		return;
+	}
 	if (!answer_shown(c, p, scope, &rerun))
 		return;
 	if (scope == ESC_ONCE && shell && esc_head(e)->cmd == NULL) {

@@ -122,9 +122,10 @@ struct pane {
 	uint64_t seen_at;          /* ... and of the last frame that showed it */
 	uint64_t told_at;          /* ... and of its last notification told outside (alerts.c) */
 	uint64_t quiet_timer;
-	unsigned limits_said; /* the limits hit since the start already said in the pane */
-	char capture[4096];   /* capture mode: the pane's layer directory, "" otherwise */
-	int captured;         /* what the layer held when the command last ended */
+	unsigned limits_said;     /* the limits hit since the start already said in the pane */
+	char capture[4096];       /* capture mode: the pane's layer directory, "" otherwise */
+	int captured;             /* what the layer held when the command last ended */
+	struct request_pane *req; /* its request channel (shell/request.h), or NULL */
 };
 
 struct window {
@@ -342,6 +343,9 @@ void session_tmp_remove(const char *path);
  * $SANDMUX_SANDBOX, then the config), resolved now so that a bad policy is
  * reported on the terminal; 0, or -1 after printing why. */
 int session_profile(const char *workspace, const char *flag, char *name, size_t cap);
+/* pane-spawn.c: the pane's policy as a new start would load it (its
+ * profile, the session temp dir), without grants; 0, or -1 with err. */
+int pane_policy(struct pane *, struct policy **, char *err, size_t errlen);
 /* pane-spawn.c: starts the program on the PTY slave, sandboxed
  * (backends/run.h); on_exit(code, sig, pane) when it ends. */
 int pane_spawn(struct pane *, const struct pane_spec *, char *const *argv, char **env, int slave,

@@ -16,6 +16,7 @@
 #include "policy/policy.h"
 #include "shell/escalate.h"
 #include "shell/home.h"
+#include "shell/request.h"
 
 static int load(const char *home, const char *workspace, const char *profile, struct policy **out, char *err,
 		size_t errlen, FILE *warn)
@@ -53,6 +54,18 @@ int session_profile(const char *workspace, const char *flag, char *name, size_t 
 	return 0;
 }
 
+int pane_policy(struct pane *p, struct policy **out, char *err, size_t errlen)
+{
+	struct server *s = p->srv;
+	if (load(s->home, s->workspace, p->profile, out, err, errlen, s->log) < 0)
+		return -1;
+	if (s->tmpdir != NULL) {
+		free((*out)->tmpdir);
+		(*out)->tmpdir = strdup(s->tmpdir);
+	}
+	return 0;
+}
+
 void pane_run_stop(struct pane *p)
 {
 	run_stop(p->run, true); /* the pane moves on: its old run's last denials are past */
@@ -87,13 +100,9 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	struct policy *pol = NULL;
 	char tag[64];
 	pane_run_stop(p); /* a restarted pane gets a fresh sandbox, proxy and observer */
-	if (load(s->home, s->workspace, p->profile, &pol, err, errlen, s->log) < 0)
+	if (pane_policy(p, &pol, err, errlen) < 0)
 		return -1;
 	snprintf(p->profile, sizeof p->profile, "%s", pol->profile);
-	if (s->tmpdir != NULL) {
-		free(pol->tmpdir);
-		pol->tmpdir = strdup(s->tmpdir);
-	}
 	if (pane_capture(p, pol, err, errlen) < 0) {
 		policy_free(pol);
 		return -1;
@@ -111,7 +120,9 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	o.arg = p;
 	escalate_spawn_begin(p, pol, &o, NULL); /* grants, re-run, shell integration, observer, hold */
 	pane_limits_opts(p, pol, &o, tag, sizeof tag);
+	o.request_fd = request_spawn_begin(p, pol->sandboxed);
 	p->run = run_start(s->loop, &o, err, errlen);
+	request_spawn_end(o.request_fd);
 	escalate_spawn_end(p);
 	if (p->run == NULL) {
 		policy_free(pol);

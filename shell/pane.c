@@ -20,6 +20,7 @@
 #include "pty/pty.h"
 #include "pty/vt.h"
 #include "shell/escalate.h"
+#include "shell/request.h"
 
 #define READ_MAX    65536
 #define READ_SIDE   4096
@@ -234,6 +235,7 @@ void pane_free(struct pane *p)
 	vt_free(p->vt);
 	alerts_pane_free(p);
 	escalate_pane_free(p);
+	request_pane_free(p);
 	free(p);
 }
 
