@@ -15,6 +15,8 @@ export SANDMUX_NET_HOLD=4
 m_start 150 40
 m_type 'curl -sS --max-time 20 http://denied.test/held-then-allowed; echo "do""ne1:$?"'
 m_expect "a refused connection prompts" "prompt!"
+# Kept: a second into the 4 s hold, curl must still be waiting. (That it
+# was held, not failed, is proven below: the same curl succeeds.)
 sleep 1
 case "$(m_screen)" in *done1:*) fail "the connection is held, not failed" ;; *) ok "the connection is held, not failed" ;; esac
 m_keys C-b a
