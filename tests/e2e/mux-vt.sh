@@ -113,7 +113,8 @@ if command -v vttest >/dev/null; then
 		was=$(m_screen); m_keys $menu Enter
 		n=1
 		while [ $n -le 20 ]; do
-			t_until 10 moved_on # (from the screen before the key)
+			# the next screen, unless it looks the same as the last (80/132 columns)
+			cmp -s "$EXP/vttest-$menu-$n" "$EXP/vttest-$menu-$((n - 1))" 2>/dev/null || t_until 10 moved_on
 			case "$(m_screen)" in *'Enter choice number'*) break ;; esac
 			settle 'RETURN' || break
 			screen "vttest-$menu-$n"
