@@ -16,6 +16,7 @@
 
 #include "backends/loop.h"
 #include "backends/net-addr.h"
+#include "policy/agents.h"
 
 void conn_free(struct conn *c)
 {
@@ -159,7 +160,9 @@ void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule, bo
 	struct net_denial d = {
 		.host = c->host, .port = c->port, .addr = a, .rule = rule, .proto = proto_name(c->proto), .suggest = &sg
 	};
-	d.held = px->hold_ms > 0 && sg.key != NULL && !c->hold_done && c->state == ST_DIAL;
+	/* an agent's own hosts are never held: it would hang at its start */
+	d.held = px->hold_ms > 0 && sg.key != NULL && !c->hold_done && c->state == ST_DIAL &&
+		 !agents_names_host(px->policy, c->host);
 	px->stats.denied += !c->hold_done;
 	/* the 403's body: what the tool shows, told apart from sandmux's
 	 * own line at the end of a run */
@@ -169,6 +172,7 @@ void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule, bo
 		px->cb(&d, px->arg);
 	if (d.held) {
 		c->held = true;
+		c->held_until = loop_now_ms() + (uint64_t)px->hold_ms;
 		conn_timer(c, px->hold_ms, held_timeout);
 		return;
 	}
@@ -207,6 +211,17 @@ size_t proxy_decide_held(struct proxy *px)
 		}
 	}
 	return n;
+}
+
+int proxy_held_left_ms(const struct proxy *px)
+{
+	uint64_t now = loop_now_ms(), left = UINT64_MAX;
+	for (const struct conn *c = px != NULL ? px->conns : NULL; c != NULL; c = c->next) {
+		uint64_t l = c->held_until > now ? c->held_until - now : 0;
+		if (c->held && l < left)
+			left = l;
+	}
+	return left == UINT64_MAX ? -1 : (int)left;
 }
 
 size_t proxy_held_count(const struct proxy *px)

@@ -15,6 +15,7 @@
 #include "backends/loop.h"
 #include "backends/net-addr.h"
 #include "backends/proxy.h"
+#include "policy/agents.h"
 #include "policy/net.h"
 #include "tests/unit/unit.h"
 
@@ -524,6 +525,73 @@ static void test_env(struct unit *u)
 	proxy_env_free(env);
 }
 
+/* Sends req on a new connection and runs the loop for ms; what came
+ * back so far is in out. Returns the connection. */
+static int send_spin(struct loop *l, int port, const char *req, int ms, char *out, size_t size)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	out[0] = '\0';
+	if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0 || send(fd, req, strlen(req), 0) < 0)
+		return fd;
+	for (uint64_t end = loop_now_ms() + (uint64_t)ms; loop_now_ms() < end;)
+		loop_once(l, 10);
+	ssize_t n = recv(fd, out, size - 1, MSG_DONTWAIT);
+	out[n > 0 ? n : 0] = '\0';
+	return fd;
+}
+
+/* Holding: a refused host an allow entry could open waits, counting
+ * down, until decided again; a host an agent preset names (an admin
+ * allow list without it, say) is refused at once, never held. */
+static void test_proxy_hold(struct unit *u)
+{
+	static const struct origin user = { .layer = LAYER_USER };
+	struct policy p = { .profile = "workspace", .sandboxed = true };
+	p.net.mode = NET_PROXY;
+	rules_add(&p.net.allow, "allowed.test", user);
+	struct policy_agent agent = { .name = "agentx", .enabled = true };
+	rules_add(&agent.hosts, "api.agentx.test", user);
+	struct policy_agents agents = { .v = &agent, .n = 1 };
+	p.agents = &agents;
+	setenv("SANDMUX_DNS", "127.0.0.1:9", 1);
+	struct loop *l = loop_new();
+	struct seen seen = { 0 };
+	int port = 0, lfd = listen_any(&port);
+	const char *err = NULL;
+	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);
+	CHECK(u, px != NULL);
+	if (px == NULL)
+		return;
+	proxy_set_hold(px, 1500);
+	char out[8192];
+	int fd = send_spin(l, port, "CONNECT api.agentx.test:443 HTTP/1.1\r\n\r\n", 300, out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 403 ", 13) == 0); /* at once, not after the hold */
+	CHECK_INT(u, seen.n, 1);
+	CHECK_STR(u, seen.suggest, "api.agentx.test"); /* still offered: a prompt, not a hang */
+	CHECK_INT(u, (int)proxy_held_count(px), 0);
+	CHECK_INT(u, proxy_held_left_ms(px), -1);
+	close(fd);
+
+	fd = send_spin(l, port, "CONNECT other.test:443 HTTP/1.1\r\n\r\n", 300, out, sizeof out);
+	CHECK_STR(u, out, ""); /* held: no answer yet */
+	CHECK_INT(u, (int)proxy_held_count(px), 1);
+	int left = proxy_held_left_ms(px);
+	CHECK(u, left > 0 && left <= 1300);
+	for (uint64_t end = loop_now_ms() + 300; loop_now_ms() < end;)
+		loop_once(l, 10);
+	CHECK(u, proxy_held_left_ms(px) < left - 200); /* counting down */
+	CHECK_INT(u, (int)proxy_decide_held(px), 1);
+	CHECK_INT(u, proxy_held_left_ms(px), -1);
+	close(fd);
+	proxy_free(px);
+	loop_free(l);
+	rules_free(&p.net.allow);
+	rules_free(&agent.hosts);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -534,6 +602,7 @@ int main(void)
 	test_net_addr(&u);
 	test_proxy_loop(&u);
 	test_proxy_auth(&u);
+	test_proxy_hold(&u);
 	test_env(&u);
 	return unit_done(&u, "test_proxy");
 }
