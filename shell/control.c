@@ -230,6 +230,8 @@ static cJSON *pane_json(const struct pane *p)
 	cJSON_AddNumberToObject(o, "prompts", p->esc != NULL ? (double)p->esc->nq : 0);
 	/* denials that found ESC_QUEUE_MAX prompts waiting: no prompt of their own */
 	cJSON_AddNumberToObject(o, "prompts_not_queued", p->esc != NULL ? (double)p->esc->not_queued : 0);
+	/* prompts dropped as stale: their process trees gone, the pane moved on */
+	cJSON_AddNumberToObject(o, "prompts_dropped", p->esc != NULL ? (double)p->esc->dropped : 0);
 	cJSON *waiting = cJSON_AddArrayToObject(o, "waiting");
 	for (size_t i = 0; p->esc != NULL && i < p->esc->nq; i++)
 		cJSON_AddItemToArray(waiting, prompt_json(p, &p->esc->q[i]));

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "backends/launch.h"
+#include "backends/loop.h"
 #include "backends/observer.h"
 #include "backends/proxy.h"
 #include "policy/agents.h"
@@ -137,18 +138,31 @@ static void reoffer(struct pane *p, int status)
 		}
 }
 
-static bool pid_alive(int pid)
+static bool gone(pid_t pid)
 {
-	return kill(pid, 0) == 0 || errno == EPERM;
+	return kill(pid, 0) < 0 && errno == ESRCH;
 }
 
-/* The pane moved on: its prompts whose processes are gone (all of them
- * when the pane's agent restarts: its old sandbox is ended) are dropped.
- * A new command line in a shell pane does not count: a person often
- * looks around (ls, cat) before answering what the last one was denied. */
+/* A prompt's process tree has exited: no process is left in the job it
+ * was denied in (its process group: a pipeline and what it started),
+ * or it was the shell's own (a builtin's redirection), or, for the
+ * proxy's denials (no pid), no connection still waits. */
+static bool tree_gone(const struct esc_prompt *q, void *arg)
+{
+	const struct pane *p = arg;
+	if (q->d.pid <= 0)
+		return !escalate_net_held(p);
+	if (q->pgid > 0)
+		return q->pgid == p->esc->shell_pgrp || gone(-q->pgid);
+	return gone((pid_t)q->d.pid);
+}
+
+/* The pane moved on (its shell started a new command line, or its agent
+ * restarts, when its old sandbox is ended: all): its prompts whose
+ * process trees have exited are dropped and counted. */
 static void drop_stale(struct pane *p, bool all)
 {
-	size_t n = esc_drop_stale(p->esc, pid_alive, all);
+	size_t n = esc_drop_stale(p->esc, all ? NULL : tree_gone, p);
 	if (n > 0) {
 		server_log(p->srv, "pane %d: %zu stale prompt(s) dropped (%zu so far)", p->id, n, p->esc->dropped);
 		server_redraw(p->srv, true);
@@ -166,8 +180,14 @@ static void on_osc(int command, const char *arg, size_t len, void *data)
 	unsigned long ignored = e->gate.ignored;
 	int status = 0;
 	switch (report_gate_feed(&e->gate, command, arg, len, &status)) {
+	case REPORT_PROMPT:
+		e->shell_pgrp = p->fd >= 0 ? tcgetpgrp(p->fd) : 0; /* at its prompt, the shell has the terminal */
+		if (e->shell_pgrp < 0)
+			e->shell_pgrp = 0;
+		break;
 	case REPORT_START:
 		e->denials_run = 0;
+		drop_stale(p, false);
 		break;
 	case REPORT_END:
 		if (status != 0)
@@ -227,6 +247,8 @@ void escalate_pane_free(struct pane *p)
 		return;
 	observer_stop(e);
 	spawn_free(e);
+	if (e->held_timer != 0)
+		timer_cancel(p->srv->loop, e->held_timer);
 	esc_pane_clear(e);
 	strv_free(e->argv);
 	for (size_t i = 0; i < e->nagents; i++) {
@@ -414,6 +436,15 @@ static void proc_cmdline(struct esc_prompt *q)
 	buf[n] = '\0';
 	if (n > 0)
 		q->proc = strdup(buf);
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)q->d.pid); /* "PID (COMM) S PPID PGRP ..." */
+	f = fopen(path, "re");
+	n = f != NULL ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f != NULL)
+		fclose(f);
+	buf[n] = '\0';
+	char *paren = strrchr(buf, ')');
+	if (paren == NULL || sscanf(paren + 1, " %*c %*d %d", &q->pgid) != 1)
+		q->pgid = 0;
 }
 
 static void on_denial(struct denial *d, void *arg)
@@ -469,6 +500,8 @@ void escalate_net_denial(struct pane *p, const struct net_denial *nd)
 	}
 	on_denial(&d, p);
 	denial_clear(&d);
+	if (nd->held)
+		escalate_held_tick(p);
 }
 
 void escalate_limit_denial(struct pane *p, struct denial *d)
@@ -574,9 +607,4 @@ void escalate_pane_exited(struct pane *p)
 	}
 	if (p->status != 0)
 		reoffer(p, p->status);
-}
-
-const char *escalate_title_mark(const struct pane *p)
-{
-	return esc_pending(p->esc) ? " · prompt!" : "";
 }
