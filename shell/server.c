@@ -42,6 +42,7 @@ static void draw_tick(void *arg)
 	s->draw_pending = false;
 	s->last_draw = loop_now_ms();
 	redraw_clients(s);
+	control_titles(s); /* whatever changed a title asked for this draw */
 }
 
 /* Small changes (a typed key's echo, a prompt) are drawn at the end of
