@@ -271,18 +271,28 @@ static void on_denial(const struct net_denial *d, void *arg)
 	s->port = d->port;
 }
 
-/* Sends req, runs the loop until the proxy closes or 3 s pass. */
-static size_t exchange(struct loop *l, int port, const void *req, size_t len, char *out, size_t size)
+/* A new connection to the proxy on port, req sent; -1 when that failed. */
+static int send_to(int port, const void *req, size_t len)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	struct sockaddr_in a = { .sin_family = AF_INET,
 				 .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	size_t got = 0;
 	if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0 || send(fd, req, len, 0) != (ssize_t)len) {
 		close(fd);
-		return 0;
+		return -1;
 	}
+	return fd;
+}
+
+/* Sends req, runs the loop until the proxy closes or 3 s pass. */
+static size_t exchange(struct loop *l, int port, const void *req, size_t len, char *out, size_t size)
+{
+	int fd = send_to(port, req, len);
+	size_t got = 0;
+	out[0] = '\0';
+	if (fd < 0)
+		return 0;
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	uint64_t end = loop_now_ms() + 3000;
 	while (loop_now_ms() < end) {
@@ -308,6 +318,13 @@ static int listen_any(int *port)
 		return -1;
 	*port = ntohs(a.sin_port);
 	return fd;
+}
+
+/* A proxy for p on a loopback port of its own, telling seen. */
+static struct proxy *proxy_on(struct loop *l, const struct policy *p, struct seen *seen, int *port)
+{
+	const char *err = NULL;
+	return proxy_new(l, p, listen_any(port), on_denial, seen, &err);
 }
 
 /* An address of this host's own interfaces outside every fixed block
@@ -367,9 +384,8 @@ static void test_proxy_loop(struct unit *u)
 
 	struct loop *l = loop_new();
 	struct seen seen = { 0 };
-	int port = 0, lfd = listen_any(&port);
-	const char *err = NULL;
-	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);
+	int port = 0;
+	struct proxy *px = proxy_on(l, &p, &seen, &port);
 	CHECK(u, px != NULL);
 	if (px == NULL)
 		return;
@@ -464,9 +480,8 @@ static void test_proxy_auth(struct unit *u)
 	setenv("SANDMUX_DNS", "127.0.0.1:9", 1);
 	struct loop *l = loop_new();
 	struct seen seen = { 0 };
-	int port = 0, lfd = listen_any(&port);
-	const char *err = NULL;
-	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);
+	int port = 0;
+	struct proxy *px = proxy_on(l, &p, &seen, &port);
 	if (!CHECK(u, px != NULL))
 		return;
 	proxy_set_auth(px, "s3cret");
@@ -529,12 +544,9 @@ static void test_env(struct unit *u)
  * back so far is in out. Returns the connection. */
 static int send_spin(struct loop *l, int port, const char *req, int ms, char *out, size_t size)
 {
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_in a = { .sin_family = AF_INET,
-				 .sin_port = htons((uint16_t)port),
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = send_to(port, req, strlen(req));
 	out[0] = '\0';
-	if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0 || send(fd, req, strlen(req), 0) < 0)
+	if (fd < 0)
 		return fd;
 	for (uint64_t end = loop_now_ms() + (uint64_t)ms; loop_now_ms() < end;)
 		loop_once(l, 10);
@@ -559,9 +571,8 @@ static void test_proxy_hold(struct unit *u)
 	setenv("SANDMUX_DNS", "127.0.0.1:9", 1);
 	struct loop *l = loop_new();
 	struct seen seen = { 0 };
-	int port = 0, lfd = listen_any(&port);
-	const char *err = NULL;
-	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);
+	int port = 0;
+	struct proxy *px = proxy_on(l, &p, &seen, &port);
 	CHECK(u, px != NULL);
 	if (px == NULL)
 		return;
