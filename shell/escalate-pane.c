@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "backends/launch.h"
@@ -145,15 +146,16 @@ static bool gone(pid_t pid)
 
 /* A prompt's process tree has exited: no process is left in the job it
  * was denied in (its process group: a pipeline and what it started),
- * or it was the shell's own (a builtin's redirection), or, for the
- * proxy's denials (no pid), no connection still waits. */
+ * or it was the shell's own (a builtin's redirection; the shell leads
+ * the terminal's session, so its group is the session's id), or, for
+ * the proxy's denials (no pid), no connection still waits. */
 static bool tree_gone(const struct esc_prompt *q, void *arg)
 {
 	const struct pane *p = arg;
 	if (q->d.pid <= 0)
 		return !escalate_net_held(p);
 	if (q->pgid > 0)
-		return q->pgid == p->esc->shell_pgrp || gone(-q->pgid);
+		return (p->fd >= 0 && q->pgid == tcgetsid(p->fd)) || gone(-q->pgid);
 	return gone((pid_t)q->d.pid);
 }
 
@@ -180,11 +182,6 @@ static void on_osc(int command, const char *arg, size_t len, void *data)
 	unsigned long ignored = e->gate.ignored;
 	int status = 0;
 	switch (report_gate_feed(&e->gate, command, arg, len, &status)) {
-	case REPORT_PROMPT:
-		e->shell_pgrp = p->fd >= 0 ? tcgetpgrp(p->fd) : 0; /* at its prompt, the shell has the terminal */
-		if (e->shell_pgrp < 0)
-			e->shell_pgrp = 0;
-		break;
 	case REPORT_START:
 		e->denials_run = 0;
 		drop_stale(p, false);

@@ -78,7 +78,6 @@ struct esc_pane {
 	size_t turned;       /* `n` within this pane: how many times the queue turned */
 	size_t dropped;      /* stale prompts dropped (their processes gone, the pane moved on) */
 	uint64_t held_timer; /* while a connection is held: the title's countdown (escalate-view.c) */
-	int shell_pgrp;      /* shell pane: the shell's own process group, seen at its last prompt */
 };
 
 struct esc_agent {

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Prompts that stay current, in a bash pane as a person uses it: a prompt
 # whose process tree has exited is dropped when the shell starts the next
-# command line, and counted (list --json, the overview, the denials pane);
-# one whose job still runs (a background job) stays until that job is
-# gone too. `n` steps through every waiting prompt: the pane's own first,
+# command line, and counted (list --json, the overview, the denials pane),
+# also one denied in the shell itself (a builtin's redirection); one
+# whose job still runs (a background job) stays until that job is gone. `n` steps through every waiting prompt: the pane's own first,
 # then every other pane's, across windows, in the order the windows and
 # their panes are listed (a pane split off after another window was made
 # has the larger id). Every change of a pane's title line, its program's
@@ -36,31 +36,32 @@ waiting() { pane1 "' '.join(sorted(q['target'].rsplit('/', 1)[1] for q in p['wai
 m_start 200 50
 (m_sandmux events --kind title >"$EV/titles" 2>"$EV/titles.err"; echo $? >"$EV/titles.rc") &
 
-# A background job whose process tree lives on, and a command that ends.
-m_type "(touch '$OUT/bg'; exec sleep 300) & touch '$OUT/fg'"
-m_expect "both writes are denied" "prompt!"
-until_ok 10 is "p['prompts']" 2 && ok "two prompts wait" || fail "two prompts wait ($(waiting))"
+# A background job whose process tree lives on, a command that ends, and
+# a builtin's redirection (denied in the shell itself).
+m_type "(touch '$OUT/bg'; exec sleep 300) & touch '$OUT/fg'; echo x >'$OUT/builtin'"
+m_expect "the writes are denied" "prompt!"
+until_ok 10 is "p['prompts']" 3 && ok "three prompts wait" || fail "three prompts wait ($(waiting))"
 sleep 1
-same "they stay while the shell waits at its prompt" "$(waiting)" "bg fg"
+same "they stay while the shell waits at its prompt" "$(waiting)" "bg builtin fg"
 m_type 'echo NEXT-$((6*7))'
 m_expect "the shell starts the next command line" "NEXT-42"
-until_ok 5 is "p['prompts_dropped']" 1 && ok "the ended command's prompt is dropped and counted" ||
-	fail "the ended command's prompt is dropped and counted ($(pane1 "p['prompts_dropped']"))"
+until_ok 5 is "p['prompts_dropped']" 2 && ok "the ended command's and the builtin's prompts are dropped and counted" ||
+	fail "the ended command's and the builtin's prompts are dropped and counted ($(pane1 "p['prompts_dropped']"))"
 same "the background job's prompt stays: its process tree lives" "$(waiting)" "bg"
 m_type 'kill %1; wait'
 m_type 'echo AFTER-$((7*7))'
 m_expect "the job is gone and the shell went on" "AFTER-49"
 until_ok 5 is "p['prompts']" 0 && ok "then its prompt is dropped too" || fail "then its prompt is dropped too ($(waiting))"
-same "both counted" "$(pane1 "p['prompts_dropped']")" 2
+same "all counted" "$(pane1 "p['prompts_dropped']")" 3
 m_waitnot main "prompt!" 5 && ok "the title says no prompt waits" || fail "the title says no prompt waits"
 m_keys C-b w
-m_expect "the overview counts them" "0 prompts waiting, 2 stale dropped"
-contains "per pane" "$(m_screen)" "(2 stale dropped)"
+m_expect "the overview counts them" "0 prompts waiting, 3 stale dropped"
+contains "per pane" "$(m_screen)" "(3 stale dropped)"
 m_keys q
 m_keys C-b D
-m_expect "the denials pane counts them" "2 stale prompts dropped"
+m_expect "the denials pane counts them" "3 stale prompts dropped"
 m_keys q
-[ -e "$OUT/bg" ] || [ -e "$OUT/fg" ] && fail "nothing was written (outside)" || ok "nothing was written (outside)"
+[ -e "$OUT/bg" ] || [ -e "$OUT/fg" ] || [ -e "$OUT/builtin" ] && fail "nothing was written (outside)" || ok "nothing was written (outside)"
 
 # n: pane 1 has two prompts; window 1 gets pane 2, then pane 3 is split
 # off in window 0.
@@ -109,7 +110,7 @@ until_ok 5 title_seen 1 "hello-title-64" program && ok "a program's OSC 2 is a t
 title_seen 1 "· hello-title-64" && ok "with the title line as drawn" || fail "with the title line as drawn"
 title_seen 1 "prompt!" && ok "sandmux's own title text (a prompt waits) is a title event" ||
 	fail "sandmux's own title text (a prompt waits) is a title event"
-title_seen 1 "denials 2" && ok "and the denials counting up" || fail "and the denials counting up"
+title_seen 1 "denials 3" && ok "and the denials counting up" || fail "and the denials counting up"
 title_seen 2 "2: " && ok "other panes' titles too" || fail "other panes' titles too"
 n=$(wc -l <"$EV/titles")
 sleep 1
