@@ -53,6 +53,7 @@ m_type 'echo AFTER-$((7*7))'
 m_expect "the job is gone and the shell went on" "AFTER-49"
 until_ok 5 is "p['prompts']" 0 && ok "then its prompt is dropped too" || fail "then its prompt is dropped too ($(waiting))"
 same "all counted" "$(pane1 "p['prompts_dropped']")" 3
+same "sandmux list shows the count" "$(m_sandmux list | awk '$1 == 1 { print $NF }')" 3
 m_waitnot main "prompt!" 5 && ok "the title says no prompt waits" || fail "the title says no prompt waits"
 m_keys C-b w
 m_expect "the overview counts them" "0 prompts waiting, 3 stale dropped"
