@@ -48,6 +48,7 @@ for l in open(sys.argv[1]).read().splitlines():
 print(len(seen))
 PY
 }
+_i=0; while [ "$(counts)" -lt 2 ] && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
 n=$(counts)
 [ "$n" -ge 2 ] && ok "each second is a title event ($n values)" || fail "each second is a title event ($n values)"
 m_keys s
