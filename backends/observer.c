@@ -329,6 +329,9 @@ static void observer_emit(struct observer_core *o, const struct seccomp_notif *r
 {
 	snprintf(d->comm, sizeof d->comm, "%s", comm);
 	d->pid = (pid_t)req->pid;
+	d->pgid = getpgid(d->pid); /* while it waits: its job, which may outlive it */
+	if (d->pgid < 0)
+		d->pgid = 0;
 	if (o->cb != NULL)
 		o->cb(d, o->arg);
 }

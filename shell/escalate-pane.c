@@ -154,8 +154,8 @@ static bool tree_gone(const struct esc_prompt *q, void *arg)
 	const struct pane *p = arg;
 	if (q->d.pid <= 0)
 		return !escalate_net_held(p);
-	if (q->pgid > 0)
-		return (p->fd >= 0 && q->pgid == tcgetsid(p->fd)) || gone(-q->pgid);
+	if (q->d.pgid > 0)
+		return (p->fd >= 0 && q->d.pgid == tcgetsid(p->fd)) || gone(-q->d.pgid);
 	return gone((pid_t)q->d.pid);
 }
 
@@ -433,15 +433,6 @@ static void proc_cmdline(struct esc_prompt *q)
 	buf[n] = '\0';
 	if (n > 0)
 		q->proc = strdup(buf);
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)q->d.pid); /* "PID (COMM) S PPID PGRP ..." */
-	f = fopen(path, "re");
-	n = f != NULL ? fread(buf, 1, sizeof buf - 1, f) : 0;
-	if (f != NULL)
-		fclose(f);
-	buf[n] = '\0';
-	char *paren = strrchr(buf, ')');
-	if (paren == NULL || sscanf(paren + 1, " %*c %*d %d", &q->pgid) != 1)
-		q->pgid = 0;
 }
 
 static void on_denial(struct denial *d, void *arg)

@@ -37,7 +37,6 @@ struct esc_prompt {
 	char *cmd, *cwd;         /* shell pane: the command line running then, and where; or NULL */
 	struct suggestion exact; /* what was offered first; d.suggest may be widened from it */
 	char *proc;              /* the denied process's command line (an agent's tool call), or NULL */
-	int pgid;                /* its process group then (the job it belongs to), or 0 */
 	int level;               /* how many directories up the person widened it (0: exact) */
 };
 
