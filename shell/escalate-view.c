@@ -398,12 +398,15 @@ static void prompt_bar(struct client *c, const struct pane *p)
 {
 	const struct esc_prompt *q = esc_head(p->esc);
 	char *target = ui_exact_text(q->d.target != NULL ? q->d.target : ""), *comm = ui_exact_text(q->d.comm);
-	char key[32], more[48] = "", line[600];
+	char key[32], more[48] = "", held[48] = "", line[600];
 	keys_name(&c->srv->cfg.prefix, key, sizeof key);
 	if (p->esc->nq > 1)
 		snprintf(more, sizeof more, " (+%zu more)", p->esc->nq - 1);
-	snprintf(line, sizeof line, " sandbox prompt: %s %s by %s%s · %s a to answer", q->d.op,
-		 target != NULL ? target : "?", comm != NULL && comm[0] ? comm : "?", more, key);
+	int left = strcmp(q->d.op, "connect") == 0 ? proxy_held_left_ms(p->proxy) : -1;
+	if (left >= 0)
+		snprintf(held, sizeof held, ", held, refused in %ds", (left + 999) / 1000);
+	snprintf(line, sizeof line, " sandbox prompt: %s %s by %s%s%s · %s a to answer", q->d.op,
+		 target != NULL ? target : "?", comm != NULL && comm[0] ? comm : "?", more, held, key);
 	free(target);
 	free(comm);
 	ui_text(c->ui, p->y + p->h - 1, p->x, p->w, line, UI_ALERT);

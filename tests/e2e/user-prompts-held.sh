@@ -34,6 +34,7 @@ done
 [ -n "$now" ] && [ -n "$first" ] && [ "$now" -lt "$first" ] && ok "and decreasing ($first s, then $now s)" ||
 	fail "and decreasing ($first s, then ${now:-nothing})"
 case "$(m_screen)" in *done1:*) fail "the connection is still held" ;; *) ok "the connection is still held" ;; esac
+contains "the prompt's bar says so too" "$(m_screen | grep 'sandbox prompt:')" "connect denied.test:80 by ?, held, refused in "
 m_keys C-b a
 m_expect "the open prompt shows the time left too" "the connection is held (refused in "
 counts() { # the distinct countdown values in pane 1's title events
