@@ -217,7 +217,10 @@ static void utf8_clean(char *s)
 		size_t k = 1;
 		while (n > 1 && k < n && (in[k] & 0xc0) == 0x80)
 			k++;
-		if (n == 0 || k < n || (n == 2 && *in < 0xc2)) {
+		/* overlong forms, surrogates, past U+10FFFF */
+		bool bad = (n == 2 && *in < 0xc2) || (*in == 0xe0 && in[1] < 0xa0) || (*in == 0xed && in[1] > 0x9f) ||
+			   (*in == 0xf0 && in[1] < 0x90) || (*in == 0xf4 && in[1] > 0x8f) || *in > 0xf4;
+		if (n == 0 || k < n || bad) {
 			in++; /* not the start of a whole sequence: dropped */
 			continue;
 		}

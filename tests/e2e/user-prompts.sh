@@ -98,8 +98,8 @@ title_seen() { # title_seen PANE TEXT [program]: an event of PANE whose title (o
 import json, sys
 f, pane, text = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 key = sys.argv[4] if len(sys.argv) > 4 else "title"
-for l in open(f).read().splitlines():
-    e = json.loads(l)
+for l in open(f, encoding="utf-8").read().splitlines():
+    e = json.loads(l)  # the file is read as strict UTF-8
     assert e["event"] == "title" and set(e) == {"event", "pane", "title", "program"}, e
     if e["pane"] == pane and text in e[key]:
         sys.exit(0)
@@ -109,6 +109,9 @@ PY
 until_ok 5 title_seen 1 "hello-title-64" program && ok "a program's OSC 2 is a title event" ||
 	fail "a program's OSC 2 is a title event"
 title_seen 1 "· hello-title-64" && ok "with the title line as drawn" || fail "with the title line as drawn"
+m_type "printf '\033]2;bad\377\300\355\240\200x-%s\007' \$((5*13))"
+until_ok 5 title_seen 1 "badx-65" program && ok "bytes that are not UTF-8 are dropped from the event" ||
+	fail "bytes that are not UTF-8 are dropped from the event"
 title_seen 1 "prompt!" && ok "sandmux's own title text (a prompt waits) is a title event" ||
 	fail "sandmux's own title text (a prompt waits) is a title event"
 title_seen 1 "denials 3" && ok "and the denials counting up" || fail "and the denials counting up"
