@@ -581,7 +581,7 @@ static void test_proxy_hold(struct unit *u)
 	p.agents = &agents;
 	setenv("SANDMUX_DNS", "127.0.0.1:9", 1);
 	struct loop *l = loop_new();
-	struct seen seen = { 0 };
+	struct seen seen = { .u = u };
 	int port = 0;
 	struct proxy *px = proxy_on(l, &p, &seen, &port);
 	CHECK(u, px != NULL);
