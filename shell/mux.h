@@ -116,6 +116,7 @@ struct pane {
 	uint64_t seen_at;          /* ... and of the last frame that showed it */
 	uint64_t told_at;          /* ... and of its last notification told outside (alerts.c) */
 	uint64_t quiet_timer;
+	uint64_t read_timer;           /* a pane not typed into rests a moment after a full read (pane.c) */
 	struct sandbox_limits *limits; /* resource limits in force (pane-limits.c), or NULL */
 	unsigned limits_said;          /* the limits hit since the start already said in the pane */
 	char capture[4096];            /* capture mode: the pane's layer directory, "" otherwise */
@@ -195,11 +196,13 @@ struct server {
 	struct ui *parked[MUX_MAX_PARKED]; /* screens of gone clients, for reuse (ui_park) */
 	int nparked;
 	uint64_t draw_timer, last_draw;
+	uint64_t last_input;            /* when a client last typed (pane.c: floods rest meanwhile) */
 	uint64_t limits_timer;          /* the look at every pane's limit counters (pane-limits.c) */
 	uint64_t flood_start;           /* pane output in the tick from flood_start */
 	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
 	bool draw_pending;
-	bool draw_held; /* the pending draw waits out a flood's tick */
+	bool draw_held;    /* the pending draw waits out a flood's tick */
+	bool echo_pending; /* the active pane alone is drawn at this turn's end */
 	bool quit;
 	char quit_why[64];      /* what asked it to end: "kill-session", "signal 15 (SIGTERM)" */
 	struct esc_server *esc; /* the session's denial events (shell/escalate-pane.c) */
@@ -233,6 +236,10 @@ bool client_alive(const struct server *, const struct client *);
 void client_message(struct client *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The client is so far behind that drawing for it is skipped. */
 bool client_behind(const struct client *);
+/* Writes what is queued now, as far as the socket takes it without
+ * blocking (a frame should not wait for the next loop turn); errors are
+ * left for the loop to see. */
+void client_push(struct client *);
 
 /* peer.c: why a connecting process may not use the session (it runs in
  * a pane's sandbox), or NULL. */
@@ -320,6 +327,9 @@ void pane_limits_watch(struct server *);
 
 /* redraw.c */
 void redraw_clients(struct server *);
+/* The active pane's changes alone (an echo while another pane floods):
+ * the other panes' dirty rows wait for the next tick. */
+void redraw_active(struct server *);
 
 /* session-tmp.c: the session's temp dir, made and removed. */
 char *session_tmp_make(const char *home, const char *name, char *err, size_t errlen);

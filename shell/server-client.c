@@ -342,6 +342,7 @@ static bool client_dispatch(struct client *c)
 			client_hello(c, p, h.len);
 			break;
 		case MSG_INPUT:
+			s->last_input = loop_now_ms();
 			client_input(c, p, h.len);
 			break;
 		case MSG_RESIZE:
@@ -412,6 +413,19 @@ static void on_client(struct watch *w, int events, void *arg)
 	}
 	if (client_dispatch(c) && c->out.len > 0)
 		client_flush(c);
+}
+
+void client_push(struct client *c)
+{
+	while (c->out.len > 0) {
+		ssize_t n = write(c->fd, c->out.p, c->out.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		buf_drop(&c->out, (size_t)n);
+	}
+	watch_set(c->w, reading(c) | (c->closing ? LOOP_OUT : 0)); /* the loop drops a closing one */
 }
 
 bool client_behind(const struct client *c)
