@@ -196,6 +196,8 @@ struct server {
 	struct ui *parked[MUX_MAX_PARKED]; /* screens of gone clients, for reuse (ui_park) */
 	int nparked;
 	uint64_t draw_timer, last_draw;
+	uint32_t term_rgb[3];           /* the attached terminal's fg, bg, cursor (shell/term-colors.h) */
+	unsigned term_known;            /* bit i: term_rgb[i] was answered */
 	uint64_t last_input;            /* when a client last typed (pane.c: floods rest meanwhile) */
 	uint64_t limits_timer;          /* the look at every pane's limit counters (pane-limits.c) */
 	uint64_t flood_start;           /* pane output in the tick from flood_start */
@@ -298,6 +300,9 @@ struct pane *pane_find(struct server *, int id);
 
 /* pane-osc.c: routes the pane's OSC strings (clipboard, osc_hook). */
 void pane_osc_init(struct pane *);
+/* Answers the pane's colour queries with the attached terminal's colours
+ * the server has (server.term_rgb); the defaults otherwise. */
+void pane_osc_colors(struct pane *);
 
 /* alerts.c: what asks for the person's attention (bell, notification,
  * quiet after output, a waiting prompt), per pane and per window. */
