@@ -5,7 +5,8 @@
 # and with 2,000 lines of history each; keystroke echo, idle and while the
 # pane beside floods.
 # Prints numbers; asserts nothing. MB=size of the file (default 50);
-# W, H: the pane's size for the cat (default 200x50); MUX_BENCH=cat
+# W, H: the pane's size for the cat (default 200x50); ROUNDS: how many
+# cats in each, interleaved (default 3); MUX_BENCH=cat
 # measures the throughput only, MUX_BENCH=mem the memory only,
 # MUX_BENCH=echo the keystroke echo only.
 bench=$(cd "$(dirname "$0")" && pwd)
@@ -56,25 +57,43 @@ timed_cat() { echo "s=\$(date +%s%N); cat big.txt; e=\$(date +%s%N); echo \$(( (
 
 if [ "${MUX_BENCH:-all}" != echo ]; then
 if [ "${MUX_BENCH:-all}" != mem ]; then
-# sandmux: W columns, H rows for the pane (+ title line + status bar)
-$OUT new -d -s s -x "$W" -y $((H + 2)) "$SANDMUX; sleep 3600"
-sleep 1
-spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
-"$SANDMUX" new -n cat -- sh -c "$(timed_cat sandmux.ms)" >/dev/null
-$OUT send-keys -t s C-b z
-wait_file sandmux.ms
-# tmux: its own client attached in the same outer terminal size
-$REF new -d -s r -x "$W" -y "$H" "sleep 3600"
-$OUT new -d -s t -x "$W" -y $((H + 1)) "$REF attach -t r"
-sleep 0.5
-$REF respawn-pane -k -t r "sh -c '$(timed_cat tmux.ms); sleep 3600'"
-wait_file tmux.ms
-bare_s=$(date +%s%N); script -qc "cat big.txt" /dev/null >/dev/null; bare_e=$(date +%s%N)
-echo "cat of $((size / 1048576)) MB at ${W}x$H: sandmux $(cat sandmux.ms) ms, tmux $(cat tmux.ms) ms, bare pty (script) $(( (bare_e - bare_s) / 1000000 )) ms"
-echo "sandmux server RSS after the cat: $(rss_kb "$spid") kB"
-$OUT kill-session -t t; $REF kill-server
-(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
-sleep 0.5
+# One cat in each, ROUNDS times (default 3), the order swapped every
+# round so that a change of load on the machine falls on both alike.
+cat_sandmux() { # sandmux: W columns, H rows for the pane (+ title line + status bar)
+	rm -f sandmux.ms
+	$OUT new -d -s s -x "$W" -y $((H + 2)) "$SANDMUX; sleep 3600"
+	sleep 1
+	spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
+	"$SANDMUX" new -n cat -- sh -c "$(timed_cat sandmux.ms)" >/dev/null
+	$OUT send-keys -t s C-b z
+	wait_file sandmux.ms
+	srss=$(rss_kb "$spid")
+	$OUT kill-session -t s
+	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
+	sleep 0.5
+}
+cat_tmux() { # tmux: its own client attached in the same outer terminal size
+	rm -f tmux.ms
+	$REF new -d -s r -x "$W" -y "$H" "sleep 3600"
+	$OUT new -d -s t -x "$W" -y $((H + 1)) "$REF attach -t r"
+	sleep 0.5
+	$REF respawn-pane -k -t r "sh -c '$(timed_cat tmux.ms); sleep 3600'"
+	wait_file tmux.ms
+	$OUT kill-session -t t; $REF kill-server
+	sleep 0.5
+}
+i=1; ratios=""
+while [ $i -le "${ROUNDS:-3}" ]; do
+	if [ $((i % 2)) = 1 ]; then cat_sandmux; cat_tmux; else cat_tmux; cat_sandmux; fi
+	bare_s=$(date +%s%N); script -qc "cat big.txt" /dev/null >/dev/null; bare_e=$(date +%s%N)
+	r=$(awk -v a="$(cat sandmux.ms)" -v b="$(cat tmux.ms)" 'BEGIN { printf "%.2f", a / b }')
+	ratios="$ratios $r"
+	echo "cat of $((size / 1048576)) MB at ${W}x$H, round $i: sandmux $(cat sandmux.ms) ms, tmux $(cat tmux.ms) ms (ratio $r)," \
+		"bare pty (script) $(( (bare_e - bare_s) / 1000000 )) ms; sandmux server RSS after it $srss kB"
+	i=$((i + 1))
+done
+echo "$ratios" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ r[NR] = $1 } END {
+	printf "cat, sandmux/tmux time: median %.2f, min %.2f, max %.2f (%d rounds)\n", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2, r[1], r[NR], NR }'
 
 [ "${MUX_BENCH:-all}" = cat ] && exit 0 # MUX_BENCH=cat: the throughput only
 fi # MUX_BENCH != mem
