@@ -189,12 +189,11 @@ static void draw_client(struct client *c)
 	draw_outside(c); /* every frame: curses clears its lines to their end */
 }
 
-/* Whether this client can take the active pane alone: the usual window
- * view, nothing covering the pane that would need the rest redrawn. */
+/* Whether this client can take the active pane alone: the window view
+ * (zoomed or not), nothing covering it that would need the rest redrawn. */
 static bool active_alone(const struct client *c)
 {
-	return !c->full && !c->prompt_on && c->srv->cur != NULL && c->srv->cur->active != NULL && c->mode == NULL &&
-	       !c->srv->cur->zoomed;
+	return !c->full && !c->prompt_on && c->srv->cur != NULL && c->srv->cur->active != NULL && c->mode == NULL;
 }
 
 void redraw_active(struct server *s)
