@@ -7,8 +7,10 @@
  * ends the remaining processes itself. */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -83,6 +85,25 @@ static void init_hide(void)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
+/* Init lives as long as the sandbox and, once the command is forked,
+ * needs nothing from the heap: what it still uses is on its stack and in
+ * libc's own data, and nothing it calls from here on allocates (read,
+ * kill, waitpid, write, _exit). The heap it was forked with is the
+ * server's (every pane's screen, the clients' screens) and the server
+ * changing its copy later would leave init holding the old pages, a
+ * private copy per pane: give it all back. */
+static void init_shed_heap(void)
+{
+	struct mallinfo2 mi = mallinfo2(); /* arena: the bytes taken with brk */
+	char *top = sbrk(0);
+	long page = sysconf(_SC_PAGESIZE);
+	if (top == (char *)-1 || page <= 0 || mi.arena == 0 || mi.arena > (size_t)(top - (char *)0))
+		return;
+	uintptr_t start = ((uintptr_t)(top - mi.arena) + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+	if (start < (uintptr_t)top)
+		madvise((void *)start, (uintptr_t)top - start, MADV_DONTNEED);
+}
+
 /* The weaker sandbox has no pid namespace whose end would take every
  * process with it: init (their subreaper) kills what is left and reaps
  * it, before it reports the status, so no process outlives the run. */
@@ -124,6 +145,8 @@ int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 	close(s->chan);
 	init_drop_stdio(s);
 	init_hide();
+	if (!s->weak) /* the weaker sandbox's init still walks /proc at the end */
+		init_shed_heap();
 	int status = init_wait(sfd, cmd);
 	if (s->weak)
 		init_end_tree();

@@ -83,6 +83,8 @@ struct vt {
 	void *osc_data;
 	bool clipboard;
 	uint32_t default_fg, default_bg; /* 0xRRGGBB, for colour queries */
+	uint32_t cursor_color;
+	bool cursor_color_set;
 };
 
 /* Queue bytes for the program (bounded: dropped when the host lags). */

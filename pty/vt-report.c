@@ -231,13 +231,16 @@ bool report_dcs(struct vt *vt, const char *s, size_t len)
 }
 
 /* OSC 10/11/12 "?": programs (editors, agent TUIs) ask for the default
- * colours to pick a light or dark theme; answer rather than let them wait.
- * The cursor (12) takes the foreground colour. */
+ * colours to pick a light or dark theme; answer rather than let them wait,
+ * with the attached terminal's own colours once the host has them. The
+ * cursor (12) takes the foreground colour unless its own is known. */
 bool report_osc_color(struct vt *vt, int num, const char *arg, size_t len)
 {
 	if (num < 10 || num > 12 || len != 1 || arg[0] != '?')
 		return false;
-	uint32_t rgb = num == 11 ? vt->default_bg : vt->default_fg;
+	uint32_t rgb = num == 11                           ? vt->default_bg
+		       : num == 12 && vt->cursor_color_set ? vt->cursor_color
+							   : vt->default_fg;
 	char s[64];
 	int n = snprintf(s, sizeof s, "\033]%d;rgb:%02x%02x/%02x%02x/%02x%02x\033\\", num, rgb >> 16 & 0xff,
 			 rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb >> 8 & 0xff, rgb & 0xff, rgb & 0xff);

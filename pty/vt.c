@@ -362,6 +362,12 @@ void vt_set_default_colors(struct vt *vt, uint32_t fg_rgb, uint32_t bg_rgb)
 	vt->default_bg = bg_rgb & 0xffffff;
 }
 
+void vt_set_cursor_color(struct vt *vt, uint32_t rgb)
+{
+	vt->cursor_color = rgb & 0xffffff;
+	vt->cursor_color_set = true;
+}
+
 void vt_focus(struct vt *vt, bool in)
 {
 	if (in)

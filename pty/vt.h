@@ -119,6 +119,9 @@ size_t vt_take_reply(struct vt *, char *out, size_t cap);
 /* The default colours (0xRRGGBB) answered to a program's OSC 10/11/12
  * query; dark (e5e5e5 on 000000) unless the host knows better. */
 void vt_set_default_colors(struct vt *, uint32_t fg_rgb, uint32_t bg_rgb);
+/* The colour the cursor is drawn in (OSC 12), when the host knows it;
+ * until then the foreground's is answered. */
+void vt_set_cursor_color(struct vt *, uint32_t rgb);
 
 /* The pane gained or lost focus: answered to the program (CSI I / CSI O)
  * only if it asked for focus events (mode 1004); read with vt_take_reply. */

@@ -3,6 +3,7 @@
  * a client calls (the dispatcher above it calls them all). */
 #include "shell/mux.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,4 +115,17 @@ void client_message(struct client *c, const char *fmt, ...)
 bool client_behind(const struct client *c)
 {
 	return c->out.len > OUT_HIGH;
+}
+
+void client_push(struct client *c)
+{
+	while (c->out.len > 0) {
+		ssize_t n = write(c->fd, c->out.p, c->out.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		buf_drop(&c->out, (size_t)n);
+	}
+	watch_set(c->w, client_reading(c) | (c->closing ? LOOP_OUT : 0)); /* the loop drops a closing one */
 }

@@ -26,6 +26,9 @@
 #include "policy/paths.h"
 #include "shell/home.h"
 #include "shell/proto.h"
+#include "shell/term-colors.h"
+
+#define COLORS_WAIT_MS 2000 /* for a terminal that answers no DA1 (typed input is held meanwhile) */
 
 struct attach {
 	struct loop *loop;
@@ -37,6 +40,8 @@ struct attach {
 	char why[512];
 	char name[64];   /* the session's, from the socket's address */
 	off_t log_start; /* server.log's size when attaching */
+	struct term_colors colors;
+	uint64_t colors_timer;
 };
 
 int client_connect(const char *path)
@@ -79,6 +84,41 @@ static void send_msg(struct attach *a, int type, const void *p, size_t len)
 		on_sock(NULL, LOOP_IN, a);
 }
 
+/* The terminal's answers are in (or it gave none in time): the server
+ * answers the panes' colour queries with them from now on. */
+static void colors_send(struct attach *a)
+{
+	if (a->colors_timer != 0)
+		timer_cancel(a->loop, a->colors_timer);
+	a->colors_timer = 0;
+	struct msg_colors m = { .known = a->colors.known };
+	memcpy(m.rgb, a->colors.rgb, sizeof m.rgb);
+	if (m.known != 0)
+		send_msg(a, MSG_COLORS, &m, sizeof m);
+}
+
+static void colors_timeout(void *arg)
+{
+	struct attach *a = arg;
+	a->colors_timer = 0;
+	char held[TERM_HELD_MAX];
+	size_t n = term_colors_stop(&a->colors, held);
+	if (n > 0)
+		send_msg(a, MSG_INPUT, held, n);
+	colors_send(a);
+}
+
+/* Asks the terminal for its colours once, before anything is drawn. */
+static void colors_ask(struct attach *a)
+{
+	const char *q = term_colors_query(&a->colors);
+	if (safefile_write_all(STDOUT_FILENO, q, strlen(q)) < 0) {
+		a->colors.waiting = false;
+		return;
+	}
+	a->colors_timer = timer_add(a->loop, COLORS_WAIT_MS, colors_timeout, a);
+}
+
 static void on_stdin(struct watch *w, int events, void *arg)
 {
 	(void)w;
@@ -93,7 +133,16 @@ static void on_stdin(struct watch *w, int events, void *arg)
 		snprintf(a->why, sizeof a->why, "terminal closed");
 		return;
 	}
-	send_msg(a, MSG_INPUT, buf, (size_t)n);
+	if (!a->colors.waiting) {
+		send_msg(a, MSG_INPUT, buf, (size_t)n);
+		return;
+	}
+	char typed[sizeof buf + TERM_HELD_MAX];
+	size_t len = term_colors_filter(&a->colors, buf, (size_t)n, typed);
+	if (len > 0)
+		send_msg(a, MSG_INPUT, typed, len);
+	if (!a->colors.waiting)
+		colors_send(a);
 }
 
 static void on_message(struct attach *a, const struct msg_hdr *h, const char *p)
@@ -167,6 +216,7 @@ static int attach_loop(struct attach *a, const char *profile)
 	const char *ct = getenv("COLORTERM");
 	bool tc = ct != NULL && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0);
 	buf_add(&hello, tc ? "truecolor" : "", tc ? 10 : 1);
+	colors_ask(a);
 	send_msg(a, MSG_HELLO, hello.p, hello.len);
 	buf_free(&hello);
 	struct watch *w[3] = {

@@ -122,6 +122,7 @@ struct pane {
 	uint64_t seen_at;          /* ... and of the last frame that showed it */
 	uint64_t told_at;          /* ... and of its last notification told outside (alerts.c) */
 	uint64_t quiet_timer;
+	uint64_t read_timer;      /* a pane not typed into rests a moment after a full read (pane.c) */
 	unsigned limits_said;     /* the limits hit since the start already said in the pane */
 	char capture[4096];       /* capture mode: the pane's layer directory, "" otherwise */
 	int captured;             /* what the layer held when the command last ended */
@@ -206,10 +207,15 @@ struct server {
 	void (*draw)(struct server *);                      /* redraw_clients, for server-draw.c */
 	void (*resize)(struct server *);                    /* session_resize, for client-io.c */
 	void (*close_pane)(struct window *, struct pane *); /* window_close_pane, for pane.c */
-	uint64_t flood_start;                               /* pane output in the tick from flood_start */
-	size_t flood_bytes, flood_prev;                     /* this tick's, the last tick's */
+	void (*draw_active)(struct server *);               /* redraw_active, for server-draw.c */
+	uint32_t term_rgb[3];           /* the attached terminal's fg, bg, cursor (shell/term-colors.h) */
+	unsigned term_known;            /* bit i: term_rgb[i] was answered */
+	uint64_t last_input;            /* when a client last typed (pane.c: floods rest meanwhile) */
+	uint64_t flood_start;           /* pane output in the tick from flood_start */
+	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
 	bool draw_pending;
-	bool draw_held; /* the pending draw waits out a flood's tick */
+	bool draw_held;    /* the pending draw waits out a flood's tick */
+	bool echo_pending; /* the active pane alone is drawn at this turn's end */
 	bool quit;
 	char quit_why[64];        /* what asked it to end: "kill-session", "signal 15 (SIGTERM)" */
 	struct esc_server *esc;   /* the shell integration (shell/escalate-pane.c) */
@@ -249,6 +255,10 @@ bool client_behind(const struct client *);
 /* LOOP_IN, unless a control client has said all it will say or is
  * behind; 0 then. */
 int client_reading(const struct client *);
+/* Writes what is queued now, as far as the socket takes it without
+ * blocking (a frame should not wait for the next loop turn); errors are
+ * left for the loop to see. */
+void client_push(struct client *);
 
 /* peer.c: why a connecting process may not use the session (it runs in
  * a pane's sandbox), or NULL. */
@@ -306,6 +316,9 @@ struct pane *pane_find(struct server *, int id);
 
 /* pane-osc.c: routes the pane's OSC strings (clipboard, osc_hook). */
 void pane_osc_init(struct pane *);
+/* Answers the pane's colour queries with the attached terminal's colours
+ * the server has (server.term_rgb); the defaults otherwise. */
+void pane_osc_colors(struct pane *);
 
 /* alerts.c: what asks for the person's attention (bell, notification,
  * quiet after output, a waiting prompt), per pane and per window. */
@@ -335,6 +348,9 @@ void pane_limits_title(const struct pane *, char *buf, size_t cap);
 
 /* redraw.c */
 void redraw_clients(struct server *);
+/* The active pane's changes alone (an echo while another pane floods):
+ * the other panes' dirty rows wait for the next tick. */
+void redraw_active(struct server *);
 
 /* session-tmp.c: the session's temp dir, made and removed. */
 char *session_tmp_make(const char *home, const char *name, char *err, size_t errlen);

@@ -64,8 +64,18 @@ static void pane_osc(int command, const char *arg, size_t len, void *data)
 		p->osc_hook(command, arg, len, p->osc_hook_data);
 }
 
+void pane_osc_colors(struct pane *p)
+{
+	const struct server *s = p->srv;
+	if ((s->term_known & 3) == 3)
+		vt_set_default_colors(p->vt, s->term_rgb[0], s->term_rgb[1]);
+	if (s->term_known & 4)
+		vt_set_cursor_color(p->vt, s->term_rgb[2]);
+}
+
 void pane_osc_init(struct pane *p)
 {
 	vt_set_osc_handler(p->vt, pane_osc, p);
 	vt_allow_clipboard(p->vt, p->srv->cfg.clipboard_write);
+	pane_osc_colors(p);
 }

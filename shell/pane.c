@@ -25,11 +25,16 @@
 #define READ_MAX    65536
 #define READ_SIDE   4096
 #define READ_HIDDEN 4096
+#define READ_REST   1    /* ms a flooding pane not typed into waits between reads */
+#define TYPING_MS   1000 /* ... for this long after a key was typed */
 
 static void on_pane_out(struct watch *w, int events, void *arg);
 
 static void pane_close_fd(struct pane *p)
 {
+	if (p->read_timer != 0)
+		timer_cancel(p->srv->loop, p->read_timer);
+	p->read_timer = 0;
 	watch_del(p->fdw);
 	p->fdw = NULL;
 	if (p->fd >= 0)
@@ -49,7 +54,26 @@ static void pane_flush(struct pane *p)
 		buf_drop(&p->wq, (size_t)n);
 	}
 	if (p->fdw != NULL)
-		watch_set(p->fdw, LOOP_IN | (p->wq.len > 0 ? LOOP_OUT : 0));
+		watch_set(p->fdw, (p->read_timer != 0 ? 0 : LOOP_IN) | (p->wq.len > 0 ? LOOP_OUT : 0));
+}
+
+static void pane_rested(void *arg)
+{
+	struct pane *p = arg;
+	p->read_timer = 0;
+	pane_flush(p);
+}
+
+/* While a person types, a pane that filled its share of a turn and is not
+ * the one typed into rests a moment: its program blocks on the full PTY
+ * instead of competing for the CPU with the echo the person waits for.
+ * Its output is still all parsed, a little later; with nobody typing,
+ * floods go at full speed. */
+static void pane_rest(struct pane *p)
+{
+	p->read_timer = timer_add(p->srv->loop, READ_REST, pane_rested, p);
+	if (p->read_timer != 0)
+		pane_flush(p);
 }
 
 void pane_write(struct pane *p, const char *data, size_t len)
@@ -72,7 +96,8 @@ static void pane_read(struct pane *p)
 	bool visible = p->win == p->srv->cur;
 	size_t max = visible && p == p->win->active ? READ_MAX : visible ? READ_SIDE : READ_HIDDEN;
 	while (total < max) {
-		ssize_t n = pty_read(p->fd, buf, sizeof buf);
+		size_t want = max - total < sizeof buf ? max - total : sizeof buf;
+		ssize_t n = pty_read(p->fd, buf, want);
 		if (n == 0)
 			break;
 		if (n < 0) { /* every writer of the PTY is gone */
@@ -82,6 +107,8 @@ static void pane_read(struct pane *p)
 		vt_write(p->vt, buf, (size_t)n);
 		total += (size_t)n;
 	}
+	if (p->fd >= 0 && total >= max && max < READ_MAX && loop_now_ms() - p->srv->last_input < TYPING_MS)
+		pane_rest(p);
 	/* only what can be seen makes a flood that holds drawing back: a
 	 * hidden window pouring out output must not slow another's echo */
 	server_output(p->srv, p->win == p->srv->cur ? total : 0);

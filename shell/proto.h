@@ -21,6 +21,7 @@ enum msg_type {
 	MSG_RESIZE,    /* struct msg_size */
 	MSG_COMMAND,   /* "CWD\0ARG0\0ARG1\0...": a verb without a terminal */
 	MSG_SUBSCRIBE, /* int32 pane (0: all): denial events until either side goes (shell/control.c) */
+	MSG_COLORS,    /* struct msg_colors: the attached terminal's own colours (shell/term-colors.h) */
 	/* server -> client */
 	MSG_OUTPUT = 64, /* bytes to write to the terminal */
 	MSG_EXIT,        /* text: why the client should exit ("detached") */
@@ -35,6 +36,11 @@ struct msg_size {
 struct msg_hello {
 	uint32_t version;
 	struct msg_size size;
+};
+
+struct msg_colors {
+	uint32_t known;  /* bit i: rgb[i] is the terminal's (TERM_FG, TERM_BG, TERM_CURSOR) */
+	uint32_t rgb[3]; /* 0xRRGGBB */
 };
 
 struct msg_hdr {

@@ -189,6 +189,36 @@ static void draw_client(struct client *c)
 	draw_outside(c); /* every frame: curses clears its lines to their end */
 }
 
+/* Whether this client can take the active pane alone: the window view
+ * (zoomed or not), nothing covering it that would need the rest redrawn. */
+static bool active_alone(const struct client *c)
+{
+	return !c->full && !c->prompt_on && c->srv->cur != NULL && c->srv->cur->active != NULL && c->mode == NULL;
+}
+
+void redraw_active(struct server *s)
+{
+	struct window *w = s->cur;
+	if (w == NULL || w->active == NULL)
+		return;
+	struct pane *p = w->active;
+	for (struct client *c = s->clients; c != NULL; c = c->next) {
+		if (!c->attached || client_behind(c))
+			continue;
+		if (!active_alone(c)) {
+			c->full = true; /* drawn whole at the tick */
+			continue;
+		}
+		draw_pane(c, p, true, false);
+		escalate_draw_prompts(c, w);
+		draw_cursor(c, w);
+		ui_flush(c->ui, sink_client, c);
+		draw_outside(c);
+		client_push(c);
+	}
+	vt_clear_dirty(p->vt);
+}
+
 void redraw_clients(struct server *s)
 {
 	alerts_seen(s);
@@ -200,6 +230,7 @@ void redraw_clients(struct server *s)
 			continue;
 		}
 		draw_client(c);
+		client_push(c);
 	}
 	for (struct window *w = s->windows; w != NULL; w = w->next)
 		for (struct pane *p = w->panes; p != NULL; p = p->next) {

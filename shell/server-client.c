@@ -136,6 +136,25 @@ static void client_hello(struct client *c, const char *p, size_t len)
 	server_redraw(c->srv, false);
 }
 
+/* The attached terminal's own colours: every pane answers its programs'
+ * OSC 10/11/12 queries with them from now on (the latest client's). */
+static void client_colors(struct client *c, const char *p, size_t len)
+{
+	struct msg_colors m;
+	if (len != sizeof m || !c->attached)
+		return;
+	memcpy(&m, p, sizeof m);
+	struct server *s = c->srv;
+	for (int i = 0; i < 3; i++)
+		if (m.known & (1u << i)) {
+			s->term_rgb[i] = m.rgb[i] & 0xffffff;
+			s->term_known |= 1u << i;
+		}
+	for (struct window *w = s->windows; w != NULL; w = w->next)
+		for (struct pane *pn = w->panes; pn != NULL; pn = pn->next)
+			pane_osc_colors(pn);
+}
+
 static void client_resize(struct client *c, const char *p, size_t len)
 {
 	struct msg_size sz;
@@ -243,7 +262,11 @@ static bool client_dispatch(struct client *c)
 			client_hello(c, p, h.len);
 			break;
 		case MSG_INPUT:
+			s->last_input = loop_now_ms();
 			client_input(c, p, h.len);
+			break;
+		case MSG_COLORS:
+			client_colors(c, p, h.len);
 			break;
 		case MSG_RESIZE:
 			client_resize(c, p, h.len);

@@ -49,15 +49,27 @@ void server_redraw(struct server *s, bool full)
 	}
 }
 
-/* The pane being typed into printed a little (an echo): draw at the end of
- * this turn even while another pane floods, as a person waits for it. */
+static void echo_tick(void *arg)
+{
+	struct server *s = arg;
+	s->echo_pending = false;
+	if (s->draw_pending && s->draw_held)
+		s->draw_active(s); /* redraw_active: the drawing files are above this one */
+}
+
+/* The pane being typed into printed a little (an echo): draw it at the end
+ * of this turn even while another pane floods, as a person waits for it.
+ * Only that pane: the flood's rows wait for their tick, so the echo costs
+ * neither their drawing nor their bytes on the way to the terminal. */
 void server_redraw_now(struct server *s)
 {
-	if (s->draw_pending && !s->draw_held)
+	if (!s->draw_pending) {
+		server_redraw(s, false);
+		if (!s->draw_held)
+			return;
+	}
+	if (!s->draw_held || s->echo_pending)
 		return;
-	if (s->draw_pending)
-		timer_cancel(s->loop, s->draw_timer);
-	s->draw_pending = true;
-	s->draw_held = false;
-	s->draw_timer = timer_add(s->loop, 0, draw_tick, s);
+	s->echo_pending = true;
+	timer_add(s->loop, 0, echo_tick, s);
 }

@@ -75,6 +75,7 @@ static int server_init(struct server *s, const char *name, const char *sock_path
 	s->cols = 80;
 	s->loop = loop_new();
 	s->draw = server_draw;
+	s->draw_active = redraw_active;
 	s->resize = session_resize;
 	s->close_pane = window_close_pane;
 	sigset_t set;

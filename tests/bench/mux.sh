@@ -1,11 +1,14 @@
 #!/bin/sh
 # The multiplexer next to tmux: output throughput (cat of a big file in a
-# 200x50 pane, with a client attached and drawing) and the server's memory
-# with 1, 4 and 16 panes, idle and with 2,000 lines of history each;
-# keystroke echo, idle and while the pane beside floods.
+# 200x50 pane, with a client attached and drawing) and the memory (PSS) of
+# sandmux's processes against tmux's server with 1, 4 and 16 panes, idle
+# and with 2,000 lines of history each; keystroke echo, idle and while the
+# pane beside floods.
 # Prints numbers; asserts nothing. MB=size of the file (default 50);
-# W, H: the pane's size for the cat (default 200x50); MUX_BENCH=cat
-# measures the throughput only, MUX_BENCH=echo the keystroke echo only.
+# W, H: the pane's size for the cat (default 200x50); ROUNDS: how many
+# cats in each, interleaved (default 3); MUX_BENCH=cat
+# measures the throughput only, MUX_BENCH=mem the memory only,
+# MUX_BENCH=echo the keystroke echo only.
 bench=$(cd "$(dirname "$0")" && pwd)
 : "${SANDMUX:=$bench/../../sandmux}"
 command -v tmux >/dev/null || { echo "mux bench: tmux not installed"; exit 0; }
@@ -33,44 +36,67 @@ size=$(wc -c <big.txt)
 
 wait_file() { _i=0; while [ ! -s "$1" ] && [ $_i -lt 6000 ]; do sleep 0.05; _i=$((_i + 1)); done; }
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
-# The server's observer processes (children in its own pid namespace; a
-# sandbox's init is pid 1 of another): how many, their summed PSS (pages
-# shared with the server count by share) and their private memory (what
-# they really add).
-observers_pss() {
-	n=0; kb=0; priv=0
+pss_kb() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
+# sandmux's own processes beside the server: its direct children, each
+# pane's sandbox init (pid 1 of another pid namespace) and observer (in
+# the server's): how many of each and their summed PSS (pages shared with
+# the server count by share). The panes' commands are not counted, as
+# tmux's are not.
+helpers_pss() {
+	ni=0; no=0; kb=0
 	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-		[ "$(awk '/^NSpid/ {print NF}' /proc/"$c"/status 2>/dev/null)" = 2 ] || continue
-		n=$((n + 1)); kb=$((kb + $(awk '/^Pss:/ {print $2}' /proc/"$c"/smaps_rollup)))
-		priv=$((priv + $(awk '/^Private_(Clean|Dirty):/ {s += $2} END {print s}' /proc/"$c"/smaps_rollup)))
+		case "$(awk '/^NSpid/ {print NF}' /proc/"$c"/status 2>/dev/null)" in
+		2) no=$((no + 1)) ;; 3) ni=$((ni + 1)) ;; *) continue ;;
+		esac
+		kb=$((kb + $(pss_kb "$c")))
 	done
-	echo "$n, PSS $kb kB, private $priv kB"
+	echo "$ni $no $kb"
 }
 # The command a pane runs: time cat, write the milliseconds to a file.
 timed_cat() { echo "s=\$(date +%s%N); cat big.txt; e=\$(date +%s%N); echo \$(( (e - s) / 1000000 )) >$1"; }
 
 if [ "${MUX_BENCH:-all}" != echo ]; then
-# sandmux: W columns, H rows for the pane (+ title line + status bar)
-$OUT new -d -s s -x "$W" -y $((H + 2)) "$SANDMUX; sleep 3600"
-sleep 1
-spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
-"$SANDMUX" new -n cat -- sh -c "$(timed_cat sandmux.ms)" >/dev/null
-$OUT send-keys -t s C-b z
-wait_file sandmux.ms
-# tmux: its own client attached in the same outer terminal size
-$REF new -d -s r -x "$W" -y "$H" "sleep 3600"
-$OUT new -d -s t -x "$W" -y $((H + 1)) "$REF attach -t r"
-sleep 0.5
-$REF respawn-pane -k -t r "sh -c '$(timed_cat tmux.ms); sleep 3600'"
-wait_file tmux.ms
-bare_s=$(date +%s%N); script -qc "cat big.txt" /dev/null >/dev/null; bare_e=$(date +%s%N)
-echo "cat of $((size / 1048576)) MB at ${W}x$H: sandmux $(cat sandmux.ms) ms, tmux $(cat tmux.ms) ms, bare pty (script) $(( (bare_e - bare_s) / 1000000 )) ms"
-echo "sandmux server RSS after the cat: $(rss_kb "$spid") kB"
-$OUT kill-session -t t; $REF kill-server
-(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
-sleep 0.5
+if [ "${MUX_BENCH:-all}" != mem ]; then
+# One cat in each, ROUNDS times (default 3), the order swapped every
+# round so that a change of load on the machine falls on both alike.
+cat_sandmux() { # sandmux: W columns, H rows for the pane (+ title line + status bar)
+	rm -f sandmux.ms
+	$OUT new -d -s s -x "$W" -y $((H + 2)) "$SANDMUX; sleep 3600"
+	sleep 1
+	spid=$(sed -n 's/.* pid \([0-9]*\)$/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
+	"$SANDMUX" new -n cat -- sh -c "$(timed_cat sandmux.ms)" >/dev/null
+	$OUT send-keys -t s C-b z
+	wait_file sandmux.ms
+	srss=$(rss_kb "$spid")
+	$OUT kill-session -t s
+	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
+	sleep 0.5
+}
+cat_tmux() { # tmux: its own client attached in the same outer terminal size
+	rm -f tmux.ms
+	$REF new -d -s r -x "$W" -y "$H" "sleep 3600"
+	$OUT new -d -s t -x "$W" -y $((H + 1)) "$REF attach -t r"
+	sleep 0.5
+	$REF respawn-pane -k -t r "sh -c '$(timed_cat tmux.ms); sleep 3600'"
+	wait_file tmux.ms
+	$OUT kill-session -t t; $REF kill-server
+	sleep 0.5
+}
+i=1; ratios=""
+while [ $i -le "${ROUNDS:-3}" ]; do
+	if [ $((i % 2)) = 1 ]; then cat_sandmux; cat_tmux; else cat_tmux; cat_sandmux; fi
+	bare_s=$(date +%s%N); script -qc "cat big.txt" /dev/null >/dev/null; bare_e=$(date +%s%N)
+	r=$(awk -v a="$(cat sandmux.ms)" -v b="$(cat tmux.ms)" 'BEGIN { printf "%.2f", a / b }')
+	ratios="$ratios $r"
+	echo "cat of $((size / 1048576)) MB at ${W}x$H, round $i: sandmux $(cat sandmux.ms) ms, tmux $(cat tmux.ms) ms (ratio $r)," \
+		"bare pty (script) $(( (bare_e - bare_s) / 1000000 )) ms; sandmux server RSS after it $srss kB"
+	i=$((i + 1))
+done
+echo "$ratios" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ r[NR] = $1 } END {
+	printf "cat, sandmux/tmux time: median %.2f, min %.2f, max %.2f (%d rounds)\n", NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2, r[1], r[NR], NR }'
 
 [ "${MUX_BENCH:-all}" = cat ] && exit 0 # MUX_BENCH=cat: the throughput only
+fi # MUX_BENCH != mem
 
 # memory: N idle panes, then N panes with 2,000 lines of history
 mem() { # mem N HISTORY(0|1)
@@ -89,8 +115,11 @@ mem() { # mem N HISTORY(0|1)
 	done
 	sleep 2
 	tpid=$($REF display -p -t r '#{pid}')
-	echo "$1 panes$([ "$2" = 1 ] && echo ', 2000 lines of history each'): sandmux server $(rss_kb "$spid") kB, tmux server $(rss_kb "$tpid") kB;" \
-		"observer processes $(observers_pss "$spid")"
+	set -- "$1" "$2" $(helpers_pss "$spid")
+	sp=$(pss_kb "$spid") tp=$(pss_kb "$tpid")
+	echo "$1 panes$([ "$2" = 1 ] && echo ', 2000 lines of history each'): sandmux PSS $((sp + $5)) kB" \
+		"(server $sp kB, RSS $(rss_kb "$spid") kB; $3 inits and $4 observers $5 kB)," \
+		"tmux server PSS $tp kB (RSS $(rss_kb "$tpid") kB); tmux + 150 KiB a pane: $((tp + 150 * $1)) kB"
 	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
 	$REF kill-server; $OUT kill-session -t m
 	sleep 0.5
@@ -100,7 +129,7 @@ mem 16 1
 fi # MUX_BENCH != echo
 
 # keystroke echo: one character at a time into `cat` in a pane
-if command -v python3 >/dev/null; then
+if [ "${MUX_BENCH:-all}" != mem ] && command -v python3 >/dev/null; then
 	SHELL=/bin/sh
 	$REF new -d -s e -x 100 -y 30 "sh"
 	echo "echo through sandmux: $(python3 "$bench/mux-echo.py" 300 "$SANDMUX")"
