@@ -311,7 +311,9 @@ static int run_sandbox(struct run *r, struct run_opts *o)
 	run_proxy_ask(r);
 	if (r->p->sandboxed)
 		run_limits_prepare(r, o->popts.home);
+	run_denials_audit_open(&r->denials, &r->l);
 	int rc = launch_start(&r->l);
+	run_denials_audit(&r->denials, r->loop, &r->l);
 	for (int fd = 1; fd < 3; fd++)
 		if (r->l.stdio[fd] > 2)
 			close(r->l.stdio[fd]);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "backends/launch.h"
+#include "backends/audit.h"
 #include "backends/observer.h"
 #include "backends/proxy.h"
 #include "policy/agents.h"
@@ -214,6 +215,8 @@ static void spawn_free(struct esc_pane *e)
 
 static void observer_stop(struct esc_pane *e)
 {
+	audit_watch_free(e->audit);
+	e->audit = NULL;
 	observer_free(e->obs);
 	policy_free(e->obs_policy);
 	e->obs = NULL;
@@ -393,6 +396,8 @@ void escalate_spawn_begin(struct pane *p, struct policy *pol, struct launch *l, 
 		l->extra_env = sp->env;
 	/* The observer explains denials as they happen; Landlock decides. */
 	l->want_notify = pol->sandboxed;
+	char why[160];
+	l->audit_fd = l->want_notify ? audit_open(why, sizeof why) : -1;
 }
 
 /* The denied process's command line, while it may still be there: in an
@@ -497,6 +502,12 @@ void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, b
 		spawn_free(e);
 	if (ok && e != NULL && p->proxy != NULL)
 		proxy_set_hold(p->proxy, hold_ms(p->srv));
+	int afd = l->audit_fd;
+	l->audit_fd = -1;
+	if (afd >= 0 && (l->notify_fd < 0 || !ok || e == NULL || l->weak)) {
+		close(afd);
+		afd = -1;
+	}
 	if (l->notify_fd < 0)
 		return;
 	int fd = l->notify_fd;
@@ -511,10 +522,14 @@ void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, b
 		/* the command waits at its next notified call: it cannot go on */
 		launch_kill(l->pid, l->weak);
 		server_log(p->srv, "pane %d: observer: cannot start", p->id);
+		if (afd >= 0)
+			close(afd);
 		return;
 	}
 	e->obs_policy = *pol;
 	*pol = NULL;
+	if (afd >= 0)
+		e->audit = audit_watch_new(p->srv->loop, afd, op, l->pid, on_denial, p);
 }
 
 bool escalate_net_held(const struct pane *p)
@@ -563,6 +578,7 @@ void escalate_pane_exited(struct pane *p)
 	if (e == NULL)
 		return;
 	observer_drain(e->obs); /* the run's last denials decide its prompt */
+	audit_watch_drain(e->audit);
 	if (e->rerun) {
 		e->rerun = false;
 		char line[160];

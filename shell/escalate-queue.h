@@ -68,6 +68,7 @@ struct esc_pane {
 	bool rerun;
 	struct observer *obs;
 	struct policy *obs_policy; /* owned when the proxy does not hold it */
+	struct audit_watch *audit; /* Landlock's audit records: the writes' denials (backends/audit.h) */
 	struct esc_spawn *spawn;   /* between escalate_spawn_begin and _end */
 	/* agent presets (policy/agents.h): a restart resumes the conversation */
 	char *agent;              /* --agent NAME, or NULL: recognised by the program's name */

@@ -12,7 +12,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "backends/audit.h"
 #include "backends/capture.h"
+#include "backends/launch.h"
 #include "backends/observer.h"
 #include "policy/policy.h"
 
@@ -35,6 +37,44 @@ int run_denials_watch(struct run_denials *rd, struct loop *loop, int notify_fd, 
 	rd->weak = weak_port >= 0;
 	rd->obs = observer_new(loop, rd->policy, notify_fd, weak_port, run_denials_on, rd);
 	return rd->obs != NULL ? 0 : -1;
+}
+
+void run_denials_audit_open(struct run_denials *rd, struct launch *l)
+{
+	snprintf(rd->audit_why, sizeof rd->audit_why, "no observer");
+	l->audit_fd = l->want_notify ? audit_open(rd->audit_why, sizeof rd->audit_why) : -1;
+}
+
+void run_denials_audit(struct run_denials *rd, struct loop *loop, struct launch *l)
+{
+	if (l->audit_fd >= 0 && l->pid > 0 && !l->weak)
+		rd->audit = audit_watch_new(loop, l->audit_fd, rd->policy, l->pid, run_denials_on, rd);
+	else if (l->audit_fd >= 0)
+		close(l->audit_fd);
+	if (l->audit_fd >= 0 && l->weak)
+		snprintf(rd->audit_why, sizeof rd->audit_why, "the weaker sandbox: its observer sees every call");
+	l->audit_fd = -1;
+}
+
+/* Which channel reported the denials, and what the audit one counted. */
+static void report_channel(cJSON *r, const struct run_denials *rd)
+{
+	cJSON_AddStringToObject(r, "denials_channel",
+				rd->audit != NULL ? "audit"
+				: rd->obs != NULL ? "observer"
+						  : "none");
+	if (rd->audit == NULL) {
+		cJSON_AddStringToObject(r, "audit_unused", rd->audit_why);
+		return;
+	}
+	const struct audit_stats *st = audit_watch_stats(rd->audit);
+	cJSON *a = cJSON_CreateObject();
+	cJSON_AddNumberToObject(a, "records", (double)st->records);
+	cJSON_AddNumberToObject(a, "reported", (double)st->reported);
+	cJSON_AddNumberToObject(a, "lost", (double)st->lost);
+	if (st->kernel >= 0)
+		cJSON_AddNumberToObject(a, "kernel_denials", (double)st->kernel);
+	cJSON_AddItemToObject(r, "audit", a);
 }
 
 /* Every suggestion, merged: {"additionalReadwritePaths": ["/etc", ...], ...}. */
@@ -102,6 +142,7 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 	cJSON_AddItemToObject(r, "suggest", merged_suggestions(&rd->ev.list));
 	if (rd->capture_dir != NULL)
 		report_captured(r, rd, cl);
+	report_channel(r, rd);
 	if (rd->obs != NULL) {
 		const struct observer_stats *st = observer_stats(rd->obs);
 		cJSON *o = cJSON_CreateObject();
@@ -165,6 +206,7 @@ int run_denials_finish(struct run_denials *rd, char *const *argv, int status, FI
 			"sandmux: the observer could not read %llu paths (ptrace restricted: "
 			"/proc/sys/kernel/yama/ptrace_scope); Landlock still decided them\n",
 			(unsigned long long)observer_stats(rd->obs)->unreadable);
+	audit_watch_finish(rd->audit, 2000); /* the records still queued in the kernel */
 	if (rd->ev.err[0] != '\0')
 		fprintf(stderr, "sandmux: %s\n", rd->ev.err);
 	struct capture_list cl = { 0 };
@@ -193,5 +235,7 @@ void run_denials_free(struct run_denials *rd)
 {
 	observer_free(rd->obs);
 	rd->obs = NULL;
+	audit_watch_free(rd->audit);
+	rd->audit = NULL;
 	events_free(&rd->ev);
 }
