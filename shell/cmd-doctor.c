@@ -61,12 +61,13 @@ static void doctor_channel(void)
 	char why[160];
 	int fd = audit_open(why, sizeof why);
 	if (fd >= 0) {
-		close(fd);
 		printf("denials:         Landlock's audit records (auditing is on and readable here): writes to existing\n"
 		       "                 files and removals are not notified (creations, exec and sockets still are, one\n"
-		       "                 round trip to the observer each); a probe at each start costs ~1 ms; the read-only\n"
-		       "                 mounts outside the write roots refuse writes first (EROFS), which no record reports;\n"
-		       "                 without auditd each record is also in the kernel log (rate-limited)\n");
+		       "                 round trip to the observer each); a probe sandbox at each start and end adds\n"
+		       "                 3-5 ms; the read-only mounts outside the write roots refuse writes first\n"
+		       "                 (EROFS), which no record reports; without auditd each record is also in the\n"
+		       "                 kernel log (rate-limited)\n");
+		close(fd);
 		return;
 	}
 	printf("denials:         reported by the seccomp observer (one notified call per created and per removed\n"
