@@ -58,7 +58,8 @@ static void denials_draw(struct client *c)
 	if (c->denials_filter > 0)
 		snprintf(filter, sizeof filter, "pane %d", c->denials_filter);
 	snprintf(title, sizeof title,
-		 " sandmux denials: %zu (%s), newest first · f: filter by pane · Up/Down PgUp/PgDn: scroll · q: close",
+		 " sandmux denials: %zu (%s), newest first · f: filter by pane · Up/Down PgUp/PgDn: scroll · "
+		 "c: captured changes · q: close",
 		 n, filter);
 	ui_draw_denials(c->ui, rows, ui_cols(c->ui), title, (const struct denial *const *)v, n, (size_t)c->denials_top);
 	free(v);
@@ -78,6 +79,11 @@ static void next_filter(struct client *c)
 	c->denials_top = 0;
 }
 
+static int active_pane_id(const struct client *c)
+{
+	return c->srv->cur != NULL && c->srv->cur->active != NULL ? c->srv->cur->active->id : 0;
+}
+
 /* Every key is the pane's: q or Escape closes it; no key answers anything. */
 static bool denials_key(struct client *c, const struct key *k)
 {
@@ -91,6 +97,9 @@ static bool denials_key(struct client *c, const struct key *k)
 	case 'f':
 		next_filter(c);
 		break;
+	case 'c': /* the filtered pane's capture layer, or the active pane's */
+		captured_view_open(c, c->denials_filter > 0 ? c->denials_filter : active_pane_id(c));
+		return true;
 	case 'k':
 	case VT_KEY_UP:
 		c->denials_top--;

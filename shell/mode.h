@@ -22,6 +22,10 @@ struct client_mode {
 extern const struct client_mode mode_help;     /* shell/bindings.c */
 extern const struct client_mode mode_overview; /* shell/overview.c */
 extern const struct client_mode mode_denials;  /* shell/escalate-view.c */
+extern const struct client_mode mode_captured; /* shell/captured-view.c */
+
+/* The capture layer of pane `pane` (its id), in mode_captured. */
+void captured_view_open(struct client *, int pane);
 
 /* Puts the client in the mode (leaving the one it was in). */
 void mode_enter(struct client *, const struct client_mode *);

@@ -162,6 +162,8 @@ struct client {
 	int denials_filter; /* its pane filter, 0: all */
 	int denials_top;    /* its first line shown (mode_denials) */
 	int answer_pane;    /* the pane whose prompt takes keys, 0: none */
+	/* mode_captured's state (shell/captured-view.c) */
+	struct captured_view *captured;
 	/* the control interface (shell/ctl.c): JSON lines, not framed */
 	bool ctl;
 	bool ctl_skip; /* inside a line too long to take: skipping to its end */
