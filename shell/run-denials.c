@@ -142,7 +142,6 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 	cJSON_AddItemToObject(r, "suggest", merged_suggestions(&rd->ev.list));
 	if (rd->capture_dir != NULL)
 		report_captured(r, rd, cl);
-	report_channel(r, rd);
 	if (rd->obs != NULL) {
 		const struct observer_stats *st = observer_stats(rd->obs);
 		cJSON *o = cJSON_CreateObject();
@@ -162,6 +161,7 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 							(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec));
 		cJSON_AddItemToObject(r, "observer", o);
 	}
+	report_channel(r, rd);
 	return r;
 }
 
