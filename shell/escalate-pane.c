@@ -528,8 +528,8 @@ void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, b
 	}
 	e->obs_policy = *pol;
 	*pol = NULL;
-	if (afd >= 0)
-		e->audit = audit_watch_new(p->srv->loop, afd, op, l->pid, on_denial, p);
+	if (afd >= 0 && (e->audit = audit_watch_new(p->srv->loop, afd, op, l->pid, on_denial, p)) != NULL)
+		server_log(p->srv, "pane %d: write denials from Landlock's audit records", p->id);
 }
 
 bool escalate_net_held(const struct pane *p)
