@@ -14,7 +14,8 @@ lsj() { m_sandmux ls --json | python3 -c "import json,sys; s=json.load(sys.stdin
 EV="$M_ROOT/ev"
 m_start
 (m_sandmux events --kind denial >"$EV" 2>/dev/null &)
-until_ok 5 [ "$(lsj 's["subscribers"]')" = 1 ] || fail "the subscriber is connected"
+subscribers() { [ "$(lsj 's["subscribers"]')" = "$1" ]; }
+until_ok 10 subscribers 1 || fail "the subscriber is connected"
 m_sandmux new -n w -- python3 -c "
 import os, time
 try: os.open('$target', os.O_WRONLY)
