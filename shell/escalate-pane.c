@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backends/launch.h"
 #include "backends/audit.h"
+#include "backends/launch.h"
 #include "backends/observer.h"
 #include "backends/proxy.h"
 #include "policy/agents.h"
