@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "backends/capture.h"
+#include "policy/paths.h"
 #include "policy/policy.h"
 
 /* The parent directory of an absolute host path, opened component by
@@ -121,11 +122,10 @@ int captured_apply_entry(const struct capture_entry *e, const char *home, const 
 			 char *msg, size_t msize)
 {
 	char copy[PATH_MAX], target[PATH_MAX], own[PATH_MAX + 16], real[PATH_MAX];
-	snprintf(own, sizeof own, "%s/.sandmux", realpath(home, real) ? real : home);
+	sm_path(realpath(home, real) ? real : home, SM_PATH_DIR, own, sizeof own);
 	const char *name, *rule;
 	struct stat hs;
-	size_t n = strlen(own);
-	if (strncmp(e->path, own, n) == 0 && (e->path[n] == '\0' || e->path[n] == '/')) {
+	if (path_under(e->path, own)) {
 		snprintf(msg, msize, "%s: sandmux's own files are never applied", e->path);
 		return -1;
 	}

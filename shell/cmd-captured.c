@@ -18,9 +18,11 @@
 #include <unistd.h>
 
 #include "backends/capture.h"
+#include "policy/paths.h"
 #include "policy/policy.h"
 #include "shell/captured.h"
 #include "shell/cmd.h"
+#include "shell/home.h"
 
 static int captured_usage(void)
 {
@@ -36,7 +38,7 @@ static int captured_newest(const char *home, char *out, size_t size)
 	char root[PATH_MAX];
 	struct timespec best = { 0, 0 };
 	out[0] = '\0';
-	snprintf(root, sizeof root, "%s/.sandmux/state/capture", home);
+	sm_path(home, SM_PATH_CAPTURE, root, sizeof root);
 	DIR *d = opendir(root);
 	struct dirent *e;
 	while (d != NULL && (e = readdir(d)) != NULL) {
@@ -155,7 +157,7 @@ static int captured_apply(const struct capture_list *cl, const bool *pick, const
 
 int cmd_captured(int argc, char **argv)
 {
-	const char *home = getenv("HOME");
+	const char *home;
 	char layer[PATH_MAX] = "";
 	int i = 1;
 	if (getenv("SANDMUX_SANDBOX") != NULL) {
@@ -167,7 +169,9 @@ int cmd_captured(int argc, char **argv)
 		i += 2;
 	}
 	const char *verb = i < argc ? argv[i++] : "list";
-	if (layer[0] == '\0' && (home == NULL || home[0] != '/' || captured_newest(home, layer, sizeof layer) < 0)) {
+	if ((home = home_need("captured")) == NULL)
+		return 1;
+	if (layer[0] == '\0' && captured_newest(home, layer, sizeof layer) < 0) {
 		fprintf(stderr, "sandmux captured: no capture layer under ~/.sandmux/state/capture\n");
 		return 1;
 	}
