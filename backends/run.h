@@ -69,7 +69,8 @@ struct run_opts {
 	bool observer;               /* the denial observer (sandboxed policies only; the
 				 * weaker sandbox requires it and turns it on) */
 	bool audit;                  /* the writes' denials from Landlock's audit records, where
-				  * they can be read (audit.h): the observer then leaves writes to existing
+				  * they can be read (audit.h; sandmux.json's "denials":
+				  * "audit"): the observer then leaves writes to existing
 				  * files, truncations and removals un-notified. The cost:
 				  * outside the write roots a read-only mount refuses
 				  * those first (EROFS), which leaves no record, so they

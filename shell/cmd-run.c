@@ -103,12 +103,11 @@ static struct run *run_begin(struct run_cmd *r, struct run_args *a)
 	o.early_exit = true;
 	o.capture_dir = r->capture[0] ? r->capture : NULL;
 	if (r->p->sandboxed) {
-		run_limits_load(r->p, a->popts.home);
+		o.audit = run_config_load(r->p, a->popts.home);
 		snprintf(tag, sizeof tag, "run-%d", (int)getpid());
 		o.limits = &r->p->limits;
 		o.limits_tag = tag;
 	}
-	o.audit = true; /* where the records can be read */
 	o.on_denial = on_denial;
 	o.on_exit = on_exit_status;
 	o.arg = r;

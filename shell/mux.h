@@ -77,6 +77,8 @@ struct mux_config {
 	char alert_argv[MUX_ALERT_ARGS][256]; /* "alert_command": run with the alert's text added */
 	int alert_argc;
 	struct limits limits; /* "limits": every pane's, unless its profile sets lower ones */
+	bool denials_audit;   /* "denials": "audit": Landlock's audit records report the writes
+			       * where they can be read (backends/run.h: opts.audit) */
 };
 /* Defaults, then the file at path (may be absent). 0, or -1 with
  * "FILE:LINE:COL: FIELD: what is wrong" in err. */

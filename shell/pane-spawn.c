@@ -75,13 +75,16 @@ void pane_run_stop(struct pane *p)
 	p->pid = -1;
 }
 
-/* Whether Landlock's records report the pane's writes. */
+/* "denials": "audit" chosen: whether Landlock's records report the
+ * pane's writes, or why the observer still does. */
 static void pane_channel_log(struct pane *p)
 {
 	const char *why, *ch = run_denials_channel(p->run, &why);
+	if (!p->srv->cfg.denials_audit || !p->sandboxed)
+		return;
 	if (strcmp(ch, "audit") == 0)
 		server_log(p->srv, "pane %d: write denials from Landlock's audit records", p->id);
-	else if (p->sandboxed)
+	else
 		server_log(p->srv, "pane %d: write denials from the %s (audit records: %s)", p->id, ch, why);
 }
 
@@ -130,7 +133,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	o.arg = p;
 	escalate_spawn_begin(p, pol, &o, NULL); /* grants, re-run, shell integration, observer, hold */
 	pane_limits_opts(p, pol, &o, tag, sizeof tag);
-	o.audit = true; /* where the records can be read */
+	o.audit = s->cfg.denials_audit;
 	o.request_fd = request_spawn_begin(p, pol->sandboxed);
 	p->run = run_start(s->loop, &o, err, errlen);
 	request_spawn_end(o.request_fd);

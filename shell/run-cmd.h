@@ -35,8 +35,9 @@ int run_usage(void);
  * end, so a run leaves nothing in the host's /tmp. 0, or -1 said. */
 int run_tmpdir_make(const char *home, char *dir, size_t cap);
 void run_tmpdir_remove(char *dir);
-/* sandmux.json's "limits", lowered by the profile's, into p->limits. */
-void run_limits_load(struct policy *p, const char *home);
+/* sandmux.json's "limits", lowered by the profile's, into p->limits;
+ * true when its "denials" chooses Landlock's audit records. */
+bool run_config_load(struct policy *p, const char *home);
 
 /* run-report.c */
 struct run_report {

@@ -6,8 +6,9 @@
 # workspace writable; fresh /proc, /dev, /tmp), under Landlock alone
 # (`run --no-observer`), and under sandmux's default and capture modes,
 # and as root with Landlock's audit records as the denial channel
-# ("audit": auditing is turned on for those runs alone, then back to what
-# it was; BENCH_AUDIT=0 leaves it out).
+# ("audit": a HOME of its own whose sandmux.json has "denials": "audit";
+# auditing is turned on for those runs alone, then back to what it was;
+# BENCH_AUDIT=0 leaves it out).
 # The modes run interleaved, their order rotating; each cell is the median
 # of $RUNS rounds with the min and max, then the ratio to bubblewrap, the
 # notified calls and the observer's CPU per call (from --report).
@@ -33,6 +34,7 @@ audit_old=
 trap 'cd /; umount "$base/ws" 2>/dev/null; rm -rf "$base"; [ -n "$audit_old" ] && python3 "$auditsw" "$audit_old" >/dev/null' EXIT
 cp "$SANDMUX" "$base/sandmux" && SANDMUX="$base/sandmux"
 echo '{"outsideWrites": "capture"}' >"$base/capture.json"
+mkdir -p "$base/audit-home/.sandmux" && echo '{"denials": "audit"}' >"$base/audit-home/.sandmux/sandmux.json"
 
 # Inputs, made once outside: the headers as a tar, a bare copy of this
 # repository, the source tree as a tar.
@@ -57,7 +59,7 @@ one() {
 	landlock) "$SANDMUX" run --no-observer -- sh -c "$2" ;;
 	default) "$SANDMUX" run --report "$base/report-default.json" -- sh -c "$2" ;;
 	capture) "$SANDMUX" run --config "$base/capture.json" --report "$base/report-capture.json" -- sh -c "$2" ;;
-	audit) "$SANDMUX" run --report "$base/report-audit.json" -- sh -c "$2" ;;
+	audit) HOME="$base/audit-home" "$SANDMUX" run --report "$base/report-audit.json" -- sh -c "$2" ;;
 	esac >/dev/null 2>"$base/err"
 	rc=$?
 	t1=$(now)
