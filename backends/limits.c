@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CG_ROOT       "/sys/fs/cgroup"
@@ -118,9 +119,19 @@ static void remove_cgroup(const char *path)
 		usleep(5000);
 }
 
+/* Whether a cgroup directory was made or changed in the last minute.
+ * kill(PID, 0) cannot tell a dead sandmux from a live one in another pid
+ * namespace (or under another's reused number): a fresh cgroup may be
+ * one that is about to be joined, so only old empty ones are swept. */
+static bool cg_recent(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) < 0 || time(NULL) - st.st_mtime < 60;
+}
+
 /* What a sandmux that is gone left in dir (it crashed, or a cgroup was
  * still busy at its end): sandmux-PID of a dead PID and the empty
- * cgroups in it. */
+ * cgroups in it older than a minute. */
 static void sweep_stale(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -136,12 +147,14 @@ static void sweep_stale(const char *dir)
 			char cg[PATH_MAX + 600];
 			if (c->d_type == DT_DIR && c->d_name[0] != '.') {
 				snprintf(cg, sizeof cg, "%s/%s", sub, c->d_name);
-				rmdir(cg);
+				if (!cg_recent(cg))
+					rmdir(cg);
 			}
 		}
 		if (in != NULL)
 			closedir(in);
-		rmdir(sub);
+		if (!cg_recent(sub))
+			rmdir(sub);
 	}
 	if (d != NULL)
 		closedir(d);

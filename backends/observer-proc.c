@@ -50,7 +50,7 @@ struct rec {
 	union {
 		struct {
 			int64_t ts_ms;
-			pid_t pid;
+			pid_t pid, pgid;
 			int rule_line;
 			char comm[17], op[12], layer[12];
 			char key;    /* 0, or the suggestion's key: 'w' 'r' 'n' */
@@ -104,6 +104,7 @@ static void proc_send_denial(struct denial *d, void *arg)
 	struct rec r = { .type = 'D' };
 	r.u.d.ts_ms = d->ts_ms;
 	r.u.d.pid = d->pid;
+	r.u.d.pgid = d->pgid;
 	r.u.d.rule_line = d->rule_line;
 	memcpy(r.u.d.comm, d->comm, sizeof r.u.d.comm);
 	memcpy(r.u.d.op, d->op, sizeof r.u.d.op);
@@ -216,6 +217,7 @@ static void host_denial(struct observer *o, const char *buf, size_t len)
 		return;
 	d.ts_ms = r.u.d.ts_ms;
 	d.pid = r.u.d.pid;
+	d.pgid = r.u.d.pgid;
 	d.rule_line = r.u.d.rule_line;
 	memcpy(d.comm, r.u.d.comm, sizeof d.comm);
 	memcpy(d.op, r.u.d.op, sizeof d.op);

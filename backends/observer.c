@@ -339,6 +339,9 @@ static void observer_emit(struct observer_core *o, const struct seccomp_notif *r
 	snprintf(d->comm, sizeof d->comm, "%s", comm);
 	d->pid = (pid_t)req->pid;
 	hintfd_denial(o->policy, d, &o->hints); /* while the process still waits in the call */
+	d->pgid = getpgid(d->pid);              /* while it waits: its job, which may outlive it */
+	if (d->pgid < 0)
+		d->pgid = 0;
 	if (o->cb != NULL)
 		o->cb(d, o->arg);
 }

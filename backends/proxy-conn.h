@@ -43,8 +43,9 @@ struct conn {
 	int port;
 	struct net_addr addr[DNS_MAX_ADDRS];
 	size_t naddr, next_addr;
-	bool held;      /* in ST_DIAL, refused, waiting for proxy_decide_held() */
-	bool hold_done; /* held once: the next refusal fails, unreported */
+	bool held;           /* in ST_DIAL, refused, waiting for proxy_decide_held() */
+	bool hold_done;      /* held once: the next refusal fails, unreported */
+	uint64_t held_until; /* loop_now_ms() when the hold ends */
 };
 
 struct proxy {

@@ -16,6 +16,7 @@
 
 #include "backends/loop.h"
 #include "backends/net-addr.h"
+#include "policy/agents.h"
 
 void conn_free(struct conn *c)
 {
@@ -157,7 +158,9 @@ void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule, bo
 		net_addr_format(addr, a, sizeof a);
 	if (!fixed && (addr == NULL || net_addr_parse(c->host, &lit) == 0))
 		suggest_host(px->policy, c->host, &d.suggest);
-	bool held = px->hold_ms > 0 && d.suggest.kind != SUGGEST_NONE && !c->hold_done && c->state == ST_DIAL;
+	bool held = px->hold_ms > 0 && d.suggest.kind != SUGGEST_NONE && !c->hold_done && c->state == ST_DIAL &&
+		    !agents_names_host(px->policy,
+				       c->host); /* an agent's own hosts are never held: it would hang at its start */
 	px->stats.denied += !c->hold_done;
 	if (denial_fill(&d, c->host, c->port, a, rule) == 0) {
 		snprintf(d.proto, sizeof d.proto, "%s", proto_name(c->proto));
@@ -174,6 +177,7 @@ void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule, bo
 	denial_clear(&d);
 	if (held) {
 		c->held = true;
+		c->held_until = loop_now_ms() + (uint64_t)px->hold_ms;
 		conn_timer(c, px->hold_ms, held_timeout);
 		return;
 	}
@@ -212,6 +216,17 @@ size_t proxy_decide_held(struct proxy *px)
 		}
 	}
 	return n;
+}
+
+int proxy_held_left_ms(const struct proxy *px)
+{
+	uint64_t now = loop_now_ms(), left = UINT64_MAX;
+	for (const struct conn *c = px != NULL ? px->conns : NULL; c != NULL; c = c->next) {
+		uint64_t l = c->held_until > now ? c->held_until - now : 0;
+		if (c->held && l < left)
+			left = l;
+	}
+	return left == UINT64_MAX ? -1 : (int)left;
 }
 
 size_t proxy_held_count(const struct proxy *px)

@@ -70,7 +70,8 @@ const struct proxy_stats *proxy_stats(const struct proxy *);
 /* Holding (an escalation prompt, shell/escalate.h): a connection refused
  * by a rule that an allow entry could lift is reported with held set and
  * kept waiting, without an answer, up to ms (0: never held, the default),
- * then decided again. proxy_decide_held() decides every held connection
+ * then decided again. A host an enabled agent preset names
+ * (agents_names_host()) is never held. proxy_decide_held() decides every held connection
  * again now, by the policy as it is then (the host may have broadened it
  * in place): allowed ones proceed, the others fail (not reported twice).
  * Returns how many were held. */
@@ -87,6 +88,9 @@ void proxy_set_hold(struct proxy *, int ms);
 void proxy_set_auth(struct proxy *, const char *secret);
 size_t proxy_decide_held(struct proxy *);
 size_t proxy_held_count(const struct proxy *);
+/* Milliseconds until the first held connection's hold ends (it is then
+ * decided again, and refused unless the policy changed); -1: none held. */
+int proxy_held_left_ms(const struct proxy *);
 
 /* A proxy denial as the tail of a line (the body of the proxy's 403 is
  * "sandmux proxy:" and this):

@@ -361,6 +361,11 @@ size_t run_held_count(const struct run *r)
 	return r != NULL ? proxy_held_count(r->proxy) : 0;
 }
 
+int run_held_left_ms(const struct run *r)
+{
+	return r != NULL ? proxy_held_left_ms(r->proxy) : -1;
+}
+
 size_t run_answer_held(struct run *r, const struct suggestion *grant)
 {
 	if (r == NULL || r->proxy == NULL)

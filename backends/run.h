@@ -132,6 +132,8 @@ int run_take_pty(struct run *);
  * this run, and every held connection is decided again now. Returns how
  * many were decided. */
 size_t run_held_count(const struct run *);
+/* ms until the first held connection is refused, or -1 when none waits. */
+int run_held_left_ms(const struct run *);
 size_t run_answer_held(struct run *, const struct suggestion *grant);
 
 /* The layers in force, as text for a title or a report, e.g.

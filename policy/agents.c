@@ -366,14 +366,29 @@ bool agents_quiet_path(const struct policy *p, const char *path)
 	return false;
 }
 
-bool agents_quiet_host(const struct policy *p, const char *host)
+static bool host_in(const struct rules *r, const char *host)
 {
 	char err[NET_ERR_MAX];
 	struct host_pattern hp;
-	for (size_t i = 0; host != NULL && p->agents != NULL && i < p->agents->quiet_hosts.n; i++)
-		if (host_pattern_parse(p->agents->quiet_hosts.v[i].text, &hp, err) == 0 &&
-		    host_pattern_match(&hp, host, NULL, 0))
+	for (size_t i = 0; host != NULL && i < r->n; i++)
+		if (host_pattern_parse(r->v[i].text, &hp, err) == 0 && host_pattern_match(&hp, host, NULL, 0))
 			return true;
+	return false;
+}
+
+bool agents_quiet_host(const struct policy *p, const char *host)
+{
+	return p->agents != NULL && host_in(&p->agents->quiet_hosts, host);
+}
+
+bool agents_names_host(const struct policy *p, const char *host)
+{
+	for (size_t i = 0; p->agents != NULL && i < p->agents->n; i++) {
+		const struct policy_agent *ag = &p->agents->v[i];
+		if (ag->enabled &&
+		    (host_in(&ag->hosts, host) || host_in(&ag->telemetry, host) || host_in(&ag->quiet, host)))
+			return true;
+	}
 	return false;
 }
 

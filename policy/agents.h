@@ -82,6 +82,10 @@ const char *agents_history_dir(const struct policy *, char *buf, size_t size);
 /* Whether a denial of path / host is one that never prompts. */
 bool agents_quiet_path(const struct policy *, const char *path);
 bool agents_quiet_host(const struct policy *, const char *host);
+/* Whether an enabled preset names host (its API, telemetry or quiet
+ * hosts): the proxy never holds such a connection for a prompt, since an
+ * agent checking its own hosts at start would hang for the whole hold. */
+bool agents_names_host(const struct policy *, const char *host);
 
 /* "name-0123456789ab": the workspace's id under ~/.sandmux/state/agents/. */
 void agents_workspace_id(const char *workspace, char *buf, size_t size);

@@ -16,6 +16,7 @@ struct denial {
 	int64_t ts_ms;   /* wall clock, ms since the epoch */
 	int pane;        /* 0 for `sandmux run` */
 	pid_t pid;       /* host pid, 0 if unknown */
+	pid_t pgid;      /* its process group then (its job), 0 if unknown; not in the JSON */
 	char comm[17];   /* /proc/PID/comm */
 	char op[12];     /* read write create remove rename exec connect bind signal syscall */
 	char layer[12];  /* observer landlock seccomp proxy */

@@ -168,20 +168,22 @@ static int verb_ctl(int argc, char **argv)
 static void list_print(const cJSON *session)
 {
 	const cJSON *w, *p;
-	printf("%-5s %-16s %-6s %-10s %-12s %7s %7s\n", "PANE", "NAME", "WINDOW", "STATE", "PROFILE", "DENIALS",
-	       "PROMPTS");
+	printf("%-5s %-16s %-6s %-10s %-12s %7s %7s %7s\n", "PANE", "NAME", "WINDOW", "STATE", "PROFILE", "DENIALS",
+	       "PROMPTS", "DROPPED");
 	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(session, "windows"))
 	{
 		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(w, "panes"))
 		{
 			const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "name"));
-			printf("%-5d %-16s %-6d %-10s %-12s %7d %7d\n",
+			const cJSON *dropped = cJSON_GetObjectItemCaseSensitive(p, "prompts_dropped");
+			printf("%-5d %-16s %-6d %-10s %-12s %7d %7d %7d\n",
 			       cJSON_GetObjectItemCaseSensitive(p, "id")->valueint, name && *name ? name : "-",
 			       cJSON_GetObjectItemCaseSensitive(w, "index")->valueint,
 			       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "state")),
 			       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "profile")),
 			       cJSON_GetObjectItemCaseSensitive(p, "denials")->valueint,
-			       cJSON_GetObjectItemCaseSensitive(p, "prompts")->valueint);
+			       cJSON_GetObjectItemCaseSensitive(p, "prompts")->valueint,
+			       cJSON_IsNumber(dropped) ? dropped->valueint : 0);
 		}
 	}
 }

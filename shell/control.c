@@ -4,7 +4,8 @@
  * A subscriber (MSG_SUBSCRIBE from `sandmux events`, or "subscribe" on the
  * control interface, ctl.c) gets every event as one JSON object with an
  * "event" field: "denial" (DESIGN.md's object, written by the same
- * formatter as denials.jsonl), "prompt", "answer", "exit", "attention".
+ * formatter as denials.jsonl), "prompt", "answer", "exit", "attention",
+ * "title" (a pane's title line as drawn changed).
  * Every denial, not the coalesced list: the count in the denials pane is
  * for people, a harness wants each attempt. `ls --json` describes the
  * session.
@@ -25,12 +26,13 @@
 
 #include "backends/events.h"
 #include "backends/run.h"
+#include "pty/vt.h"
 #include "shell/escalate-queue.h"
 #include "shell/proto.h"
 
 #define SUB_MAX (256u << 10)
 
-static const char *const event_kinds[] = { "denial", "prompt", "answer", "exit", "attention" };
+static const char *const event_kinds[] = { "denial", "prompt", "answer", "exit", "attention", "title" };
 
 unsigned control_kinds_parse(const char *list)
 {
@@ -202,6 +204,62 @@ void control_answer_event(struct server *s, const struct pane *p, unsigned seq, 
 	control_event(s, "answer", p->id, o);
 }
 
+/* Keeps only whole, valid UTF-8 sequences (a title cut at its buffer's
+ * end, or a program's stray bytes), so that every event is valid JSON. */
+static void utf8_clean(char *s)
+{
+	unsigned char *in = (unsigned char *)s, *out = in;
+	while (*in) {
+		size_t n = *in < 0x80             ? 1
+			   : (*in & 0xe0) == 0xc0 ? 2
+			   : (*in & 0xf0) == 0xe0 ? 3
+			   : (*in & 0xf8) == 0xf0 ? 4
+						  : 0;
+		size_t k = 1;
+		while (n > 1 && k < n && (in[k] & 0xc0) == 0x80)
+			k++;
+		/* overlong forms, surrogates, past U+10FFFF */
+		bool bad = (n == 2 && *in < 0xc2) || (*in == 0xe0 && in[1] < 0xa0) || (*in == 0xed && in[1] > 0x9f) ||
+			   (*in == 0xf0 && in[1] < 0x90) || (*in == 0xf4 && in[1] > 0x8f) || *in > 0xf4;
+		if (n == 0 || k < n || bad) {
+			in++; /* not the start of a whole sequence: dropped */
+			continue;
+		}
+		memmove(out, in, n);
+		out += n;
+		in += n;
+	}
+	*out = '\0';
+}
+
+/* The title lines as drawn, told when they change. */
+void control_titles(struct server *s)
+{
+	if (!has_subscriber(s))
+		return;
+	for (struct window *w = s->windows; w != NULL; w = w->next)
+		for (struct pane *p = w->panes; p != NULL; p = p->next) {
+			char title[256], program[256];
+			pane_title(p, title, sizeof title);
+			uint64_t sum = 1469598103934665603u; /* FNV-1a */
+			for (const unsigned char *c = (const unsigned char *)title; *c; c++)
+				sum = (sum ^ *c) * 1099511628211u;
+			if (sum == p->title_sum)
+				continue;
+			p->title_sum = sum;
+			size_t n = strlen(title);
+			while (n > 0 && title[n - 1] == ' ')
+				title[--n] = '\0';
+			snprintf(program, sizeof program, "%s", vt_title(p->vt));
+			utf8_clean(title);
+			utf8_clean(program);
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "title", title + strspn(title, " "));
+			cJSON_AddStringToObject(o, "program", program);
+			control_event(s, "title", p->id, o);
+		}
+}
+
 /* "running", or how it ended: the words of the title (pane_title). */
 static void pane_state_json(cJSON *o, const struct pane *p)
 {
@@ -234,6 +292,8 @@ static cJSON *pane_json(const struct pane *p)
 	cJSON_AddNumberToObject(o, "prompts", p->esc != NULL ? (double)p->esc->nq : 0);
 	/* denials that found ESC_QUEUE_MAX prompts waiting: no prompt of their own */
 	cJSON_AddNumberToObject(o, "prompts_not_queued", p->esc != NULL ? (double)p->esc->not_queued : 0);
+	/* prompts dropped as stale: their process trees gone, the pane moved on */
+	cJSON_AddNumberToObject(o, "prompts_dropped", p->esc != NULL ? (double)p->esc->dropped : 0);
 	cJSON *waiting = cJSON_AddArrayToObject(o, "waiting");
 	for (size_t i = 0; p->esc != NULL && i < p->esc->nq; i++)
 		cJSON_AddItemToArray(waiting, prompt_json(p, &p->esc->q[i]));

@@ -462,7 +462,7 @@ static int verb_subscribe(const struct req *r)
 		return -1;
 	unsigned mask = kinds != NULL ? control_kinds_parse(kinds) : 0;
 	if (kinds != NULL && mask == 0)
-		return fail(r, "events", "a comma-separated list of denial, prompt, answer, exit, attention");
+		return fail(r, "events", "a comma-separated list of denial, prompt, answer, exit, attention, title");
 	r->c->subscribed = true;
 	r->c->sub_pane = pane;
 	r->c->sub_kinds = mask;

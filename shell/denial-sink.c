@@ -122,6 +122,8 @@ void denial_sink_pane(struct denial *d, void *arg)
 	pane_add_denial(p->srv, p->id);
 	p->esc->denials_run++;
 	sink_offer(p, d);
+	if (d->held)
+		escalate_held_tick(p); /* the title counts down while it waits */
 }
 
 void denial_sink_reoffer(struct pane *p, int status)

@@ -18,9 +18,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "backends/run.h"
+#include "backends/loop.h"
 #include "policy/agents.h"
 #include "pty/vt.h"
 #include "shell/integration.h"
@@ -83,18 +85,32 @@ static const char *integration_dir(struct server *s)
 	return es->integ > 0 ? es->integ_dir : NULL;
 }
 
-static bool pid_alive(int pid)
+static bool gone(pid_t pid)
 {
-	return kill(pid, 0) == 0 || errno == EPERM;
+	return kill(pid, 0) < 0 && errno == ESRCH;
 }
 
-/* The pane moved on: its prompts whose processes are gone (all of them
- * when the pane's agent restarts: its old sandbox is ended) are dropped.
- * A new command line in a shell pane does not count: a person often
- * looks around (ls, cat) before answering what the last one was denied. */
+/* A prompt's process tree has exited: no process is left in the job it
+ * was denied in (its process group: a pipeline and what it started),
+ * or it was the shell's own (a builtin's redirection; the shell leads
+ * the terminal's session, so its group is the session's id), or, for
+ * the proxy's denials (no pid), no connection still waits. */
+static bool tree_gone(const struct esc_prompt *q, void *arg)
+{
+	const struct pane *p = arg;
+	if (q->d.pid <= 0)
+		return !escalate_net_held(p);
+	if (q->d.pgid > 0)
+		return (p->fd >= 0 && q->d.pgid == tcgetsid(p->fd)) || gone(-q->d.pgid);
+	return gone((pid_t)q->d.pid);
+}
+
+/* The pane moved on (its shell started a new command line, or its agent
+ * restarts, when its old sandbox is ended: all): its prompts whose
+ * process trees have exited are dropped and counted. */
 static void drop_stale(struct pane *p, bool all)
 {
-	size_t n = esc_drop_stale(p->esc, pid_alive, all);
+	size_t n = esc_drop_stale(p->esc, all ? NULL : tree_gone, p);
 	if (n > 0) {
 		server_log(p->srv, "pane %d: %zu stale prompt(s) dropped (%zu so far)", p->id, n, p->esc->dropped);
 		server_redraw(p->srv, true);
@@ -114,6 +130,7 @@ static void on_osc(int command, const char *arg, size_t len, void *data)
 	switch (report_gate_feed(&e->gate, command, arg, len, &status)) {
 	case REPORT_START:
 		e->denials_run = 0;
+		drop_stale(p, false);
 		break;
 	case REPORT_END:
 		if (status != 0)
@@ -164,6 +181,8 @@ void escalate_pane_free(struct pane *p)
 	if (e == NULL)
 		return;
 	spawn_free(e);
+	if (e->held_timer != 0)
+		timer_cancel(p->srv->loop, e->held_timer);
 	esc_pane_clear(e);
 	strv_free(e->argv);
 	for (size_t i = 0; i < e->nagents; i++) {
@@ -401,9 +420,4 @@ void escalate_pane_exited(struct pane *p)
 	}
 	if (p->status != 0)
 		denial_sink_reoffer(p, p->status);
-}
-
-const char *escalate_title_mark(const struct pane *p)
-{
-	return esc_pending(p->esc) ? " · prompt!" : "";
 }

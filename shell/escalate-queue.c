@@ -192,6 +192,7 @@ int esc_answer(struct esc_pane *e, enum esc_scope scope, struct suggestion *out)
 		break;
 	}
 	drop_settled(e, scope == ESC_DISMISS ? &(struct suggestion){ 0 } : &s);
+	e->turned = 0; /* `n` counts the prompts left from here */
 	if (scope == ESC_DENY || scope == ESC_DISMISS)
 		s.kind = SUGGEST_NONE;
 	if (out != NULL)
@@ -210,12 +211,11 @@ void esc_broaden(struct esc_pane *e, struct policy *p, bool consume)
 	}
 }
 
-size_t esc_drop_stale(struct esc_pane *e, bool (*alive)(int pid), bool all_gone)
+size_t esc_drop_stale(struct esc_pane *e, bool (*gone)(const struct esc_prompt *, void *arg), void *arg)
 {
 	size_t o = 0, n = e->nq;
 	for (size_t i = 0; i < e->nq; i++) {
-		int pid = (int)e->q[i].d.pid;
-		if (all_gone || (pid > 0 && !alive(pid))) {
+		if (gone == NULL || gone(&e->q[i], arg)) {
 			prompt_clear(&e->q[i]);
 			continue;
 		}

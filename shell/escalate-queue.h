@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backends/events.h"
 #include "policy/suggest.h"
@@ -72,8 +73,9 @@ struct esc_pane {
 	char *agent;              /* --agent NAME, or NULL: recognised by the program's name */
 	struct esc_agent *agents; /* the enabled presets that can resume, from the pane's policy */
 	size_t nagents;
-	size_t turned;  /* `n` within this pane: how many times the queue turned */
-	size_t dropped; /* stale prompts dropped (their processes gone, the pane moved on) */
+	size_t turned;       /* `n` within this pane: how many times the queue turned */
+	size_t dropped;      /* stale prompts dropped (their processes gone, the pane moved on) */
+	uint64_t held_timer; /* while a connection is held: the title's countdown (escalate-view.c) */
 };
 
 struct esc_agent {
@@ -99,10 +101,10 @@ int esc_answer(struct esc_pane *, enum esc_scope, struct suggestion *out);
 void esc_broaden(struct esc_pane *, struct policy *, bool consume);
 bool esc_grants_has(const struct esc_grants *, const struct suggestion *);
 void esc_pane_clear(struct esc_pane *);
-/* Drops the prompts whose process is gone (alive(pid) false; a denial
- * with no pid, the proxy's, counts as gone when all_gone), and counts
+/* The pane moved on: drops the prompts that gone(prompt, arg) says are
+ * past (their process tree has exited; NULL: all of them), and counts
  * them in e->dropped. Returns how many went. */
-size_t esc_drop_stale(struct esc_pane *, bool (*alive)(int pid), bool all_gone);
+size_t esc_drop_stale(struct esc_pane *, bool (*gone)(const struct esc_prompt *, void *arg), void *arg);
 /* `n`: the next prompt of this pane comes first; false when every one
  * of them has been shown since the last time (the caller moves on to the
  * next pane, the queue back in its order). */

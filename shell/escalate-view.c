@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "backends/loop.h"
+#include "backends/run.h"
 #include "pty/vt.h"
 #include "shell/approve.h"
 #include "shell/mode.h"
@@ -58,10 +60,18 @@ static void denials_draw(struct client *c)
 	char title[256], filter[32] = "all panes";
 	if (c->denials_filter > 0)
 		snprintf(filter, sizeof filter, "pane %d", c->denials_filter);
+	size_t dropped = 0;
+	for (struct window *w = c->srv->windows; w != NULL; w = w->next)
+		for (struct pane *p = w->panes; p != NULL; p = p->next)
+			if (p->esc != NULL && (c->denials_filter == 0 || p->id == c->denials_filter))
+				dropped += p->esc->dropped;
+	char stale[64] = "";
+	if (dropped > 0)
+		snprintf(stale, sizeof stale, " · %zu stale prompt%s dropped", dropped, dropped > 1 ? "s" : "");
 	snprintf(title, sizeof title,
-		 " sandmux denials: %zu (%s), newest first · f: filter by pane · Up/Down PgUp/PgDn: scroll · "
+		 " sandmux denials: %zu (%s)%s, newest first · f: filter by pane · Up/Down PgUp/PgDn: scroll · "
 		 "c: captured changes · q: close",
-		 n, filter);
+		 n, filter, stale);
 	ui_draw_denials(c->ui, rows, ui_cols(c->ui), title, (const struct denial *const *)v, n, (size_t)c->denials_top);
 	free(v);
 }
@@ -142,19 +152,52 @@ void escalate_toggle_denials(struct client *c)
 	c->denials_top = 0;
 }
 
+/* ---- the title's marks ---- */
+
+void escalate_title_mark(const struct pane *p, char *buf, size_t cap)
+{
+	int left = p->esc != NULL ? run_held_left_ms(p->run) : -1;
+	char held[48] = "";
+	if (left >= 0)
+		snprintf(held, sizeof held, " · held, refused in %ds", (left + 999) / 1000);
+	snprintf(buf, cap, "%s%s", esc_pending(p->esc) ? " · prompt!" : "", held);
+}
+
+/* Wakes when the number of seconds shown drops, while any is held. */
+static void held_tick(void *arg)
+{
+	struct pane *p = arg;
+	int left = run_held_left_ms(p->run);
+	p->esc->held_timer = left >= 0 ? timer_add(p->srv->loop, left % 1000 + 1, held_tick, p) : 0;
+	server_redraw(p->srv, false);
+}
+
+/* From the next loop turn: the proxy marks the connection held after it
+ * has told of its denial. */
+void escalate_held_tick(struct pane *p)
+{
+	struct esc_pane *e = p->esc;
+	if (e != NULL && e->held_timer == 0)
+		e->held_timer = timer_add(p->srv->loop, 0, held_tick, p);
+}
+
 /* ---- prompts ---- */
 
+/* The next pane with a prompt after the pane `after` (0: from the
+ * first), in the order windows and their panes are listed, round to
+ * `after` itself. Pane ids are no guide: a pane split off in the first
+ * window after the second window was made has the larger id. */
 static struct pane *first_pending(struct server *s, int after)
 {
 	struct pane *first = NULL;
+	bool past = after == 0;
 	for (struct window *w = s->windows; w != NULL; w = w->next)
 		for (struct pane *p = w->panes; p != NULL; p = p->next) {
-			if (!esc_pending(p->esc))
-				continue;
-			if (p->id > after)
+			if (esc_pending(p->esc) && past)
 				return p;
-			if (first == NULL)
+			if (esc_pending(p->esc) && first == NULL)
 				first = p;
+			past |= p->id == after;
 		}
 	return first;
 }
@@ -329,11 +372,13 @@ static void prompt_view(const struct pane *p, struct prompt_view *v)
 	free(proc);
 	bool held = strcmp(q->d.op, "connect") == 0 && escalate_net_held(p);
 	char *run = held ? NULL : what_runs(p, q->cmd, q->cwd);
+	int left = held ? run_held_left_ms(p->run) : -1;
 	if ((!held && run == NULL) ||
-	    asprintf(
-		    &v->l[2], " %s",
-		    held ? "the connection is held: approved, it proceeds for this run (no restart); refused, it fails now"
-			 : run) < 0)
+	    (held && asprintf(&v->l[2],
+			      " the connection is held (refused in %ds): approved, it proceeds for this run (no "
+			      "restart); refused, it fails now",
+			      (left + 999) / 1000) < 0) ||
+	    (!held && asprintf(&v->l[2], " %s", run) < 0))
 		v->l[2] = NULL;
 	free(run);
 	v->l[3] = strdup(keys_all);
@@ -367,12 +412,15 @@ static void prompt_bar(struct client *c, const struct pane *p)
 {
 	const struct esc_prompt *q = esc_head(p->esc);
 	char *target = ui_exact_text(q->d.target != NULL ? q->d.target : ""), *comm = ui_exact_text(q->d.comm);
-	char key[32], more[48] = "", line[600];
+	char key[32], more[48] = "", held[48] = "", line[600];
 	keys_name(&c->srv->cfg.prefix, key, sizeof key);
 	if (p->esc->nq > 1)
 		snprintf(more, sizeof more, " (+%zu more)", p->esc->nq - 1);
-	snprintf(line, sizeof line, " sandbox prompt: %s %s by %s%s · %s a to answer", q->d.op,
-		 target != NULL ? target : "?", comm != NULL && comm[0] ? comm : "?", more, key);
+	int left = strcmp(q->d.op, "connect") == 0 ? run_held_left_ms(p->run) : -1;
+	if (left >= 0)
+		snprintf(held, sizeof held, ", held, refused in %ds", (left + 999) / 1000);
+	snprintf(line, sizeof line, " sandbox prompt: %s %s by %s%s%s · %s a to answer", q->d.op,
+		 target != NULL ? target : "?", comm != NULL && comm[0] ? comm : "?", more, held, key);
 	free(target);
 	free(comm);
 	ui_text(c->ui, p->y + p->h - 1, p->x, p->w, line, UI_ALERT);

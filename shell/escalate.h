@@ -78,8 +78,12 @@ bool escalate_net_held(const struct pane *);
  * added to the proxy's policy for the rest of this run, every held
  * connection is decided again. */
 void escalate_net_answer(struct pane *, const struct suggestion *s);
-/* " · prompt!" while a prompt waits, else "". */
-const char *escalate_title_mark(const struct pane *);
+/* escalate-view.c: " · prompt!" while a prompt waits, and while a
+ * connection is held " · held, refused in 27s" (else ""), into buf. */
+void escalate_title_mark(const struct pane *, char *buf, size_t cap);
+/* A connection of the pane is held: its title counts down every second
+ * until none is. */
+void escalate_held_tick(struct pane *);
 /* The key bindings: the denials pane, the next pending prompt. */
 void escalate_toggle_denials(struct client *);
 void escalate_next_prompt(struct client *);

@@ -128,6 +128,7 @@ struct pane {
 	char capture[4096];       /* capture mode: the pane's layer directory, "" otherwise */
 	int captured;             /* what the layer held when the command last ended */
 	struct request_pane *req; /* its request channel (shell/request.h), or NULL */
+	uint64_t title_sum;       /* a hash of the title line last told subscribers (control.c) */
 };
 
 struct window {
@@ -400,6 +401,9 @@ void control_answer_event(struct server *, const struct pane *, unsigned seq, co
 			  const struct suggestion *given);
 /* The session, its windows and panes (`ls --json`, ctl's "list"). */
 struct cJSON *control_session_json(const struct server *);
+/* At each draw: a "title" event for every pane whose title line (its
+ * program's OSC 0/2, or sandmux's own text) changed since last told. */
+void control_titles(struct server *);
 /* The client's queue is empty: a subscriber that lost events hears how
  * many, and gets events again. */
 void control_caught_up(struct client *);

@@ -93,8 +93,11 @@ static void row_text(const struct row *r, char *buf, size_t cap)
 	pane_state(p, state, sizeof state);
 	ago(p->last_output, last, sizeof last);
 	ui_safe_text(name, sizeof name, p->name);
-	snprintf(buf, cap, " %-5s %3d  %-16.16s %-12.12s %-6s %-10s %7d %7zu  %s", wp, p->id, name, p->profile,
-		 p->weak ? "weak" : "full", state, p->denials, p->esc != NULL ? p->esc->nq : 0, last);
+	char stale[48] = "";
+	if (p->esc != NULL && p->esc->dropped > 0)
+		snprintf(stale, sizeof stale, "  (%zu stale dropped)", p->esc->dropped);
+	snprintf(buf, cap, " %-5s %3d  %-16.16s %-12.12s %-6s %-10s %7d %7zu  %s%s", wp, p->id, name, p->profile,
+		 p->weak ? "weak" : "full", state, p->denials, p->esc != NULL ? p->esc->nq : 0, last, stale);
 }
 
 static void overview_draw(struct client *c)
@@ -110,14 +113,17 @@ static void overview_draw(struct client *c)
 		c->mode_top = c->mode_sel;
 	if (c->mode_sel >= c->mode_top + page)
 		c->mode_top = c->mode_sel - page + 1;
-	for (int i = 0; i < n; i++)
+	size_t dropped = 0;
+	for (int i = 0; i < n; i++) {
 		waiting += v[i].prompt >= 0;
+		dropped += v[i].prompt < 0 && v[i].p->esc != NULL ? v[i].p->esc->dropped : 0;
+	}
 	char line[1024];
 	ui_erase(c->ui);
 	snprintf(line, sizeof line,
-		 " sandmux overview: %d panes, %d prompts waiting · Up/Down move · Enter jump · "
+		 " sandmux overview: %d panes, %d prompts waiting, %zu stale dropped · Up/Down move · Enter jump · "
 		 "o s a r d x answer the selected prompt · q close",
-		 n - waiting, waiting);
+		 n - waiting, waiting, dropped);
 	ui_text(c->ui, 0, 0, cols, line, UI_TITLE_ACTIVE);
 	snprintf(line, sizeof line, " %-5s %3s  %-16s %-12s %-6s %-10s %7s %7s  %s", "W.P", "ID", "NAME", "PROFILE",
 		 "LAYERS", "STATE", "DENIALS", "PROMPTS", "LAST OUTPUT");

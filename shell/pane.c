@@ -289,12 +289,13 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 	char lim[128];
 	pane_limits_title(p, lim, sizeof lim);
 	/* "weak": the weaker sandbox (no user namespaces; sandmux doctor) */
-	char captured[32] = "";
+	char captured[32] = "", mark[64];
+	escalate_title_mark(p, mark, sizeof mark);
 	if (p->captured > 0)
 		snprintf(captured, sizeof captured, " · captured %d", p->captured);
 	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s%s%s ", p->id, p->name,
 		 p->copy != NULL ? " [copy mode]" : "", state, p->profile, p->weak ? " (weak)" : "", p->denials,
-		 captured, escalate_title_mark(p), lim, t[0] ? " · " : "", t);
+		 captured, mark, lim, t[0] ? " · " : "", t);
 }
 
 struct pane *pane_find(struct server *s, int id)

@@ -22,6 +22,13 @@
 #include "policy/paths.h"
 #include "shell/home.h"
 
+/* A frame, then the title events of whatever changed a title in it. */
+static void server_draw(struct server *s)
+{
+	redraw_clients(s);
+	control_titles(s);
+}
+
 static void on_listen(struct watch *w, int events, void *arg)
 {
 	(void)w;
@@ -67,7 +74,7 @@ static int server_init(struct server *s, const char *name, const char *sock_path
 	s->rows = 24;
 	s->cols = 80;
 	s->loop = loop_new();
-	s->draw = redraw_clients;
+	s->draw = server_draw;
 	s->resize = session_resize;
 	s->close_pane = window_close_pane;
 	sigset_t set;

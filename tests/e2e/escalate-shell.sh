@@ -34,11 +34,13 @@ m_keys o
 m_expect "once re-runs the command line" "TOUCHED-42"
 [ -f "$OUT/rel.txt" ] && ok "in the right directory (seen from outside)" || fail "in the right directory (seen from outside)"
 m_expect "then the shell is back" "the shell is back"
+m_type 'echo "cwd=$PWD"'
+m_expect "the shell came back in that directory" "cwd=$OUT"
+# (before the next denial: a new command line drops the prompts of
+# commands that have ended)
 m_type 'touch again.txt || echo AGAIN-$((7*7))'
 m_expect "running it again is denied again" "AGAIN-49"
 [ ! -e "$OUT/again.txt" ] && ok "and writes nothing" || fail "and writes nothing"
-m_type 'echo "cwd=$PWD"'
-m_expect "the shell came back in that directory" "cwd=$OUT"
 
 # session: granted for the pane's life, also for the shell that comes back
 m_expect "the second denial prompts again" "prompt!"

@@ -136,6 +136,11 @@ static void test_apply(struct unit *u)
 	struct suggestion s;
 	CHECK(u, !suggest_host(p, "statsig.anthropic.com:443", &s));
 	CHECK(u, !suggest_host(p, "github.com:443", &s)); /* codex's quiet host */
+	/* the hosts a preset names, which the proxy never holds */
+	CHECK(u, agents_names_host(p, "api.anthropic.com"));
+	CHECK(u, agents_names_host(p, "x.statsig.com"));
+	CHECK(u, agents_names_host(p, "github.com"));
+	CHECK(u, !agents_names_host(p, "registry.npmjs.org"));
 	/* the shadow is writable, the real state dir's neighbours are not */
 	snprintf(path, sizeof path, "%s/home/.codex/config.toml", root);
 	CHECK(u, policy_decide_path(p, path, OP_WRITE).allow);
@@ -167,6 +172,7 @@ static void test_apply(struct unit *u)
 	snprintf(want, sizeof want, "%s/home/.claude.json", root);
 	CHECK(u, p != NULL && !rules_has(&p->agents->shadow, want));
 	CHECK(u, p != NULL && agents_for_command(p, "claude") == NULL);
+	CHECK(u, p != NULL && !agents_names_host(p, "console.anthropic.com")); /* a preset turned off names none */
 	policy_free(p);
 	/* an admin allow list replaces every other: the presets add no host */
 	char admin[256];
@@ -186,6 +192,10 @@ static void test_apply(struct unit *u)
 		CHECK_INT(u, policy_load(&o, &q, &e), 0);
 		CHECK(u, q != NULL && !policy_decide_host(q, "api.openai.com", NULL, 443).allow);
 		CHECK(u, q != NULL && policy_decide_host(q, "only.example", NULL, 443).allow);
+		/* refused then, and suggestible, but still never held */
+		struct suggestion sq;
+		CHECK(u, q != NULL && suggest_host(q, "api.openai.com:443", &sq));
+		CHECK(u, q != NULL && agents_names_host(q, "api.openai.com"));
 		policy_free(q);
 		perr_free(&e);
 	}

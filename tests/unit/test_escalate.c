@@ -129,9 +129,11 @@ static void test_osc7(struct unit *u)
 	free(p);
 }
 
-static bool even_alive(int pid)
+/* odd pids are gone; a denial without one (the proxy's) stays */
+static bool odd_gone(const struct esc_prompt *q, void *arg)
 {
-	return pid % 2 == 0;
+	(void)arg;
+	return q->d.pid > 0 && q->d.pid % 2 != 0;
 }
 
 /* n steps through a pane's prompts, then says so; prompts of processes
@@ -158,12 +160,34 @@ static void test_turn_and_stale(struct unit *u)
 	CHECK_STR(u, esc_head(&e)->d.target, "net");
 	CHECK(u, !esc_turn(&e));                      /* every one shown: the caller moves on */
 	CHECK_STR(u, esc_head(&e)->d.target, "/a/1"); /* in order again */
-	CHECK_INT(u, esc_drop_stale(&e, even_alive, false), 1);
+	CHECK_INT(u, esc_drop_stale(&e, odd_gone, NULL), 1);
 	CHECK_INT(u, e.nq, 3);
 	CHECK_STR(u, e.q[1].d.target, "/c/1");
-	CHECK_INT(u, esc_drop_stale(&e, even_alive, true), 3);
+	CHECK_INT(u, esc_drop_stale(&e, NULL, NULL), 3);
 	CHECK_INT(u, e.dropped, 4);
 	CHECK(u, !esc_pending(&e));
+	esc_pane_clear(&e);
+}
+
+/* After an answer, n counts the prompts left from there. */
+static void test_turn_after_answer(struct unit *u)
+{
+	struct esc_pane e = { 0 };
+	struct denial d;
+	struct suggestion s;
+	const char *t[] = { "/a/1", "/b/1", "/c/1" };
+	for (int i = 0; i < 3; i++) {
+		denial_make(&d, t[i], t[i]);
+		esc_offer(&e, &d, -1);
+		denial_clear(&d);
+	}
+	CHECK(u, esc_turn(&e));
+	CHECK_STR(u, esc_head(&e)->d.target, "/b/1");
+	CHECK_INT(u, esc_answer(&e, ESC_DISMISS, &s), 0);
+	CHECK_STR(u, esc_head(&e)->d.target, "/c/1");
+	CHECK(u, esc_turn(&e)); /* /a/1 not shown since: shown now, still in this pane */
+	CHECK_STR(u, esc_head(&e)->d.target, "/a/1");
+	CHECK(u, !esc_turn(&e));
 	esc_pane_clear(&e);
 }
 
@@ -229,6 +253,7 @@ int main(void)
 	test_rerun_snapshot(&u);
 	test_osc7(&u);
 	test_turn_and_stale(&u);
+	test_turn_after_answer(&u);
 	test_widen(&u);
 	return unit_done(&u, "test_escalate");
 }

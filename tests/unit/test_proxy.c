@@ -15,6 +15,7 @@
 #include "backends/loop.h"
 #include "backends/net-addr.h"
 #include "backends/proxy.h"
+#include "policy/agents.h"
 #include "policy/net.h"
 #include "tests/unit/unit.h"
 
@@ -281,18 +282,28 @@ static void on_denial(struct denial *d, void *arg)
 	snprintf(s->suggest, sizeof s->suggest, "%s", d->suggest.kind != SUGGEST_NONE ? d->suggest.value : "");
 }
 
-/* Sends req, runs the loop until the proxy closes or 3 s pass. */
-static size_t exchange(struct loop *l, int port, const void *req, size_t len, char *out, size_t size)
+/* A new connection to the proxy on port, req sent; -1 when that failed. */
+static int send_to(int port, const void *req, size_t len)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	struct sockaddr_in a = { .sin_family = AF_INET,
 				 .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	size_t got = 0;
 	if (connect(fd, (struct sockaddr *)&a, sizeof a) < 0 || send(fd, req, len, 0) != (ssize_t)len) {
 		close(fd);
-		return 0;
+		return -1;
 	}
+	return fd;
+}
+
+/* Sends req, runs the loop until the proxy closes or 3 s pass. */
+static size_t exchange(struct loop *l, int port, const void *req, size_t len, char *out, size_t size)
+{
+	int fd = send_to(port, req, len);
+	size_t got = 0;
+	out[0] = '\0';
+	if (fd < 0)
+		return 0;
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	uint64_t end = loop_now_ms() + 3000;
 	while (loop_now_ms() < end) {
@@ -318,6 +329,13 @@ static int listen_any(int *port)
 		return -1;
 	*port = ntohs(a.sin_port);
 	return fd;
+}
+
+/* A proxy for p on a loopback port of its own, telling seen. */
+static struct proxy *proxy_on(struct loop *l, const struct policy *p, struct seen *seen, int *port)
+{
+	const char *err = NULL;
+	return proxy_new(l, p, listen_any(port), on_denial, seen, &err);
 }
 
 /* An address of this host's own interfaces outside every fixed block
@@ -377,9 +395,8 @@ static void test_proxy_loop(struct unit *u)
 
 	struct loop *l = loop_new();
 	struct seen seen = { .u = u };
-	int port = 0, lfd = listen_any(&port);
-	const char *err = NULL;
-	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);
+	int port = 0;
+	struct proxy *px = proxy_on(l, &p, &seen, &port);
 	CHECK(u, px != NULL);
 	if (px == NULL)
 		return;
@@ -474,9 +491,8 @@ static void test_proxy_auth(struct unit *u)
 	setenv("SANDMUX_DNS", "127.0.0.1:9", 1);
 	struct loop *l = loop_new();
 	struct seen seen = { .u = u };
-	int port = 0, lfd = listen_any(&port);
-	const char *err = NULL;
-	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);
+	int port = 0;
+	struct proxy *px = proxy_on(l, &p, &seen, &port);
 	if (!CHECK(u, px != NULL))
 		return;
 	proxy_set_auth(px, "s3cret");
@@ -535,6 +551,69 @@ static void test_env(struct unit *u)
 	proxy_env_free(env);
 }
 
+/* Sends req on a new connection and runs the loop for ms; what came
+ * back so far is in out. Returns the connection. */
+static int send_spin(struct loop *l, int port, const char *req, int ms, char *out, size_t size)
+{
+	int fd = send_to(port, req, strlen(req));
+	out[0] = '\0';
+	if (fd < 0)
+		return fd;
+	for (uint64_t end = loop_now_ms() + (uint64_t)ms; loop_now_ms() < end;)
+		loop_once(l, 10);
+	ssize_t n = recv(fd, out, size - 1, MSG_DONTWAIT);
+	out[n > 0 ? n : 0] = '\0';
+	return fd;
+}
+
+/* Holding: a refused host an allow entry could open waits, counting
+ * down, until decided again; a host an agent preset names (an admin
+ * allow list without it, say) is refused at once, never held. */
+static void test_proxy_hold(struct unit *u)
+{
+	static const struct origin user = { .layer = LAYER_USER };
+	struct policy p = { .profile = "workspace", .sandboxed = true };
+	p.net.mode = NET_PROXY;
+	rules_add(&p.net.allow, "allowed.test", user);
+	struct policy_agent agent = { .name = "agentx", .enabled = true };
+	rules_add(&agent.hosts, "api.agentx.test", user);
+	struct policy_agents agents = { .v = &agent, .n = 1 };
+	p.agents = &agents;
+	setenv("SANDMUX_DNS", "127.0.0.1:9", 1);
+	struct loop *l = loop_new();
+	struct seen seen = { .u = u };
+	int port = 0;
+	struct proxy *px = proxy_on(l, &p, &seen, &port);
+	CHECK(u, px != NULL);
+	if (px == NULL)
+		return;
+	proxy_set_hold(px, 1500);
+	char out[8192];
+	int fd = send_spin(l, port, "CONNECT api.agentx.test:443 HTTP/1.1\r\n\r\n", 300, out, sizeof out);
+	CHECK(u, strncmp(out, "HTTP/1.1 403 ", 13) == 0); /* at once, not after the hold */
+	CHECK_INT(u, seen.n, 1);
+	CHECK_STR(u, seen.suggest, "api.agentx.test"); /* still offered: a prompt, not a hang */
+	CHECK_INT(u, (int)proxy_held_count(px), 0);
+	CHECK_INT(u, proxy_held_left_ms(px), -1);
+	close(fd);
+
+	fd = send_spin(l, port, "CONNECT other.test:443 HTTP/1.1\r\n\r\n", 300, out, sizeof out);
+	CHECK_STR(u, out, ""); /* held: no answer yet */
+	CHECK_INT(u, (int)proxy_held_count(px), 1);
+	int left = proxy_held_left_ms(px);
+	CHECK(u, left > 0 && left <= 1300);
+	for (uint64_t end = loop_now_ms() + 300; loop_now_ms() < end;)
+		loop_once(l, 10);
+	CHECK(u, proxy_held_left_ms(px) < left - 200); /* counting down */
+	CHECK_INT(u, (int)proxy_decide_held(px), 1);
+	CHECK_INT(u, proxy_held_left_ms(px), -1);
+	close(fd);
+	proxy_free(px);
+	loop_free(l);
+	rules_free(&p.net.allow);
+	rules_free(&agent.hosts);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -545,6 +624,7 @@ int main(void)
 	test_net_addr(&u);
 	test_proxy_loop(&u);
 	test_proxy_auth(&u);
+	test_proxy_hold(&u);
 	test_env(&u);
 	return unit_done(&u, "test_proxy");
 }
