@@ -91,14 +91,7 @@ static void captured_draw(struct client *c)
 	int list_rows = v->diff != NULL ? (rows - 3) / 3 : rows - 2;
 	if (list_rows < 1)
 		list_rows = 1;
-	if (c->mode_sel >= n)
-		c->mode_sel = n - 1;
-	if (c->mode_sel < 0)
-		c->mode_sel = 0;
-	if (c->mode_sel < c->mode_top)
-		c->mode_top = c->mode_sel;
-	if (c->mode_sel >= c->mode_top + list_rows)
-		c->mode_top = c->mode_sel - list_rows + 1;
+	mode_clamp(c, n, list_rows);
 	ui_erase(c->ui);
 	snprintf(
 		line, sizeof line,

@@ -32,6 +32,10 @@ void mode_enter(struct client *, const struct client_mode *);
 void mode_leave(struct client *);
 /* A key for the client's mode: true when a mode took it. */
 bool mode_key(struct client *, const struct key *);
+/* A list mode's selected row (c->mode_sel) kept among its n rows, and
+ * its first row shown (c->mode_top) so that the selection is among the
+ * page rows shown. */
+void mode_clamp(struct client *, int n, int page);
 /* Draws the client's mode, if any: true when it covered the screen. */
 bool mode_draw(struct client *);
 

@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "backends/loop.h"
-#include "shell/mode.h"
 #include "shell/proto.h"
 
 #define READ_MAX 65536
