@@ -389,8 +389,9 @@ void run_layers(const struct run *r, char *buf, size_t cap)
 	const char *net = p->net.mode == NET_HOST ? "" : r->proxy != NULL ? " · net ns + proxy" : " · net ns";
 	if (r->l.weak)
 		net = r->proxy != NULL ? " · proxy (landlock tcp)" : "";
-	snprintf(buf, cap, "%slandlock · seccomp%s%s%s", r->l.weak ? "weak: " : "",
-		 r->l.weak ? "" : " · user+mount+pid ns", net, r->obs != NULL ? " · observer" : "");
+	snprintf(buf, cap, "%slandlock · seccomp%s%s%s%s", r->l.weak ? "weak: " : "",
+		 r->l.weak ? "" : " · user+mount+pid ns", net, r->obs != NULL ? " · observer" : "",
+		 r->audit != NULL ? " (writes: audit records)" : "");
 }
 
 void run_limits_brief(const struct run *r, char *buf, size_t cap)

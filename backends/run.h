@@ -138,6 +138,7 @@ size_t run_answer_held(struct run *, const struct suggestion *grant);
 
 /* The layers in force, as text for a title or a report, e.g.
  * "landlock · seccomp · user+mount+pid ns · net ns + proxy · observer",
+ * "... · observer (writes: audit records)" with the audit channel,
  * or in the weaker sandbox "weak: landlock · seccomp · proxy (landlock
  * tcp) · observer"; "no sandbox" for an unsandboxed policy; "" for NULL
  * (nothing started). */

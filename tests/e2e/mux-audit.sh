@@ -27,6 +27,8 @@ try: os.open('$target', os.O_WRONLY)
 except OSError as e: print('WRITE-DENIED', e.errno)
 time.sleep(60)" >/dev/null
 m_expect "the write fails in the pane" "WRITE-DENIED 13"
+contains "ls --json: the pane's layers name the channel" "$(lsj '[p for w in s["windows"] for p in w["panes"] if p["id"] == 2][0]["layers"]')" \
+	"observer (writes: audit records)"
 contains "the server log names the channel" "$(cat "$HOME/.sandmux/state/server.log")" \
 	"pane 2: write denials from Landlock's audit records"
 until_ok 10 grep -q landlock "$EV" || fail "the event came within 10 s"
