@@ -159,7 +159,7 @@ bool run_observer_stats(struct run *, int wait_ms, struct observer_stats *out);
  * records), "observer" or "none"; *why (may be NULL) says why not the
  * records: "" when they are used, "not chosen" when opts.audit was not
  * set, otherwise what is missing (audit_open's reason, the weaker
- * sandbox). */
+ * sandbox); *why lives as long as the run. */
 const char *run_denials_channel(const struct run *, const char **why);
 /* The audit channel's counters into out; false without it. First hands
  * on the records received (to on_denial) and, wait_ms > 0, waits up to
