@@ -35,6 +35,9 @@
 #define LL_SCOPE_SIGNAL        (1ULL << 1) /* ABI 6 */
 #define LL_RULE_NET_PORT       2           /* ABI 4 */
 
+/* ABI 7: audit records also after an exec */
+#define LL_RESTRICT_LOG_NEW_EXEC_ON (1U << 1)
+
 struct ll_net_port_attr {
 	uint64_t allowed_access;
 	uint64_t port;
@@ -225,7 +228,10 @@ int landlock_apply(struct sbx *s)
 	if (ll.fd < 0)
 		return sbx_fail(s, "landlock", "create the ruleset");
 	int rc = landlock_add_all(s, &ll);
-	if (rc == 0 && syscall(SYS_landlock_restrict_self, ll.fd, 0) < 0)
+	/* Denials are logged only before an exec unless asked (ABI 7): the
+	 * command is exec'd after this, so ask when its records are read. */
+	unsigned flags = abi >= 7 && launch_audited(s) ? LL_RESTRICT_LOG_NEW_EXEC_ON : 0;
+	if (rc == 0 && syscall(SYS_landlock_restrict_self, ll.fd, flags) < 0)
 		rc = sbx_fail(s, "landlock", "restrict_self");
 	close(ll.fd);
 	return rc;

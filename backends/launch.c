@@ -37,7 +37,7 @@
 
 /* The observer (backends/observer.c) installs its seccomp listener after
  * our filter. Weak so the launcher builds and fails closed without it. */
-int observer_install(const struct policy *, bool weak) __attribute__((weak));
+int observer_install_quiet(const struct policy *, bool weak, bool quiet_writes) __attribute__((weak));
 
 void launch_init(struct launch *l)
 {
@@ -51,7 +51,13 @@ void launch_init(struct launch *l)
 	l->pty_fd = -1;
 	l->status_fd = -1;
 	l->pass_fd = -1;
+	l->audit_fd = -1;
 	l->request_fd = -1;
+}
+
+bool launch_audited(const struct sbx *s)
+{
+	return s->l->audit_fd >= 0 && !s->weak;
 }
 
 int sbx_fail(struct sbx *s, const char *step, const char *what)
@@ -282,9 +288,9 @@ static int launch_inner_pty(struct sbx *s)
  * the observer, so the fd goes by number and the parent takes it. */
 static int launch_pass_listener(struct sbx *s)
 {
-	if (observer_install == NULL)
+	if (observer_install_quiet == NULL)
 		return sbx_failx(s, "observer", "not built into this sandmux");
-	int notify = observer_install(s->l->policy, s->weak);
+	int notify = observer_install_quiet(s->l->policy, s->weak, launch_audited(s));
 	if (notify < 0)
 		return sbx_fail(s, "observer", "install the seccomp listener");
 	int answer = chan_send_listener(s->chan, notify) < 0 ? -1 : chan_wait_reply(s->chan);

@@ -46,6 +46,10 @@ struct launch {
 	const struct sandbox_limits *limits; /* resource limits (backends/limits.h), or NULL */
 	const char *capture_dir;             /* policy->capture: the layer directory on the host (upper/ and
 				 * work/ are made in it); see backends/capture.h */
+	int audit_fd;                        /* -1, or the caller's audit socket (backends/audit.h, not
+				 * touched here): Landlock logs the command's denials and
+				 * the observer leaves write-intent calls to the records;
+				 * ignored in the weaker sandbox (l->weak) */
 
 	/* outputs */
 	pid_t pid;      /* host pid of the sandbox's init */

@@ -103,12 +103,14 @@ static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all
 
 /* Capture mode: a write to an existing file outside the write roots, or
  * a removal, lands in the layer (or on a read-only mount, or in a write
- * root): nothing to decide or report. What stays notified is what makes
- * a new name, which may match a `deny` glob or a protected path created
- * after launch, and exec and sockets. */
-static bool capture_quiet(const struct policy *p, const struct sysdesc *s)
+ * root): nothing to decide or report. With Landlock's audit records
+ * (backends/audit.h) the same calls are reported from the records
+ * instead. What stays notified is what makes a new name, which may match
+ * a `deny` glob or a protected path created after launch, and exec and
+ * sockets. */
+static bool writes_quiet(const struct policy *p, bool quiet, const struct sysdesc *s)
 {
-	return p->capture && (s->kind == K_REMOVE || s->kind == K_WRITE);
+	return (p->capture || quiet) && (s->kind == K_REMOVE || s->kind == K_WRITE);
 }
 
 /* chmod and chown are not Landlock's (it does not mediate them): in the
@@ -121,15 +123,15 @@ static bool meta_quiet(const struct sysdesc *s, bool weak)
 	return s->kind == K_META && !weak;
 }
 
-static int add_rules(scmp_filter_ctx ctx, const struct policy *p, bool weak)
+static int add_rules(scmp_filter_ctx ctx, const struct policy *p, bool weak, bool quiet)
 {
 	for (size_t i = 0; i < NSYSCALLS; i++) {
 		const struct sysdesc *s = &syscalls[i];
 		int rc;
-		if (capture_quiet(p, s) || meta_quiet(s, weak))
+		if (writes_quiet(p, quiet, s) || meta_quiet(s, weak))
 			continue;
 		if (s->kind == K_OPEN)
-			rc = add_open_rules(ctx, s, reads_restricted(p), p->capture);
+			rc = add_open_rules(ctx, s, reads_restricted(p), p->capture || quiet);
 		else if (s->kind == K_SENDTO) /* a send on a connected socket stays unobserved */
 			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
 		else {
@@ -144,12 +146,17 @@ static int add_rules(scmp_filter_ctx ctx, const struct policy *p, bool weak)
 
 int observer_install(const struct policy *p, bool weak)
 {
+	return observer_install_quiet(p, weak, false);
+}
+
+int observer_install_quiet(const struct policy *p, bool weak, bool quiet_writes)
+{
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
-	int rc = add_rules(ctx, p, weak);
+	int rc = add_rules(ctx, p, weak, quiet_writes);
 	if (rc == 0)
 		rc = seccomp_load(ctx);
 	int fd = rc == 0 ? seccomp_notify_fd(ctx) : rc;

@@ -52,6 +52,10 @@ struct policy;
  * fd, or -1 with errno set. weak: the weaker sandbox (no read-only mounts
  * refuse chmod and chown there; the observer does). */
 int observer_install(const struct policy *, bool weak);
+/* The same; quiet_writes: writes to existing files, truncation and
+ * removals are not notified (Landlock's audit records report them:
+ * backends/audit.h). Creations, exec and sockets still are. */
+int observer_install_quiet(const struct policy *, bool weak, bool quiet_writes);
 
 /* Called with each denial (layer "observer", pane 0, suggestion filled);
  * the callee may set d->pane and must copy what it keeps. */

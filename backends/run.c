@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/audit.h"
 #include "backends/launch.h"
 #include "backends/limits.h"
 #include "backends/loop.h"
@@ -28,6 +29,8 @@ struct run {
 	struct launch l;
 	struct observer *obs;
 	struct proxy *proxy;
+	struct audit_watch *audit; /* Landlock's records: the writes' denials (o->audit) */
+	char audit_why[160];       /* why not the records, when not */
 	struct sandbox_limits lim;
 	bool have_limits; /* limits were asked for (lim describes them) */
 	bool lim_live;    /* their cgroups are not released yet */
@@ -91,6 +94,7 @@ static void run_settle(struct run *r, bool quiet)
 	if (quiet)
 		r->on_denial = NULL;
 	observer_drain(r->obs);
+	audit_watch_drain(r->audit);
 	if (r->lim_timer != 0)
 		timer_cancel(r->loop, r->lim_timer);
 	r->lim_timer = 0;
@@ -114,7 +118,10 @@ static void run_free(struct run *r)
 		close(r->l.notify_fd);
 	if (r->l.proxy_fd >= 0)
 		close(r->l.proxy_fd);
-	observer_free(r->obs); /* it may decide by the policy the proxy is given too */
+	if (r->l.audit_fd >= 0)
+		close(r->l.audit_fd);
+	audit_watch_free(r->audit); /* decides by the policy too: before the observer */
+	observer_free(r->obs);      /* it may decide by the policy the proxy is given too */
 	proxy_free(r->proxy);
 	free(r);
 }
@@ -214,8 +221,40 @@ static void launch_fill(struct launch *l, const struct run_opts *o, struct run *
 	l->limits = r->have_limits ? &r->lim : NULL;
 }
 
-/* After the launch: the observer, the proxy, the watch on the end. NULL
- * or the step that failed, with why. */
+/* Before the launch: the audit socket, when its records are asked for
+ * and can be read (the launcher then has Landlock log the command's
+ * denials and the observer leave the writes to them). */
+static void run_audit_open(struct run *r, const struct run_opts *o)
+{
+	snprintf(r->audit_why, sizeof r->audit_why, "%s",
+		 !o->audit           ? "not chosen"
+		 : !r->l.want_notify ? "no observer"
+				     : "");
+	if (r->audit_why[0] == '\0')
+		r->l.audit_fd = audit_open(r->audit_why, sizeof r->audit_why);
+}
+
+/* After the launch: the records of the domain the sandbox's init made.
+ * The weaker sandbox's observer keeps every call: no records read.
+ * False when they cannot be watched: the observer leaves the writes to
+ * them, so nobody would report those. */
+static bool run_audit_watch(struct run *r)
+{
+	int fd = r->l.audit_fd;
+	r->l.audit_fd = -1;
+	if (fd < 0)
+		return true;
+	if (r->l.weak) {
+		snprintf(r->audit_why, sizeof r->audit_why, "the weaker sandbox: its observer sees every call");
+		close(fd);
+		return true;
+	}
+	r->audit = audit_watch_new(r->loop, fd, r->policy, r->l.pid, run_denial, r);
+	return r->audit != NULL;
+}
+
+/* After the launch: the observer, the proxy, the records, the watch on
+ * the end. NULL or the step that failed, with why. */
 static const char *run_attach(struct run *r, const struct run_opts *o, const char **why)
 {
 	struct launch *l = &r->l;
@@ -237,6 +276,8 @@ static const char *run_attach(struct run *r, const struct run_opts *o, const cha
 		proxy_set_auth(r->proxy, l->proxy_secret);
 		proxy_set_hold(r->proxy, o->proxy_hold_ms);
 	}
+	if (!run_audit_watch(r))
+		return *why = errno != 0 ? strerror(errno) : "cannot start", "audit records";
 	r->pidfd = (int)syscall(SYS_pidfd_open, l->pid, 0);
 	if (r->pidfd < 0 || (r->pidw = watch_add(r->loop, r->pidfd, LOOP_IN, on_pidfd, r)) == NULL)
 		return *why = strerror(errno), "watch the sandbox: pidfd";
@@ -267,6 +308,7 @@ struct run *run_start(struct loop *loop, const struct run_opts *o, char *err, si
 		r->have_limits = r->lim_live = true;
 	}
 	launch_fill(&r->l, o, r);
+	run_audit_open(r, o);
 	if (launch_start(&r->l) < 0) {
 		r->reaped = true; /* launch_start() ended what it started */
 		return run_abort(r, "", r->l.err, err, errlen);
@@ -347,8 +389,9 @@ void run_layers(const struct run *r, char *buf, size_t cap)
 	const char *net = p->net.mode == NET_HOST ? "" : r->proxy != NULL ? " · net ns + proxy" : " · net ns";
 	if (r->l.weak)
 		net = r->proxy != NULL ? " · proxy (landlock tcp)" : "";
-	snprintf(buf, cap, "%slandlock · seccomp%s%s%s", r->l.weak ? "weak: " : "",
-		 r->l.weak ? "" : " · user+mount+pid ns", net, r->obs != NULL ? " · observer" : "");
+	snprintf(buf, cap, "%slandlock · seccomp%s%s%s%s", r->l.weak ? "weak: " : "",
+		 r->l.weak ? "" : " · user+mount+pid ns", net, r->obs != NULL ? " · observer" : "",
+		 r->audit != NULL ? " (writes: audit records)" : "");
 }
 
 void run_limits_brief(const struct run *r, char *buf, size_t cap)
@@ -371,5 +414,33 @@ bool run_observer_stats(struct run *r, int wait_ms, struct observer_stats *out)
 	if (wait_ms > 0)
 		observer_finish(r->obs, wait_ms);
 	*out = *observer_stats(r->obs);
+	return true;
+}
+
+const char *run_denials_channel(const struct run *r, const char **why)
+{
+	if (why != NULL)
+		*why = r != NULL ? r->audit_why : "";
+	return r != NULL && r->audit != NULL ? "audit" : r != NULL && r->obs != NULL ? "observer" : "none";
+}
+
+bool run_audit_stats(struct run *r, int wait_ms, struct audit_stats *out)
+{
+	if (r == NULL || r->audit == NULL)
+		return false;
+	if (wait_ms > 0)
+		audit_watch_finish(r->audit, wait_ms); /* drains first */
+	else
+		audit_watch_drain(r->audit);
+	*out = *audit_watch_stats(r->audit);
+	return true;
+}
+
+bool run_audit_available(char *why, size_t size)
+{
+	int fd = audit_open(why, size);
+	if (fd < 0)
+		return false;
+	close(fd);
 	return true;
 }

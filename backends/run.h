@@ -11,7 +11,7 @@
  * watch on the sandbox's end. When any step fails, everything the earlier
  * steps started is ended (one function, run.c's run_abort: the tree
  * killed and reaped, the observer and the proxy freed, the cgroups
- * removed), and the error names the step: "proxy: ...", "observer: ...",
+ * removed, the audit socket closed), and the error names the step: "proxy: ...", "observer: ...",
  * "landlock: ...".
  *
  * Every layer's denials (the observer's, the proxy's, the limits') reach
@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct audit_stats;
 struct denial;
 struct loop;
 struct limits;
@@ -67,6 +68,16 @@ struct run_opts {
 	/* Layers and options. */
 	bool observer;               /* the denial observer (sandboxed policies only; the
 				 * weaker sandbox requires it and turns it on) */
+	bool audit;                  /* the writes' denials from Landlock's audit records, where
+				  * they can be read (audit.h; sandmux.json's "denials":
+				  * "audit"): the observer then leaves writes to existing
+				  * files, truncations and removals un-notified. The cost:
+				  * outside the write roots a read-only mount refuses
+				  * those first (EROFS), which leaves no record, so they
+				  * are reported by nobody. Only with the observer,
+				  * never in the weaker sandbox; where the
+				  * records cannot be read nothing changes
+				  * (run_denials_channel says why). */
 	int proxy_hold_ms;           /* NET_PROXY: how long a refused connection that an
 				 * allow entry could lift is held for an answer
 				 * (run_answer_held); 0: never held. The proxy itself
@@ -127,6 +138,7 @@ size_t run_answer_held(struct run *, const struct suggestion *grant);
 
 /* The layers in force, as text for a title or a report, e.g.
  * "landlock · seccomp · user+mount+pid ns · net ns + proxy · observer",
+ * "... · observer (writes: audit records)" with the audit channel,
  * or in the weaker sandbox "weak: landlock · seccomp · proxy (landlock
  * tcp) · observer"; "no sandbox" for an unsandboxed policy; "" for NULL
  * (nothing started). */
@@ -142,5 +154,20 @@ const struct sandbox_limits *run_limits(const struct run *);
  * the command's end: the full counters come once no process uses the
  * filter any more). */
 bool run_observer_stats(struct run *, int wait_ms, struct observer_stats *out);
+
+/* Which channel reports the writes' denials: "audit" (Landlock's
+ * records), "observer" or "none"; *why (may be NULL) says why not the
+ * records: "" when they are used, "not chosen" when opts.audit was not
+ * set, otherwise what is missing (audit_open's reason, the weaker
+ * sandbox); *why lives as long as the run. */
+const char *run_denials_channel(const struct run *, const char **why);
+/* The audit channel's counters into out; false without it. First hands
+ * on the records received (to on_denial) and, wait_ms > 0, waits up to
+ * that long for those still queued in the kernel (after the command's
+ * end: until the domain's end is logged). */
+bool run_audit_stats(struct run *, int wait_ms, struct audit_stats *out);
+/* Whether Landlock's audit records can be read here (a probe sandbox);
+ * false with one line in why: what is missing. */
+bool run_audit_available(char *why, size_t size);
 
 #endif

@@ -78,6 +78,11 @@ int ns_cache(struct sbx *);
 /* The shared cache's host directory (made if missing) into buf: 0 or -1. */
 int cache_host_dir(const struct policy *, char *buf, size_t size);
 
+/* launch.c: Landlock's audit records report this sandbox's write denials
+ * (l->audit_fd; never in the weaker sandbox, whose observer refuses what
+ * its missing mounts would). */
+bool launch_audited(const struct sbx *);
+
 /* landlock.c */
 int landlock_abi(void);
 int landlock_apply(struct sbx *);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backends/loop.h"
+#include "shell/mode.h"
 #include "shell/proto.h"
 
 #define OUT_HIGH (4u << 20) /* a client this far behind gets no new frames */
@@ -71,6 +72,8 @@ static void client_end(struct client *c, int32_t status, const char *why)
 	}
 	if (c->keys_timer != 0)
 		timer_cancel(s->loop, c->keys_timer);
+	if (c->mode != NULL && c->mode->exit != NULL)
+		c->mode->exit(c); /* what the mode holds */
 	watch_del(c->w);
 	close(c->fd);
 	buf_free(&c->in);

@@ -55,7 +55,50 @@ static void doctor_landlock(const struct features *f)
 		printf("                 (no ABI 6: abstract sockets and signals rely on the network and pid namespaces)\n");
 }
 
-static void doctor_kernel(const struct features *f)
+/* Which channel reports a sandbox's denials here ("denials" in
+ * sandmux.json, and whether Landlock's audit records can be read), and
+ * what choosing the records costs. */
+static void doctor_channel(const char *home)
+{
+	struct mux_config cfg;
+	char path[PATH_MAX] = "~/.sandmux/sandmux.json", err[600], why[160];
+	if (home != NULL)
+		sm_path(home, SM_PATH_CONFIG, path, sizeof path);
+	if (home != NULL && mux_config_load(&cfg, path, err, sizeof err) < 0)
+		printf("denials:         %s (the default: the observer)\n", err);
+	else if (home == NULL)
+		mux_config_defaults(&cfg);
+	bool readable = run_audit_available(why, sizeof why);
+	if (cfg.denials_audit && readable) {
+		printf("denials:         Landlock's audit records (\"denials\": \"audit\" in %s): writes to existing\n"
+		       "                 files and removals are not notified (creations, exec and sockets still are, one\n"
+		       "                 round trip to the observer each); a probe sandbox at each start and end adds\n"
+		       "                 3-5 ms; without auditd each record is also in the kernel log (rate-limited).\n"
+		       "                 The cost: outside the writable paths a read-only mount refuses writes to\n"
+		       "                 existing files and removals first (EROFS), which leaves no record: those are\n"
+		       "                 refused without a denial (no prompt, no count)\n",
+		       path);
+		return;
+	}
+	printf("denials:         reported by the seccomp observer (one notified call per created and per removed\n"
+	       "                 file, ~10-20 us each; in capture mode, per created file)\n");
+	if (cfg.denials_audit)
+		printf("                 (\"denials\": \"audit\" is set in %s, but Landlock's audit records cannot\n"
+		       "                 be used here: %s)\n",
+		       path, why);
+	else if (readable)
+		printf("                 Landlock's audit records can be read here: \"denials\": \"audit\" in %s\n"
+		       "                 uses them: faster file-heavy work, but writes to existing files and removals\n"
+		       "                 outside the writable paths are then refused without a denial (a read-only\n"
+		       "                 mount answers first and leaves no record)\n",
+		       path);
+	else
+		printf("                 Landlock's audit records are not used (\"denials\": \"audit\" chooses them where\n"
+		       "                 they can be read): %s\n",
+		       why);
+}
+
+static void doctor_kernel(const struct features *f, const char *home)
 {
 	struct utsname u;
 	const struct scmp_version *v = seccomp_version();
@@ -74,8 +117,7 @@ static void doctor_kernel(const struct features *f)
 	printf("capture mode:    %s\n", f->overlay ? "yes (overlayfs in user namespaces)"
 						   : "NO: overlayfs cannot be mounted in a user namespace here; "
 						     "\"outsideWrites\": \"capture\" panes refuse to start");
-	printf("denials:         reported by the seccomp observer (one notified call per write-intent call; "
-	       "in capture mode, per created file); Landlock's audit records are not read\n");
+	doctor_channel(home);
 	printf("namespaces:      user %s, mount %s, pid %s, net %s%s\n", yn(f->userns), yn(f->mountns), yn(f->pidns),
 	       yn(f->netns),
 	       f->userns
@@ -282,7 +324,7 @@ int cmd_doctor(int argc, char **argv)
 	if (getcwd(ws, sizeof ws) == NULL)
 		snprintf(ws, sizeof ws, "/");
 	features_probe(&f);
-	doctor_kernel(&f);
+	doctor_kernel(&f, home);
 	doctor_weak(&f);
 	bool ok = doctor_policies(&f, home, ws);
 	if (doctor_sources(home, ws) < 0)

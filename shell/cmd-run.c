@@ -103,7 +103,7 @@ static struct run *run_begin(struct run_cmd *r, struct run_args *a)
 	o.early_exit = true;
 	o.capture_dir = r->capture[0] ? r->capture : NULL;
 	if (r->p->sandboxed) {
-		run_limits_load(r->p, a->popts.home);
+		o.audit = run_config_load(r->p, a->popts.home);
 		snprintf(tag, sizeof tag, "run-%d", (int)getpid());
 		o.limits = &r->p->limits;
 		o.limits_tag = tag;
@@ -130,6 +130,10 @@ static void run_end(struct run_cmd *r)
 	r->rep.have_stats = run_observer_stats(r->sb, r->report != NULL ? 2000 : 0, &r->rep.stats);
 	if (r->rep.have_stats && r->rep.stats.unreadable > 0 && r->report == NULL)
 		run_observer_stats(r->sb, 2000, &r->rep.stats); /* said at the end: the full count */
+	const char *why;
+	r->rep.channel = run_denials_channel(r->sb, &why);
+	snprintf(r->rep.audit_why, sizeof r->rep.audit_why, "%s", why);
+	r->rep.have_audit = run_audit_stats(r->sb, 2000, &r->rep.audit); /* the records still queued */
 	const struct sandbox_limits *sl = run_limits(r->sb);
 	if ((r->rep.have_limits = sl != NULL))
 		r->rep.limits = *sl;

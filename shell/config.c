@@ -1,7 +1,7 @@
 /* config: ~/.sandmux/sandmux.json, the multiplexer's own settings:
  *   {"prefix": "C-a", "scrollback": 5000, "status": true, "clipboard": false, "mouse": false,
  *    "net_hold": 30, "bind": {"v": "split-h", "-": "split-v"},
- *    "limits": {"pids": 4096, "memory": 8192, "tmp": 1024}}
+ *    "limits": {"pids": 4096, "memory": 8192, "tmp": 1024}, "denials": "observer"}
  * read with policy/json.h so that errors name FILE:LINE:COL and the field,
  * the same format as the policy files. A missing file is not an error. */
 #include "shell/mux.h"
@@ -135,10 +135,16 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 		return config_alert_command(cfg, path, v, err, errlen);
 	} else if (strcmp(v->key, "limits") == 0) {
 		return config_limits(cfg, path, v, err, errlen);
+	} else if (strcmp(v->key, "denials") == 0) {
+		/* "audit": Landlock's records report the writes (backends/run.h's
+		 * opts.audit), at the cost said there */
+		if (v->type != JSON_STRING || (strcmp(v->str, "observer") != 0 && strcmp(v->str, "audit") != 0))
+			return bad(path, v, err, errlen, "want \"observer\" (the default) or \"audit\"");
+		cfg->denials_audit = strcmp(v->str, "audit") == 0;
 	} else {
 		return bad(path, v, err, errlen,
 			   "unknown setting (known: prefix, scrollback, status, clipboard, mouse, net_hold, bind, "
-			   "quiet_after, alert_terminal, alert_command, limits)");
+			   "quiet_after, alert_terminal, alert_command, limits, denials)");
 	}
 	return 0;
 }

@@ -68,10 +68,10 @@ static void denials_draw(struct client *c)
 	char stale[64] = "";
 	if (dropped > 0)
 		snprintf(stale, sizeof stale, " · %zu stale prompt%s dropped", dropped, dropped > 1 ? "s" : "");
-	snprintf(
-		title, sizeof title,
-		" sandmux denials: %zu (%s)%s, newest first · f: filter by pane · Up/Down PgUp/PgDn: scroll · q: close",
-		n, filter, stale);
+	snprintf(title, sizeof title,
+		 " sandmux denials: %zu (%s)%s, newest first · f: filter by pane · Up/Down PgUp/PgDn: scroll · "
+		 "c: captured changes · q: close",
+		 n, filter, stale);
 	ui_draw_denials(c->ui, rows, ui_cols(c->ui), title, (const struct denial *const *)v, n, (size_t)c->denials_top);
 	free(v);
 }
@@ -90,6 +90,11 @@ static void next_filter(struct client *c)
 	c->denials_top = 0;
 }
 
+static int active_pane_id(const struct client *c)
+{
+	return c->srv->cur != NULL && c->srv->cur->active != NULL ? c->srv->cur->active->id : 0;
+}
+
 /* Every key is the pane's: q or Escape closes it; no key answers anything. */
 static bool denials_key(struct client *c, const struct key *k)
 {
@@ -103,6 +108,9 @@ static bool denials_key(struct client *c, const struct key *k)
 	case 'f':
 		next_filter(c);
 		break;
+	case 'c': /* the filtered pane's capture layer, or the active pane's */
+		captured_view_open(c, c->denials_filter > 0 ? c->denials_filter : active_pane_id(c));
+		return true;
 	case 'k':
 	case VT_KEY_UP:
 		c->denials_top--;

@@ -38,3 +38,15 @@ bool mode_draw(struct client *c)
 	c->mode->draw(c);
 	return true;
 }
+
+void mode_clamp(struct client *c, int n, int page)
+{
+	if (c->mode_sel >= n)
+		c->mode_sel = n - 1;
+	if (c->mode_sel < 0)
+		c->mode_sel = 0;
+	if (c->mode_sel < c->mode_top)
+		c->mode_top = c->mode_sel;
+	if (c->mode_sel >= c->mode_top + page)
+		c->mode_top = c->mode_sel - page + 1;
+}

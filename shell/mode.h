@@ -22,12 +22,20 @@ struct client_mode {
 extern const struct client_mode mode_help;     /* shell/bindings.c */
 extern const struct client_mode mode_overview; /* shell/overview.c */
 extern const struct client_mode mode_denials;  /* shell/escalate-view.c */
+extern const struct client_mode mode_captured; /* shell/captured-view.c */
+
+/* The capture layer of pane `pane` (its id), in mode_captured. */
+void captured_view_open(struct client *, int pane);
 
 /* Puts the client in the mode (leaving the one it was in). */
 void mode_enter(struct client *, const struct client_mode *);
 void mode_leave(struct client *);
 /* A key for the client's mode: true when a mode took it. */
 bool mode_key(struct client *, const struct key *);
+/* A list mode's selected row (c->mode_sel) kept among its n rows, and
+ * its first row shown (c->mode_top) so that the selection is among the
+ * page rows shown. */
+void mode_clamp(struct client *, int n, int page);
 /* Draws the client's mode, if any: true when it covered the screen. */
 bool mode_draw(struct client *);
 

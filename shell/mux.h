@@ -77,6 +77,8 @@ struct mux_config {
 	char alert_argv[MUX_ALERT_ARGS][256]; /* "alert_command": run with the alert's text added */
 	int alert_argc;
 	struct limits limits; /* "limits": every pane's, unless its profile sets lower ones */
+	bool denials_audit;   /* "denials": "audit": Landlock's audit records report the writes
+			       * where they can be read (backends/run.h: opts.audit) */
 };
 /* Defaults, then the file at path (may be absent). 0, or -1 with
  * "FILE:LINE:COL: FIELD: what is wrong" in err. */
@@ -170,6 +172,8 @@ struct client {
 	int denials_filter; /* its pane filter, 0: all */
 	int denials_top;    /* its first line shown (mode_denials) */
 	int answer_pane;    /* the pane whose prompt takes keys, 0: none */
+	/* mode_captured's state (shell/captured-view.c) */
+	struct captured_view *captured;
 	/* the control interface (shell/ctl.c): JSON lines, not framed */
 	bool ctl;
 	bool ctl_skip; /* inside a line too long to take: skipping to its end */

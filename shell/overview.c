@@ -105,14 +105,7 @@ static void overview_draw(struct client *c)
 	struct row v[ROWS_MAX];
 	int n = rows_collect(c->srv, v, ROWS_MAX), rows = ui_rows(c->ui), cols = ui_cols(c->ui);
 	int page = rows > 3 ? rows - 3 : 1, waiting = 0;
-	if (c->mode_sel >= n)
-		c->mode_sel = n - 1;
-	if (c->mode_sel < 0)
-		c->mode_sel = 0;
-	if (c->mode_sel < c->mode_top)
-		c->mode_top = c->mode_sel;
-	if (c->mode_sel >= c->mode_top + page)
-		c->mode_top = c->mode_sel - page + 1;
+	mode_clamp(c, n, page);
 	size_t dropped = 0;
 	for (int i = 0; i < n; i++) {
 		waiting += v[i].prompt >= 0;

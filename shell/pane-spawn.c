@@ -75,6 +75,19 @@ void pane_run_stop(struct pane *p)
 	p->pid = -1;
 }
 
+/* "denials": "audit" chosen: whether Landlock's records report the
+ * pane's writes, or why the observer still does. */
+static void pane_channel_log(struct pane *p)
+{
+	const char *why, *ch = run_denials_channel(p->run, &why);
+	if (!p->srv->cfg.denials_audit || !p->sandboxed)
+		return;
+	if (strcmp(ch, "audit") == 0)
+		server_log(p->srv, "pane %d: write denials from Landlock's audit records", p->id);
+	else
+		server_log(p->srv, "pane %d: write denials from the %s (audit records: %s)", p->id, ch, why);
+}
+
 /* capture mode: one layer per pane, made at its first start (a later
  * session's pane of the same number gets a new one) and kept across its
  * restarts. 0, or -1 with err set. */
@@ -120,6 +133,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	o.arg = p;
 	escalate_spawn_begin(p, pol, &o, NULL); /* grants, re-run, shell integration, observer, hold */
 	pane_limits_opts(p, pol, &o, tag, sizeof tag);
+	o.audit = s->cfg.denials_audit;
 	o.request_fd = request_spawn_begin(p, pol->sandboxed);
 	p->run = run_start(s->loop, &o, err, errlen);
 	request_spawn_end(o.request_fd);
@@ -133,5 +147,6 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	p->sandboxed = pol->sandboxed;
 	p->weak = run_weak(p->run);
 	pane_limits_started(p);
+	pane_channel_log(p);
 	return 0;
 }

@@ -111,6 +111,7 @@ int request_run(struct request *r, struct request_pane *rp, char *err, size_t er
 	for (int i = 0; i < 3; i++)
 		o.stdio[i] = r->stdio[i];
 	o.observer = pol->sandboxed;
+	o.audit = r->srv->cfg.denials_audit;
 	o.on_denial = on_denial_cb;
 	o.on_exit = on_exit_cb;
 	o.arg = r;

@@ -99,12 +99,13 @@ void run_tmpdir_remove(char *dir)
 	dir[0] = '\0';
 }
 
-void run_limits_load(struct policy *p, const char *home)
+bool run_config_load(struct policy *p, const char *home)
 {
 	struct mux_config cfg;
 	char path[PATH_MAX], err[600];
 	sm_path(home, SM_PATH_CONFIG, path, sizeof path);
 	if (mux_config_load(&cfg, path, err, sizeof err) < 0)
-		fprintf(stderr, "sandmux run: %s (using the default limits)\n", err);
+		fprintf(stderr, "sandmux run: %s (using the defaults: its limits, the observer)\n", err);
 	limits_fold(&p->limits, &cfg.limits);
+	return cfg.denials_audit;
 }

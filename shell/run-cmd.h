@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "backends/audit.h"
 #include "backends/events.h"
 #include "backends/limits.h"
 #include "backends/observer.h"
@@ -34,8 +35,9 @@ int run_usage(void);
  * end, so a run leaves nothing in the host's /tmp. 0, or -1 said. */
 int run_tmpdir_make(const char *home, char *dir, size_t cap);
 void run_tmpdir_remove(char *dir);
-/* sandmux.json's "limits", lowered by the profile's, into p->limits. */
-void run_limits_load(struct policy *p, const char *home);
+/* sandmux.json's "limits", lowered by the profile's, into p->limits;
+ * true when its "denials" chooses Landlock's audit records. */
+bool run_config_load(struct policy *p, const char *home);
 
 /* run-report.c */
 struct run_report {
@@ -46,6 +48,10 @@ struct run_report {
 	struct sandbox_limits limits; /* how, for the report */
 	bool have_stats;              /* the observer ran: */
 	struct observer_stats stats;  /* its counters */
+	const char *channel;          /* what reported the writes: "audit", "observer", "none" */
+	char audit_why[160];          /* why not the audit records, when not */
+	bool have_audit;              /* the audit records were read: */
+	struct audit_stats audit;     /* their counters */
 	const char *capture_dir;      /* capture mode: the layer (kept when it holds anything) */
 };
 /* Logs to $HOME/.sandmux/state/denials.jsonl (no log without a home). */

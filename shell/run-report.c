@@ -19,6 +19,24 @@ int run_report_init(struct run_report *rr, const struct policy *p, const char *h
 	return events_init(&rr->ev, home);
 }
 
+/* Which channel reported the denials, and what the audit one counted. */
+static void report_channel(cJSON *r, const struct run_report *rd)
+{
+	cJSON_AddStringToObject(r, "denials_channel", rd->channel != NULL ? rd->channel : "none");
+	if (!rd->have_audit) {
+		cJSON_AddStringToObject(r, "audit_unused", rd->audit_why);
+		return;
+	}
+	const struct audit_stats *st = &rd->audit;
+	cJSON *a = cJSON_CreateObject();
+	cJSON_AddNumberToObject(a, "records", (double)st->records);
+	cJSON_AddNumberToObject(a, "reported", (double)st->reported);
+	cJSON_AddNumberToObject(a, "lost", (double)st->lost);
+	if (st->kernel >= 0)
+		cJSON_AddNumberToObject(a, "kernel_denials", (double)st->kernel);
+	cJSON_AddItemToObject(r, "audit", a);
+}
+
 /* Every suggestion, merged: {"additionalReadwritePaths": ["/etc", ...], ...}. */
 static cJSON *merged_suggestions(const struct denials *l)
 {
@@ -98,6 +116,7 @@ static cJSON *report_json(const struct run_report *rd, char *const *argv, int st
 							(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec));
 		cJSON_AddItemToObject(r, "observer", o);
 	}
+	report_channel(r, rd);
 	return r;
 }
 

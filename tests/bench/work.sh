@@ -4,7 +4,11 @@
 # checkout), and `make -j2` of sandmux, each bare, under bubblewrap with a
 # comparable profile (user, pid, net namespaces; / read-only; the
 # workspace writable; fresh /proc, /dev, /tmp), under Landlock alone
-# (`run --no-observer`), and under sandmux's default and capture modes.
+# (`run --no-observer`), and under sandmux's default and capture modes,
+# and as root with Landlock's audit records as the denial channel
+# ("audit": a HOME of its own whose sandmux.json has "denials": "audit";
+# auditing is turned on for those runs alone, then back to what it was;
+# BENCH_AUDIT=0 leaves it out).
 # The modes run interleaved, their order rotating; each cell is the median
 # of $RUNS rounds with the min and max, then the ratio to bubblewrap, the
 # notified calls and the observer's CPU per call (from --report).
@@ -20,12 +24,17 @@
 : "${BENCH_FS:=tmpfs disk}"
 : "${BENCH_WORK:=untar clone make}"
 : "${MAKE_FS:=tmpfs}" # make on disk too: MAKE_FS="tmpfs disk" (5 builds per file system)
+: "${BENCH_AUDIT:=1}"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 base=$(mktemp -d "$HOME/.sandmux-bench-work.XXXXXX") || exit 1
 chmod 755 "$base"
-trap 'cd /; umount "$base/ws" 2>/dev/null; rm -rf "$base"' EXIT
+auditsw="$top/tests/sandbox/audit-set.py"
+audit_old=
+[ "$BENCH_AUDIT" = 1 ] && [ "$(id -u)" = 0 ] && audit_old=$(python3 "$auditsw" 2>/dev/null)
+trap 'cd /; umount "$base/ws" 2>/dev/null; rm -rf "$base"; [ -n "$audit_old" ] && python3 "$auditsw" "$audit_old" >/dev/null' EXIT
 cp "$SANDMUX" "$base/sandmux" && SANDMUX="$base/sandmux"
 echo '{"outsideWrites": "capture"}' >"$base/capture.json"
+mkdir -p "$base/audit-home/.sandmux" && echo '{"denials": "audit"}' >"$base/audit-home/.sandmux/sandmux.json"
 
 # Inputs, made once outside: the headers as a tar, a bare copy of this
 # repository, the source tree as a tar.
@@ -41,6 +50,7 @@ now() { date +%s.%N; }
 
 # one MODE CMD: runs CMD in the workspace under MODE, prints seconds.
 one() {
+	[ "$1" = audit ] && python3 "$auditsw" 1 >/dev/null
 	t0=$(now)
 	case $1 in
 	bare) sh -c "$2" ;;
@@ -49,9 +59,11 @@ one() {
 	landlock) "$SANDMUX" run --no-observer -- sh -c "$2" ;;
 	default) "$SANDMUX" run --report "$base/report-default.json" -- sh -c "$2" ;;
 	capture) "$SANDMUX" run --config "$base/capture.json" --report "$base/report-capture.json" -- sh -c "$2" ;;
+	audit) HOME="$base/audit-home" "$SANDMUX" run --report "$base/report-audit.json" -- sh -c "$2" ;;
 	esac >/dev/null 2>"$base/err"
 	rc=$?
 	t1=$(now)
+	[ "$1" = audit ] && python3 "$auditsw" "$audit_old" >/dev/null
 	[ $rc = 0 ] || echo "# $1 exited $rc: $(head -c 300 "$base/err")" >&2
 	awk "BEGIN { printf \"%.3f\", $t1 - $t0 }"
 }
@@ -69,6 +81,7 @@ row() { # row NAME ROUNDS CMD
 	name=$1; rounds=$2; cmd=$3
 	modes="bare landlock default capture"
 	[ $have_bwrap = 1 ] && modes="bare bwrap landlock default capture"
+	[ -n "$audit_old" ] && modes="$modes audit"
 	for m in $modes; do eval "t_$m=''"; done
 	for i in $(seq 1 "$rounds"); do
 		set -- $modes
@@ -89,7 +102,7 @@ row() { # row NAME ROUNDS CMD
 		ratio=-
 		[ -n "$ref" ] && [ $have_bwrap = 1 ] && ratio=$(awk "BEGIN { printf \"%.2fx\", $med / $ref }")
 		n=- cpu=-
-		case $m in default | capture)
+		case $m in default | capture | audit)
 			n=$(field "$base/report-$m.json" notified)
 			cpu=$(field "$base/report-$m.json" cpu_us_per_call)
 			[ -n "$cpu" ] && cpu=$(awk "BEGIN { printf \"%.1f\", $cpu }") ;;

@@ -45,7 +45,7 @@ int main(void)
 	CHECK(&u, strstr(err, "mouse: want true or false") != NULL);
 	CHECK_INT(&u, load("{\"nope\": 1}", &cfg, err, sizeof err), -1);
 	CHECK(&u, strstr(err, "unknown setting (known: prefix, scrollback, status, clipboard, mouse, net_hold, bind, "
-			      "quiet_after, alert_terminal, alert_command, limits)") != NULL);
+			      "quiet_after, alert_terminal, alert_command, limits, denials)") != NULL);
 	/* attention (shell/alerts.c) */
 	mux_config_defaults(&cfg);
 	CHECK_INT(&u, cfg.quiet_after, 5);
@@ -80,5 +80,17 @@ int main(void)
 	CHECK(&u, strstr(err, ":1:20: cpu: unknown limit (known: pids, memory, tmp)") != NULL);
 	CHECK_INT(&u, load("{\"limits\": {\"tmp\": 1.5}}", &cfg, err, sizeof err), -1);
 	CHECK(&u, strstr(err, "tmp: want a whole number") != NULL);
+	/* the denial channel: the observer unless Landlock's records are chosen */
+	mux_config_defaults(&cfg);
+	CHECK(&u, !cfg.denials_audit);
+	CHECK_INT(&u, load("{\"denials\": \"audit\"}", &cfg, err, sizeof err), 0);
+	CHECK(&u, cfg.denials_audit);
+	CHECK_INT(&u, load("{\"denials\": \"observer\"}", &cfg, err, sizeof err), 0);
+	CHECK(&u, !cfg.denials_audit);
+	CHECK_INT(&u, load("{\n  \"denials\": \"records\"\n}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, ":2:14: denials: want \"observer\" (the default) or \"audit\"") != NULL);
+	CHECK(&u, !cfg.denials_audit); /* a bad file: the defaults */
+	CHECK_INT(&u, load("{\"denials\": true}", &cfg, err, sizeof err), -1);
+	CHECK(&u, strstr(err, "denials: want") != NULL);
 	return unit_done(&u, "test_config");
 }

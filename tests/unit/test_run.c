@@ -3,7 +3,9 @@
  * after the launch (here at the proxy: a bad SANDMUX_DNS) leaves nothing
  * running, checked from outside (no child of this process is left, no
  * process carries the command's marker); the same when the observer
- * cannot be watched (the loop's epoll fd made unusable). */
+ * cannot be watched (the loop's epoll fd made unusable). The writes'
+ * denial channel: the observer unless the audit records are asked for
+ * and can be read. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/audit.h"
 #include "backends/launch.h"
 #include "backends/loop.h"
 #include "backends/run.h"
@@ -136,6 +139,57 @@ static void test_runs(struct unit *u, struct loop *l, struct policy *p, int null
 
 /* The proxy cannot start (SANDMUX_DNS is not IP:PORT) after the command
  * is running: nothing may be left of it. */
+/* The writes' denial channel: the observer unless the audit records are
+ * asked for, and then only where they can be read; run_denials_channel
+ * says which and why not. */
+static void test_channel(struct unit *u, struct loop *l, struct policy *p, int null)
+{
+	struct run_opts o;
+	struct seen s = { 0 };
+	struct audit_stats st;
+	char err[512], why_here[160];
+	const char *why;
+	/* a write without O_CREAT (a creation stays notified) that Landlock refuses */
+	char *const writes[] = { "sh", "-c",
+				 "dd if=/dev/null of=/proc/sys/kernel/hostname conv=nocreat,notrunc 2>/dev/null",
+				 NULL };
+	opts(&o, p, writes, &s, null);
+	o.observer = true;
+	struct run *r = run_start(l, &o, err, sizeof err);
+	CHECK(u, r != NULL);
+	CHECK_STR(u, run_denials_channel(r, &why), "observer");
+	CHECK_STR(u, why, "not chosen");
+	CHECK(u, !run_audit_stats(r, 0, &st));
+	wait_exit(l, &s);
+	run_stop(r, false);
+	CHECK_STR(u, s.layer, "observer"); /* the write was notified */
+
+	s = (struct seen){ 0 };
+	opts(&o, p, writes, &s, null);
+	o.audit = true; /* without the observer: nothing to quiet, no records */
+	r = run_start(l, &o, err, sizeof err);
+	CHECK_STR(u, run_denials_channel(r, &why), "none");
+	CHECK_STR(u, why, "no observer");
+	wait_exit(l, &s);
+	run_stop(r, false);
+
+	bool readable = run_audit_available(why_here, sizeof why_here);
+	s = (struct seen){ 0 };
+	opts(&o, p, writes, &s, null);
+	o.observer = o.audit = true;
+	r = run_start(l, &o, err, sizeof err);
+	CHECK(u, r != NULL);
+	CHECK_STR(u, run_denials_channel(r, &why), readable ? "audit" : "observer");
+	if (!readable) /* nothing changes: the observer reports the write */
+		CHECK_STR(u, why, why_here);
+	wait_exit(l, &s);
+	CHECK(u, run_audit_stats(r, 2000, &st) == readable);
+	CHECK(u, !readable || st.records >= 1);
+	run_stop(r, false);
+	CHECK(u, s.denials >= 1);
+	CHECK_STR(u, s.layer, readable ? "landlock" : "observer");
+}
+
 static void test_fail_closed(struct unit *u, struct loop *l, struct policy *p, int null, bool observer)
 {
 	struct run_opts o;
@@ -219,6 +273,7 @@ int main(void)
 	struct loop *l = loop_new();
 	CHECK(&u, l != NULL && null >= 0);
 	test_runs(&u, l, &p, null);
+	test_channel(&u, l, &p, null);
 	test_fail_closed(&u, l, &p, null, false);
 	test_fail_closed(&u, l, &p, null, true);
 	test_observer_fails(&u, l, &p, null);
