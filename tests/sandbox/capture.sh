@@ -106,14 +106,14 @@ fi
 # what stays denied in capture mode
 out=$(sbx --config "$cfg" --sandbox cap --report "$rep" -- sh -c "
 	cat $hd/key.pem; echo x > $hd/key.pem; echo y > $hd/new.pem; cat $hd/new.pem
-	echo own > $HOME/.sandmux/$tag; cat $HOME/.sandmux/$tag
+	echo OWN-$tag > $HOME/.sandmux/$tag; cat $HOME/.sandmux/$tag
 	echo hook >> .git/config; cat .git/config
 	echo run > /run/$tag" 2>&1)
 case "$out" in *SECRET*) fail "capture: a deny match outside stays unreadable" ;; *) ok "capture: a deny match outside stays unreadable" ;; esac
 same "capture: the deny match is unchanged" "$(cat "$hd/key.pem")" "SECRET"
 refuse "capture: no new deny match was made" test -e "$hd/new.pem"
 refuse "capture: sandmux's own files stay unwritable" test -e "$HOME/.sandmux/$tag"
-case "$out" in *own*) fail "capture: no write to ~/.sandmux is seen inside" ;; *) ok "capture: no write to ~/.sandmux is seen inside" ;; esac
+case "$out" in *OWN-$tag*) fail "capture: no write to ~/.sandmux is seen inside" ;; *) ok "capture: no write to ~/.sandmux is seen inside" ;; esac
 same "capture: a protected path stays unchanged" "$(cat .git/config)" "[core]"
 case "$out" in *hook*) fail "capture: a protected path is not captured" ;; *) ok "capture: a protected path is not captured" ;; esac
 refuse "capture: a directory that is not overlaid stays read-only" test -e "/run/$tag"
