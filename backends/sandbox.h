@@ -13,7 +13,9 @@ struct policy;
 struct rules;
 
 #define SBX_MAX_SRC     48
-#define SBX_MAX_CAPTURE 32
+/* capture mode overlays each subdirectory of a root with mounts beneath
+ * it (a HOME holding a tmpfs): a person's HOME easily has more than 32 */
+#define SBX_MAX_CAPTURE 256
 
 struct sbx {
 	const struct launch *l;
