@@ -57,15 +57,14 @@ static unsigned kind_bit(const char *kind)
 
 /* The payload: int32 pane (0: all), then optionally a uint32 mask of
  * event kinds (bit i: event_kinds[i]; absent or 0: all). */
-void control_subscribe(struct client *c, const char *p, size_t len)
+int control_subscribe(struct client *c, const char *p, size_t len)
 {
 	int32_t pane;
 	uint32_t kinds = 0;
 	if ((len != sizeof pane && len != sizeof pane + sizeof kinds) || (memcpy(&pane, p, sizeof pane), pane < 0) ||
 	    c->attached || c->subscribed) {
 		server_log(c->srv, "client %d: malformed subscribe; dropped", c->fd);
-		client_fail(c, "protocol error");
-		return;
+		return -1;
 	}
 	if (len > sizeof pane)
 		memcpy(&kinds, p + sizeof pane, sizeof kinds);
@@ -75,6 +74,7 @@ void control_subscribe(struct client *c, const char *p, size_t len)
 	server_log(c->srv, "client %d subscribed to events (pane %d, 0: all)", c->fd, (int)pane);
 	int32_t ok = 0;
 	client_send(c, MSG_REPLY, &ok, sizeof ok);
+	return 0;
 }
 
 /* Drops once full, and keeps dropping until the queue has drained, so

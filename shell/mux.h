@@ -10,8 +10,14 @@
  *   pane-spawn.c    a pane's policy and launch_start() (fail closed)
  *   pane-osc.c      a pane's OSC strings: clipboard, shell integration hook
  *   redraw.c        composing each client's screen with ui/
- *   bindings.c      the command table and key bindings
- *   command.c       verbs from `sandmux new`, `ls`, `kill-session`
+ *   bindings.c      a client's keys: the prefix, bound commands, the prompts
+ *   command.c       the one command table and its front ends (command.h)
+ *   args.c          every command's argument parser (args.h)
+ *   cmd-find.c      every command's target lookup: pane id, name, W.N
+ *   cmd-pane.c      the commands on a pane (split, kill, send-keys, capture...)
+ *   cmd-new-pane.c  new-pane: `sandmux new`, ctl's new-pane, `:new-pane`
+ *   cmd-window.c    the commands on windows (layouts, select, rename...)
+ *   cmd-server.c    the commands on the session and clients (detach, help...)
  *   control.c       events to subscribers, the session as JSON (`ls --json`)
  *   ctl.c           the control interface: JSON-line requests on the socket
  *   alerts.c        attention: prompts, bell, notifications, quiet panes
@@ -73,8 +79,11 @@ struct mux_config {
 	struct limits limits; /* "limits": every pane's, unless its profile sets lower ones */
 };
 /* Defaults, then the file at path (may be absent). 0, or -1 with
- * "FILE:LINE:COL: FIELD: what is wrong" in err. */
-int mux_config_load(struct mux_config *, const char *path, char *err, size_t errlen);
+ * "FILE:LINE:COL: FIELD: what is wrong" in err. bindable says which
+ * commands "bind" may name (cmd_bindable; NULL: any). */
+int mux_config_load_checked(struct mux_config *, const char *path, bool (*bindable)(const char *name), char *err,
+			    size_t errlen);
+int mux_config_load(struct mux_config *, const char *path, char *err, size_t errlen); /* bindable NULL */
 void mux_config_defaults(struct mux_config *);
 
 enum pane_state { PANE_RUNNING, PANE_EXITED, PANE_KILLED, PANE_FAILED };
@@ -173,7 +182,22 @@ struct client {
 	unsigned long dropped; /* events not queued since it fell behind */
 };
 
+/* What the server's lower files (server-client.c, server.c) call in the
+ * higher ones — the key bindings, the command table, the control
+ * interface, the event subscribers — given by the caller of
+ * server_start(), so that no arrow points up (README "Layout"). */
+struct server_hooks {
+	void (*key)(struct client *, const struct key *, const char *raw, size_t rawlen); /* bindings_key */
+	int (*command)(struct server *, int argc, const char **argv, const char *cwd, struct buf *reply);
+	void (*ctl_input)(struct client *);                                 /* ctl.c */
+	int (*subscribe)(struct client *, const char *payload, size_t len); /* control.c; -1: malformed */
+	void (*caught_up)(struct client *);                                 /* control.c */
+	bool (*bindable)(const char *name);                                 /* config.c's check */
+	void (*draw)(struct server *);                                      /* redraw_clients */
+};
+
 struct server {
+	const struct server_hooks *hooks;
 	struct loop *loop;
 	struct mux_config cfg;
 	char cfg_err[600]; /* shown to each client that attaches */
@@ -206,7 +230,8 @@ struct server {
 };
 
 /* server.c */
-int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile);
+int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile,
+		 const struct server_hooks *);
 /* server-log.c: ~/.sandmux/state/server.log. */
 void server_log(struct server *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* From now on a fatal signal writes one line into the log first. */
@@ -225,14 +250,18 @@ void client_accept(struct server *);
  * end (drop) or an error (fail). */
 void client_drop(struct client *, const char *why);
 void client_fail(struct client *, const char *why);
+/* client-send.c: queues a framed message. */
 void client_send(struct client *, int type, const void *data, size_t len);
 /* A control-interface client: text and a newline, unframed. */
 void client_send_line(struct client *, const char *text);
 /* Whether c is still connected: a key or message may drop its client. */
 bool client_alive(const struct server *, const struct client *);
 void client_message(struct client *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The client is so far behind that drawing for it is skipped. */
+/* client-send.c: the client is so far behind that drawing for it is
+ * skipped. */
 bool client_behind(const struct client *);
+/* LOOP_IN, or 0 while a control client's requests must wait (client-send.c). */
+int client_reading(const struct client *);
 
 /* peer.c: why a connecting process may not use the session (it runs in
  * a pane's sandbox), or NULL. */
@@ -335,32 +364,19 @@ int pane_spawn(struct pane *, const struct pane_spec *, char *const *argv, char 
 /* Ends the pane's proxy, if it has one (pane_free and every respawn). */
 void pane_net_free(struct pane *);
 
-/* bindings.c */
-/* Handles one key typed by a client. */
+/* bindings.c: handles one key typed by a client. */
 void bindings_key(struct client *, const struct key *, const char *raw, size_t rawlen);
-/* Whether a command of that name exists (config.c checks "bind"). */
-bool bindings_exists(const char *name);
-/* Help lines, for the help screen; returns the count. */
-int bindings_help(const struct server *, char lines[][96], int max);
 
-/* command.c: runs a verb a client sent (new, info, workspace,
- * kill-session, tiled); returns its exit status, text in reply. */
-int command_run(struct server *, int argc, const char **argv, const char *cwd, struct buf *reply);
-/* A pane for spec in w (NULL: the current window), or in a new window when
- * w has no room; NULL with err. */
-struct pane *command_new_pane(struct server *, struct window *w, const struct pane_spec *, char *err, size_t errlen);
+/* The command table, its front ends and target lookup: command.h. */
 
 /* ctl.c: the control interface (JSON lines; a connection whose first
  * byte is '{'). Takes every whole request line in the client's input. */
 void ctl_input(struct client *);
-/* A pane by "ID", "W.N" (window W's Nth pane from 0) or name (or, name
- * NULL, by id). */
-struct pane *ctl_find_pane(struct server *, const char *name, int id);
 
 /* control.c: events to subscribers and the session as JSON. */
 struct denial;
 /* MSG_SUBSCRIBE from a client: it gets every event from now on. */
-void control_subscribe(struct client *, const char *payload, size_t len);
+int control_subscribe(struct client *, const char *payload, size_t len); /* -1: malformed, drop it */
 /* "denial,exit" as a mask of event kinds; 0 when one is unknown. */
 unsigned control_kinds_parse(const char *list);
 /* One denial (every one, not coalesced) to the subscribers that want it. */

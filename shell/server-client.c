@@ -21,7 +21,6 @@
 #include "shell/proto.h"
 
 #define READ_MAX 65536
-#define OUT_HIGH (4u << 20) /* a client this far behind gets no new frames */
 
 static void on_client(struct watch *w, int events, void *arg);
 
@@ -122,15 +121,6 @@ static void client_end(struct client *c, int32_t status, const char *why)
 		session_resize(s);
 }
 
-/* LOOP_IN, unless a control client has said all it will say, or has not
- * read the answers it has: then its requests wait in the socket (ctl.c
- * stops at the same mark), so a client that asks and never reads cannot
- * grow the server. */
-static int reading(const struct client *c)
-{
-	return c->ctl_eof || (c->ctl && client_behind(c)) ? 0 : LOOP_IN;
-}
-
 static void client_flush(struct client *c)
 {
 	while (c->out.len > 0) {
@@ -145,10 +135,10 @@ static void client_flush(struct client *c)
 		}
 		buf_drop(&c->out, (size_t)n);
 	}
-	control_caught_up(c);
+	c->srv->hooks->caught_up(c);
 	if (c->ctl && c->in.len > 0 && !client_behind(c)) {
 		struct server *s = c->srv;
-		ctl_input(c); /* the requests that waited for it to read */
+		s->hooks->ctl_input(c); /* the requests that waited for it to read */
 		if (!client_alive(s, c))
 			return;
 	}
@@ -158,20 +148,7 @@ static void client_flush(struct client *c)
 		client_drop(c, NULL);
 		return;
 	}
-	watch_set(c->w, reading(c) | (c->out.len > 0 ? LOOP_OUT : 0));
-}
-
-void client_send(struct client *c, int type, const void *data, size_t len)
-{
-	proto_put(&c->out, (enum msg_type)type, data, len);
-	watch_set(c->w, reading(c) | LOOP_OUT);
-}
-
-void client_send_line(struct client *c, const char *text)
-{
-	buf_addstr(&c->out, text);
-	buf_add(&c->out, "\n", 1);
-	watch_set(c->w, reading(c) | LOOP_OUT);
+	watch_set(c->w, client_reading(c) | (c->out.len > 0 ? LOOP_OUT : 0));
 }
 
 void client_message(struct client *c, const char *fmt, ...)
@@ -271,7 +248,7 @@ static bool client_keys(struct client *c, bool late)
 		}
 		if (n == 0)
 			break;
-		bindings_key(c, &k, c->keys.p + at, n);
+		c->srv->hooks->key(c, &k, c->keys.p + at, n);
 		at += n;
 		if (!client_alive(s, c) || c->closing)
 			return false;
@@ -319,7 +296,7 @@ static void client_command(struct client *c, const char *p, size_t len)
 		return;
 	}
 	struct buf reply = { 0 };
-	int32_t status = command_run(c->srv, argc - 1, argv + 1, argv[0], &reply);
+	int32_t status = c->srv->hooks->command(c->srv, argc - 1, argv + 1, argv[0], &reply);
 	struct buf msg = { 0 };
 	buf_add(&msg, &status, sizeof status);
 	buf_add(&msg, reply.p, reply.len);
@@ -351,7 +328,8 @@ static bool client_dispatch(struct client *c)
 			client_command(c, p, h.len);
 			break;
 		case MSG_SUBSCRIBE:
-			control_subscribe(c, p, h.len);
+			if (c->srv->hooks->subscribe(c, p, h.len) < 0)
+				client_fail(c, "protocol error");
 			break;
 		default:
 			server_log(s, "client %d: unexpected message %u; dropped", c->fd, h.type);
@@ -405,16 +383,11 @@ static void on_client(struct watch *w, int events, void *arg)
 	buf_add(&c->in, buf, (size_t)n);
 	if (c->ctl) {
 		struct server *s = c->srv;
-		ctl_input(c);
+		c->srv->hooks->ctl_input(c);
 		if (client_alive(s, c) && c->out.len > 0)
 			client_flush(c);
 		return;
 	}
 	if (client_dispatch(c) && c->out.len > 0)
 		client_flush(c);
-}
-
-bool client_behind(const struct client *c)
-{
-	return c->out.len > OUT_HIGH;
 }

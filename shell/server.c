@@ -41,7 +41,7 @@ static void draw_tick(void *arg)
 	s->draw_timer = 0;
 	s->draw_pending = false;
 	s->last_draw = loop_now_ms();
-	redraw_clients(s);
+	s->hooks->draw(s);
 }
 
 /* Small changes (a typed key's echo, a prompt) are drawn at the end of
@@ -195,10 +195,11 @@ static void server_locale(void)
 		setlocale(LC_CTYPE, "en_US.UTF-8");
 }
 
-int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile)
+int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile,
+		 const struct server_hooks *hooks)
 {
 	server_locale();
-	struct server s = { .listen_fd = -1, .sig_fd = -1 };
+	struct server s = { .hooks = hooks, .listen_fd = -1, .sig_fd = -1 };
 	/* ~/.sandmux/state/server.log: never through a link (backends/safefile.h) */
 	char err[512];
 	const char *env_home = getenv("HOME");
@@ -214,7 +215,7 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 	char cfgpath[4200];
 	const char *home = s.home;
 	snprintf(cfgpath, sizeof cfgpath, "%s/.sandmux/sandmux.json", home ? home : "/");
-	if (mux_config_load(&s.cfg, cfgpath, err, sizeof err) < 0) {
+	if (mux_config_load_checked(&s.cfg, cfgpath, hooks->bindable, err, sizeof err) < 0) {
 		server_log(&s, "%s (using the defaults)", err);
 		size_t hl = home != NULL ? strlen(home) : 0;
 		bool under = hl > 1 && strncmp(err, home, hl) == 0 && err[hl] == '/';
