@@ -60,7 +60,7 @@ static void mouse(struct client *c, const struct key *k)
 {
 	struct window *w = c->srv->cur;
 	const struct key_mouse *m = &k->mouse;
-	if (w == NULL || c->mode != NULL)
+	if (w == NULL || (c->mode != NULL && c->mode->draw != NULL)) /* a mode covers the screen */
 		return;
 	if (c->drag != NULL) {
 		if (!m->pressed && !m->motion)
@@ -84,7 +84,7 @@ static void mouse(struct client *c, const struct key *k)
 	if (m->pressed && !m->motion && m->button < 64)
 		window_focus(w, p);
 	int row = m->y - p->y - 1, col = m->x - p->x;
-	if (vt_modes(p->vt)->mouse > 0 && p->copy == NULL && row >= 0) {
+	if (vt_modes(p->vt)->mouse > 0 && p->mode == NULL && row >= 0) {
 		char out[64];
 		/* vt numbers buttons 1-3 and wheel 4-5; a motion report with no
 		 * button held comes from the terminal as button 3 */
@@ -93,57 +93,11 @@ static void mouse(struct client *c, const struct key *k)
 				    sizeof out);
 		pane_write(p, out, n);
 	} else if (m->button == 64 || m->button == 65) {
-		if (p->copy == NULL && m->button == 64)
+		if (p->mode == NULL && m->button == 64)
 			copy_enter(p, 3);
-		else if (p->copy != NULL) {
-			struct key step = { .kind = KEY_PLAIN,
-					    .code = m->button == 64 ? VT_KEY_UP : VT_KEY_DOWN,
-					    .mods = VT_MOD_SHIFT };
-			copy_key(c, p, &step);
-		}
+		else if (p->mode != NULL && p->mode->wheel != NULL)
+			p->mode->wheel(c, p, m->button == 64 ? 1 : -1);
 	}
-}
-
-static void prompt_done(struct client *c, const char *text)
-{
-	struct window *w = c->srv->cur;
-	struct pane *p = w != NULL ? w->active : NULL;
-	if (c->prompt_kind == PROMPT_SEARCH && p != NULL)
-		copy_search_done(c, p, text);
-	else if (c->prompt_kind == PROMPT_RENAME && w != NULL)
-		cmd_run_key(c, "rename-window", 1, &text);
-	else if (c->prompt_kind == PROMPT_COMMAND)
-		cmd_run_line(c, text);
-}
-
-static void prompt_key(struct client *c, const struct key *k)
-{
-	size_t len = strlen(c->prompt);
-	if (c->prompt_kind == PROMPT_CONFIRM) {
-		/* y kills the pane asked about (if it still lives); any other key keeps it */
-		c->prompt_on = false;
-		struct pane *p =
-			(k->code == 'y' || k->code == 'Y') && k->mods == 0 ? pane_find(c->srv, c->confirm_pane) : NULL;
-		if (p != NULL && p->win != NULL)
-			window_close_pane(p->win, p);
-		server_redraw(c->srv, true);
-		return;
-	}
-	if (k->code == VT_KEY_ENTER || k->code == VT_KEY_ESCAPE || (k->code == 'c' && k->mods == VT_MOD_CTRL)) {
-		c->prompt_on = false;
-		if (k->code == VT_KEY_ENTER) {
-			char text[sizeof c->prompt];
-			memcpy(text, c->prompt, sizeof text);
-			prompt_done(c, text);
-		}
-	} else if (k->code == VT_KEY_BACKSPACE) {
-		if (len > 0)
-			c->prompt[len - 1] = 0;
-	} else if (k->mods == 0 && k->code >= 0x20 && k->code < 0x7f && len + 1 < sizeof c->prompt) {
-		c->prompt[len] = (char)k->code;
-		c->prompt[len + 1] = 0;
-	}
-	server_redraw(c->srv, false);
 }
 
 /* A paste from the outer terminal goes to the active pane as text (a
@@ -159,7 +113,7 @@ static bool paste_key(struct client *c, const struct key *k, const char *raw, si
 		return false;
 	if (start || end)
 		c->pasting = start;
-	if (p != NULL && p->copy == NULL && ((!start && !end) || vt_modes(p->vt)->bracketed_paste))
+	if (p != NULL && p->mode == NULL && ((!start && !end) || vt_modes(p->vt)->bracketed_paste))
 		pane_write(p, raw, rawlen);
 	return true;
 }
@@ -178,15 +132,10 @@ void bindings_key(struct client *c, const struct key *k, const char *raw, size_t
 		mouse(c, k);
 		return;
 	}
-	if (mode_key(c, k)) /* help, the overview */
+	if (mode_key(c, k)) /* help, the overview, the denials pane, the status line's prompt */
 		return;
-	if (escalate_key(c, k)) /* the denials pane, an open prompt */
+	if (escalate_key(c, k)) /* an open sandbox prompt */
 		return;
-
-	if (c->prompt_on) {
-		prompt_key(c, k);
-		return;
-	}
 	if (c->prefix) {
 		c->prefix = false;
 		server_redraw(s, false);
@@ -205,8 +154,8 @@ void bindings_key(struct client *c, const struct key *k, const char *raw, size_t
 	}
 	if (w == NULL || w->active == NULL)
 		return;
-	if (w->active->copy != NULL)
-		copy_key(c, w->active, k);
+	if (w->active->mode != NULL) /* copy mode */
+		w->active->mode->key(c, w->active, k);
 	else
 		send_key(w->active, k, raw, rawlen);
 }

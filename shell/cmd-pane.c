@@ -8,6 +8,7 @@
 
 #include "pty/utf8.h"
 #include "pty/vt.h"
+#include "shell/mode.h"
 
 #define TARGET                                         \
 	{                                              \
@@ -44,17 +45,23 @@ const struct cmd_entry cmd_split_v_entry = { .name = "split-v",
 					     .flags = CMD_KEY,
 					     .exec = split_v_exec };
 
+/* y: the pane asked about, if it still lives. */
+static void kill_pane_yes(struct client *c, int id)
+{
+	struct pane *p = pane_find(c->srv, id);
+	if (p != NULL && p->win != NULL)
+		window_close_pane(p->win, p);
+	server_redraw(c->srv, true);
+}
+
 /* From a key or the prompt, as tmux: one slip must not end an agent's
  * session, so ask first. From a script: at once. */
 static int kill_pane_exec(struct cmdq *q)
 {
 	if (q->from == CMD_FROM_KEY || q->from == CMD_FROM_PROMPT) {
-		struct client *c = q->c;
-		c->prompt_on = true;
-		c->prompt_kind = PROMPT_CONFIRM;
-		c->confirm_pane = q->p->id;
-		snprintf(c->prompt, sizeof c->prompt, "kill-pane %d? (y/n)", q->p->id);
-		server_redraw(q->s, false);
+		char question[64];
+		snprintf(question, sizeof question, "kill-pane %d? (y/n)", q->p->id);
+		prompt_confirm(q->c, question, kill_pane_yes, q->p->id);
 		return 0;
 	}
 	server_log(q->s, "ctl: kill-pane %d", q->p->id);

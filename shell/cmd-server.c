@@ -141,11 +141,7 @@ const struct cmd_entry cmd_answer_entry = {
 
 static int command_prompt_exec(struct cmdq *q)
 {
-	struct client *c = q->c;
-	c->prompt_on = true;
-	c->prompt_kind = PROMPT_COMMAND;
-	c->prompt[0] = 0;
-	server_redraw(q->s, false);
+	prompt_open(q->c, ":", cmd_run_line);
 	return 0;
 }
 const struct cmd_entry cmd_command_prompt_entry = {

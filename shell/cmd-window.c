@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "shell/mode.h"
+
 static int next_layout_exec(struct cmdq *q)
 {
 	window_next_layout(q->w, -1);
@@ -111,6 +113,11 @@ const struct cmd_entry cmd_select_entry = {
 	.exec = select_exec,
 };
 
+static void rename_done(struct client *c, const char *text)
+{
+	cmd_run_key(c, "rename-window", 1, &text);
+}
+
 /* From a key (or no name): the prompt asks for the name; empty: named
  * after its pane again. */
 static int rename_window_exec(struct cmdq *q)
@@ -118,10 +125,7 @@ static int rename_window_exec(struct cmdq *q)
 	if (q->args.argc == 0) {
 		if (q->c == NULL || !q->c->attached)
 			return cmdq_error(q, 2, NULL, "no name");
-		q->c->prompt_on = true;
-		q->c->prompt_kind = PROMPT_RENAME;
-		q->c->prompt[0] = 0;
-		server_redraw(q->s, false);
+		prompt_open(q->c, "rename window: ", rename_done);
 		return 0;
 	}
 	struct window *w = q->w;

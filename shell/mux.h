@@ -88,7 +88,7 @@ void mux_config_defaults(struct mux_config *);
 
 enum pane_state { PANE_RUNNING, PANE_EXITED, PANE_KILLED, PANE_FAILED };
 
-struct copy;        /* copy.c */
+struct pane_mode;   /* mode.h */
 struct client_mode; /* mode.h */
 
 struct pane {
@@ -112,7 +112,8 @@ struct pane {
 	int denials;
 	int x, y, w, h; /* on screen, title line included */
 	bool resized;
-	struct copy *copy;
+	const struct pane_mode *mode; /* copy mode (shell/mode.h), or NULL */
+	void *mode_data;              /* ... its state, the mode's own */
 	/* OSC 7/133/633 from the program (shell integration) go here; set it
 	 * after pane_new(). OSC 52 is handled by pane-osc.c. */
 	void (*osc_hook)(int command, const char *arg, size_t len, void *data);
@@ -162,11 +163,13 @@ struct client {
 	uint64_t keys_timer;            /* flushes them if no more come (client_keys_late) */
 	struct layout *drag;            /* a border being dragged with the mouse */
 	int drag_index;
-	char prompt[128]; /* a line being typed in the status bar; prompt_on says so */
-	bool prompt_on;
-	enum { PROMPT_SEARCH, PROMPT_COMMAND, PROMPT_RENAME, PROMPT_CONFIRM } prompt_kind;
-	int confirm_pane;  /* PROMPT_CONFIRM: the pane (id) y kills */
-	char message[128]; /* one line shown in the status bar until a key */
+	/* the status line's prompt (mode_prompt, shell/status-prompt.c) */
+	char prompt[128];                                       /* what is typed so far */
+	char prompt_label[64];                                  /* ":", "search: ", or a y/n question */
+	void (*prompt_done)(struct client *, const char *text); /* on Enter */
+	void (*prompt_yes)(struct client *, int arg);           /* a question's y, else NULL */
+	int prompt_arg;                                         /* ... its argument (the pane y kills) */
+	char message[128];                                      /* one line shown in the status bar until a key */
 	/* escalation (shell/escalate-view.c) */
 	int denials_filter; /* its pane filter, 0: all */
 	int denials_top;    /* its first line shown (mode_denials) */
@@ -399,15 +402,8 @@ void control_caught_up(struct client *);
 /* `ls --json`: the session as one JSON object. */
 int control_ls(struct server *, struct buf *out);
 
-/* copy.c */
+/* copy.c: copy mode, a pane mode (mode.h's mode_copy). */
 void copy_enter(struct pane *, int scroll);
-void copy_exit(struct pane *);
-/* A key in copy mode; the client is used for the search prompt. */
-void copy_key(struct client *, struct pane *, const struct key *);
-void copy_search_done(struct client *, struct pane *, const char *text);
-/* What redraw needs: lines scrolled up, the cursor, the selection. */
-int copy_scroll(const struct pane *);
-void copy_view(const struct pane *, int *cy, int *cx, struct ui_sel *);
 
 /* sockdir.c */
 /* The private directory for sockets: $XDG_RUNTIME_DIR/sandmux or

@@ -22,6 +22,7 @@
 #include "pty/pty.h"
 #include "pty/vt.h"
 #include "shell/escalate.h"
+#include "shell/mode.h"
 
 #define READ_MAX    65536
 #define READ_SIDE   4096
@@ -261,7 +262,8 @@ void pane_kill(struct pane *p)
 void pane_free(struct pane *p)
 {
 	pane_kill(p);
-	copy_exit(p);
+	if (p->mode != NULL) /* copy mode */
+		p->mode->exit(p);
 	watch_del(p->pidw);
 	if (p->pidfd >= 0)
 		close(p->pidfd);
@@ -333,7 +335,7 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 	if (p->captured > 0)
 		snprintf(captured, sizeof captured, " · captured %d", p->captured);
 	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s%s%s ", p->id, p->name,
-		 p->copy != NULL ? " [copy mode]" : "", state, p->profile, p->weak ? " (weak)" : "", p->denials,
+		 p->mode != NULL ? p->mode->title : "", state, p->profile, p->weak ? " (weak)" : "", p->denials,
 		 captured, escalate_title_mark(p), lim, t[0] ? " · " : "", t);
 }
 
