@@ -58,7 +58,7 @@ static bool whole_in(const char *text, int lo, int hi)
 
 static int words_check(const struct args_spec *spec, struct args *a)
 {
-	if (a->argc < spec->lower)
+	if (a->argc > 0 && a->argc < spec->lower) /* none at all: the command says whether it needs them */
 		return args_fail(a, spec->words, "wants at least %d words", NULL, spec->lower, 0);
 	if (spec->upper >= 0 && a->argc > spec->upper)
 		return args_fail(a, spec->words, "takes at most %d words", NULL, spec->upper, 0);
@@ -137,9 +137,9 @@ static int json_words(const struct args_spec *spec, const cJSON *o, struct args 
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, spec->words), *e;
 	int upper = spec->upper < 0 ? 256 : spec->upper, n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1;
-	if (v == NULL && spec->lower == 0)
+	if (v == NULL)
 		return 0;
-	if (n < spec->lower || n > upper)
+	if (n < spec->lower || n > upper || (n == 0 && spec->lower > 0))
 		return args_fail(a, spec->words, "must be an array of %d to %d strings", NULL, spec->lower, upper);
 	a->argv = calloc((size_t)n + 1, sizeof *a->argv);
 	if (a->argv == NULL)

@@ -32,7 +32,7 @@ struct args_opt {
 struct args_spec {
 	struct args_opt opts[ARGS_MAX]; /* ended by a zero entry */
 	const char *words;              /* JSON: the array field of the positional words; NULL: none */
-	int lower, upper;               /* how many words: at least, at most (-1: any) */
+	int lower, upper;               /* how many words, when there are any: at least, at most (-1: any) */
 	bool dashdash;                  /* on a command line, words only after "--" */
 };
 

@@ -168,7 +168,7 @@ const struct cmd_entry cmd_new_pane_entry = {
 			    { 0, "new_window", ARGS_FLAG, 0, 0, NULL },
 			    { 0, "json", ARGS_FLAG, 0, 0, NULL } },
 		  .words = "command",
-		  .lower = 0,
+		  .lower = 1,
 		  .upper = -1,
 		  .dashdash = true },
 	.usage =

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "shell/escalate-queue.h"
 #include "shell/escalate.h"
@@ -56,28 +57,37 @@ const struct cmd_entry cmd_help_entry = {
 	.name = "help", .key = "?", .help = "this list", .flags = CMD_KEY | CMD_CLIENT, .exec = help_exec
 };
 
-/* Every command of the table and the front ends that take it; on an
- * attached client, the help screen. */
+/* "key,prompt,cli,ctl": the front ends that take an entry. */
+static const char *front_ends(const struct cmd_entry *e, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s%s%s", e->flags & CMD_KEY ? ",key,prompt" : "", e->flags & CMD_CLI ? ",cli" : "",
+		 e->flags & CMD_CTL ? ",ctl" : "");
+	return out + 1;
+}
+
+/* Every command of the table, its default key, the front ends that take
+ * it and its arguments; on an attached client, the help screen. */
 static int list_commands_exec(struct cmdq *q)
 {
-	if (q->out == NULL)
+	if (q->from != CMD_FROM_CLI)
 		return help_exec(q);
 	for (size_t i = 0; cmd_table[i] != NULL; i++) {
 		const struct cmd_entry *e = cmd_table[i];
-		char line[512];
-		snprintf(line, sizeof line, "%-14s %-6s %s%s%s%s %s\n", e->name, e->key != NULL ? e->key : "-",
-			 e->flags & CMD_KEY ? "key,prompt" : "",
-			 e->flags & CMD_CLI ? (e->flags & CMD_KEY ? ",cli" : "cli") : "",
-			 e->flags & CMD_CTL ? (e->flags & (CMD_KEY | CMD_CLI) ? ",ctl" : "ctl") : "",
-			 e->usage != NULL ? "" : "", e->usage != NULL ? e->usage : "");
+		char line[512], fronts[32];
+		snprintf(line, sizeof line, "%-14s %-7s %-18s %s", e->name, e->key != NULL ? e->key : "-",
+			 front_ends(e, fronts, sizeof fronts), e->usage != NULL ? e->usage : "");
+		size_t n = strlen(line);
+		while (n > 0 && line[n - 1] == ' ')
+			line[--n] = 0;
 		buf_addstr(q->out, line);
+		buf_addstr(q->out, "\n");
 	}
 	return 0;
 }
 const struct cmd_entry cmd_list_commands_entry = { .name = "list-commands",
-						   .alias = "lsc",
+						   .usage = "",
 						   .help = "every command and where it can be given",
-						   .flags = CMD_KEY | CMD_CLI,
+						   .flags = CMD_KEY | CMD_CLI | CMD_LOCAL,
 						   .exec = list_commands_exec };
 
 static int overview_exec(struct cmdq *q)

@@ -93,6 +93,8 @@ int cmdq_int(const struct cmdq *q, const char *name, int def)
 static int cmdq_target(struct cmdq *q)
 {
 	const char *t = q->entry->target == CMD_TARGET_PANE ? cmdq_get(q, "target") : NULL;
+	if (q->s == NULL) /* CMD_LOCAL: no session, no target */
+		return 0;
 	q->w = q->s->cur;
 	q->p = cmd_find_pane(q->s, t);
 	if (q->p != NULL)
@@ -119,12 +121,20 @@ static int cmdq_run(struct cmdq *q, int parsed)
 	return r;
 }
 
-/* Keys and the `:` prompt: an error is the status bar's message. */
+/* Keys and the `:` prompt: an error, or the first line a command
+ * printed, is the status bar's message. */
 static void cmd_run_client(struct client *c, const struct cmd_entry *e, enum cmd_from from, int argc, const char **argv)
 {
-	struct cmdq q = { .s = c->srv, .c = c, .from = from, .entry = e };
-	if (cmdq_run(&q, args_parse(&e->args, argc, argv, &q.args)) < 0 && q.err[0] != 0 && client_alive(q.s, c))
+	struct buf out = { 0 };
+	struct cmdq q = { .s = c->srv, .c = c, .from = from, .entry = e, .out = &out };
+	int r = cmdq_run(&q, args_parse(&e->args, argc, argv, &q.args));
+	if (client_alive(q.s, c) && r < 0 && q.err[0] != 0)
 		client_message(c, "%s%s%s", q.field, q.field[0] ? ": " : "", q.err);
+	else if (client_alive(q.s, c) && out.len > 0) {
+		const char *nl = memchr(out.p, '\n', out.len);
+		client_message(c, "%.*s", (int)(nl != NULL ? (size_t)(nl - out.p) : out.len), out.p);
+	}
+	buf_free(&out);
 }
 
 void cmd_run_key(struct client *c, const char *name, int argc, const char **argv)
@@ -167,11 +177,10 @@ int command_run(struct server *s, int argc, const char **argv, const char *cwd, 
 	}
 	struct cmdq q = { .s = s, .from = CMD_FROM_CLI, .entry = e, .cwd = cwd, .out = out };
 	if (cmdq_run(&q, args_parse(&e->args, argc - 1, argv + 1, &q.args)) < 0) {
-		snprintf(line, sizeof line, "sandmux %s: %s%s%s\n", e->alias != NULL ? e->alias : e->name, q.field,
-			 q.field[0] ? ": " : "", q.err);
+		snprintf(line, sizeof line, "sandmux %s: %s%s%s\n", argv[0], q.field, q.field[0] ? ": " : "", q.err);
 		buf_addstr(out, line);
 		if (q.status == 2 && e->usage != NULL) {
-			snprintf(line, sizeof line, "usage: sandmux %s %s\n", e->alias != NULL ? e->alias : e->name,
+			snprintf(line, sizeof line, "usage: sandmux %s%s%s\n", argv[0], e->usage[0] ? " " : "",
 				 e->usage);
 			buf_addstr(out, line);
 		}
@@ -220,6 +229,8 @@ int cmd_help(const struct server *s, char lines[][96], int max)
 	for (int i = 0; i < s->cfg.nbinds && n < max; i++) {
 		char kn[32];
 		const struct cmd_entry *e = cmd_lookup(s->cfg.binds[i].cmd, CMD_KEY);
+		if (e == NULL) /* a config read without the table's check */
+			continue;
 		snprintf(lines[n++], 96, "  %-8s %-13s %s (from the config)",
 			 keys_name(&s->cfg.binds[i].key, kn, sizeof kn), e->name, e->help);
 	}

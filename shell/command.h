@@ -22,10 +22,11 @@ enum cmd_target {
 };
 
 /* Which front ends may run it. */
-#define CMD_KEY    0x1 /* bound to a key, and typed at the `:` prompt */
-#define CMD_CLI    0x2 /* `sandmux VERB` sends it to the server */
-#define CMD_CTL    0x4 /* a control-interface verb */
-#define CMD_CLIENT 0x8 /* needs an attached client (its screen or keys) */
+#define CMD_KEY    0x1  /* bound to a key, and typed at the `:` prompt */
+#define CMD_CLI    0x2  /* `sandmux VERB` sends it to the server */
+#define CMD_CTL    0x4  /* a control-interface verb */
+#define CMD_CLIENT 0x8  /* needs an attached client (its screen or keys) */
+#define CMD_LOCAL  0x10 /* `sandmux VERB` runs it in its own process, without a session */
 
 struct cmdq;
 
@@ -76,7 +77,8 @@ int cmdq_int(const struct cmdq *, const char *name, int def);
 void cmd_run_key(struct client *, const char *name, int argc, const char **argv);
 /* The `:` prompt: a line of words. */
 void cmd_run_line(struct client *, const char *line);
-/* `sandmux VERB ARGS...` from a client; the exit status, text in out. */
+/* `sandmux VERB ARGS...` from a client; the exit status, text in out.
+ * s is NULL for a CMD_LOCAL command run by `sandmux` itself. */
 int command_run(struct server *, int argc, const char **argv, const char *cwd, struct buf *out);
 /* A control request: the verb's fields in o; 0 with the reply's fields
  * added to reply, or -1 with the error's field and text. */

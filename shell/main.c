@@ -36,11 +36,22 @@ static void usage(FILE *f)
 	fprintf(f, "usage: sandmux [--sandbox NAME]          start or attach the session for this directory\n");
 	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
 		fprintf(f, "       sandmux %s\n", verbs[i].usage);
-	for (size_t i = 0; cmd_table[i] != NULL; i++)
-		if ((cmd_table[i]->flags & CMD_CLI) && cmd_table[i]->usage != NULL)
-			fprintf(f, "       sandmux %s %s\n",
-				cmd_table[i]->alias != NULL ? cmd_table[i]->alias : cmd_table[i]->name,
-				cmd_table[i]->usage);
+	for (size_t i = 0; cmd_table[i] != NULL; i++) {
+		const struct cmd_entry *e = cmd_table[i];
+		if ((e->flags & CMD_CLI) && e->usage != NULL) /* the server's commands for scripts */
+			fprintf(f, "       sandmux %s%s%s\n", e->alias != NULL ? e->alias : e->name,
+				e->usage[0] ? " " : "", e->usage);
+	}
+}
+
+/* A command of the table that needs no session (list-commands). */
+static int local(int argc, char **argv)
+{
+	struct buf out = { 0 };
+	int status = command_run(NULL, argc, (const char **)argv, NULL, &out);
+	fwrite(out.p, 1, out.len, status == 0 ? stdout : stderr);
+	buf_free(&out);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -54,6 +65,8 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
 			if (strcmp(argv[1], verbs[i].name) == 0)
 				return verbs[i].fn(argc - 1, argv + 1);
+		if (cmd_lookup(argv[1], CMD_LOCAL) != NULL)
+			return local(argc - 1, argv + 1);
 		if (cmd_lookup(argv[1], CMD_CLI) != NULL)
 			return cmd_session(argc - 1, argv + 1);
 		fprintf(stderr, "sandmux: unknown command \"%s\"\n", argv[1]);

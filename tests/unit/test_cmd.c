@@ -114,6 +114,20 @@ static void test_json(struct unit *u)
 	CHECK_STR(u, got, "command|must be an array of strings");
 	CHECK_INT(u, json("{\"command\":[\"a\",\"b\",\"c\"]}", &a, got, sizeof got), 0);
 	CHECK_STR(u, got, "3:c");
+
+	/* "at least one word, when there are any": absent is the command's
+	 * to judge (new-pane: a shell), an empty array is refused */
+	struct args_spec one = { .words = "command", .lower = 1, .upper = -1 };
+	o = cJSON_Parse("{\"command\":[]}");
+	CHECK_INT(u, args_from_json(&one, o, &a), -1);
+	CHECK_STR(u, a.why, "must be an array of 1 to 256 strings");
+	args_free(&a);
+	cJSON_Delete(o);
+	o = cJSON_Parse("{}");
+	CHECK_INT(u, args_from_json(&one, o, &a), 0);
+	CHECK(u, a.argc == 0 && a.argv == NULL);
+	cJSON_Delete(o);
+	CHECK_INT(u, args_parse(&one, 0, NULL, &a), 0);
 }
 
 static void test_targets(struct unit *u)
