@@ -3,17 +3,18 @@
 #include "shell/args.h"
 
 #include <cjson/cJSON.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int args_fail(struct args *a, const char *field, const char *fmt, const char *what, int lo, int hi)
+static int __attribute__((format(printf, 3, 4))) args_fail(struct args *a, const char *field, const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->why, sizeof a->why, fmt, ap);
+	va_end(ap);
 	snprintf(a->field, sizeof a->field, "%s", field != NULL ? field : "");
-	if (what != NULL)
-		snprintf(a->why, sizeof a->why, fmt, what);
-	else
-		snprintf(a->why, sizeof a->why, fmt, lo, hi);
 	return -1;
 }
 
@@ -59,9 +60,9 @@ static bool whole_in(const char *text, int lo, int hi)
 static int words_check(const struct args_spec *spec, struct args *a)
 {
 	if (a->argc > 0 && a->argc < spec->lower) /* none at all: the command says whether it needs them */
-		return args_fail(a, spec->words, "wants at least %d words", NULL, spec->lower, 0);
+		return args_fail(a, spec->words, "wants at least %d words", spec->lower);
 	if (spec->upper >= 0 && a->argc > spec->upper)
-		return args_fail(a, spec->words, "takes at most %d words", NULL, spec->upper, 0);
+		return args_fail(a, spec->words, "takes at most %d words", spec->upper);
 	return 0;
 }
 
@@ -80,20 +81,20 @@ int args_parse(const struct args_spec *spec, int argc, const char **argv, struct
 		if (k == -2 && !spec->dashdash)
 			break;
 		if (k < 0)
-			return args_fail(a, NULL, "unknown option %s", argv[i], 0, 0);
+			return args_fail(a, NULL, "unknown option %s", argv[i]);
 		const struct args_opt *o = &spec->opts[k];
 		if (o->type == ARGS_FLAG) {
 			a->val[k] = "";
 			continue;
 		}
 		if (i + 1 >= argc)
-			return args_fail(a, NULL, "%s needs a value", argv[i], 0, 0);
+			return args_fail(a, NULL, "%s needs a value", argv[i]);
 		a->val[k] = argv[++i];
 		if (o->type == ARGS_INT && !whole_in(a->val[k], o->lo, o->hi))
-			return args_fail(a, o->name, "must be a whole number from %d to %d", NULL, o->lo, o->hi);
+			return args_fail(a, o->name, "must be a whole number from %d to %d", o->lo, o->hi);
 	}
 	if (spec->dashdash && !dashes && i < argc)
-		return args_fail(a, NULL, "unknown option %s", argv[i], 0, 0);
+		return args_fail(a, NULL, "unknown option %s", argv[i]);
 	a->argc = argc - i;
 	a->argv = argv + i;
 	return words_check(spec, a);
@@ -104,18 +105,18 @@ static int json_opt(const struct args_opt *o, const cJSON *v, struct args *a, in
 	switch (o->type) {
 	case ARGS_FLAG:
 		if (!cJSON_IsBool(v))
-			return args_fail(a, o->name, "must be true or false", "", 0, 0);
+			return args_fail(a, o->name, "must be true or false");
 		a->val[k] = cJSON_IsTrue(v) ? "" : NULL;
 		return 0;
 	case ARGS_STRING:
 		if (!cJSON_IsString(v))
-			return args_fail(a, o->name, "must be a string", "", 0, 0);
+			return args_fail(a, o->name, "must be a string");
 		a->val[k] = v->valuestring;
 		return 0;
 	case ARGS_INT:
 		if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int)v->valuedouble || v->valueint < o->lo ||
 		    v->valueint > o->hi)
-			return args_fail(a, o->name, "must be a whole number from %d to %d", NULL, o->lo, o->hi);
+			return args_fail(a, o->name, "must be a whole number from %d to %d", o->lo, o->hi);
 		break;
 	case ARGS_TARGET:
 		if (cJSON_IsString(v)) {
@@ -123,9 +124,9 @@ static int json_opt(const struct args_opt *o, const cJSON *v, struct args *a, in
 			return 0;
 		}
 		if (!cJSON_IsNumber(v))
-			return args_fail(a, o->name, "must be a string or number", "", 0, 0);
+			return args_fail(a, o->name, "must be a string or number");
 		if (v->valuedouble != (double)v->valueint || v->valueint <= 0) /* 2.7 is no pane 2 */
-			return args_fail(a, o->name, "a pane id is a whole number from 1", "", 0, 0);
+			return args_fail(a, o->name, "a pane id is a whole number from 1");
 		break;
 	}
 	snprintf(a->num[k], sizeof a->num[k], "%d", v->valueint);
@@ -140,15 +141,15 @@ static int json_words(const struct args_spec *spec, const cJSON *o, struct args 
 	if (v == NULL)
 		return 0;
 	if (n < spec->lower || n > upper || (n == 0 && spec->lower > 0))
-		return args_fail(a, spec->words, "must be an array of %d to %d strings", NULL, spec->lower, upper);
+		return args_fail(a, spec->words, "must be an array of %d to %d strings", spec->lower, upper);
 	a->argv = calloc((size_t)n + 1, sizeof *a->argv);
 	if (a->argv == NULL)
-		return args_fail(a, spec->words, "out of memory", "", 0, 0);
+		return args_fail(a, spec->words, "out of memory");
 	a->owned = true;
 	cJSON_ArrayForEach(e, v)
 	{
 		if (!cJSON_IsString(e))
-			return args_fail(a, spec->words, "must be an array of strings", "", 0, 0);
+			return args_fail(a, spec->words, "must be an array of strings");
 		a->argv[a->argc++] = e->valuestring;
 	}
 	return 0;

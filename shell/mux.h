@@ -4,6 +4,7 @@
  *
  *   server.c        the process: socket, signals, event loop, shutdown
  *   server-client.c one attached (or commanding) client: messages, input
+ *   client-send.c   what is queued for a client, and whether it is behind
  *   session.c       windows of the session; its size (smallest client)
  *   window.c        a window's panes and layout: split, close, focus, zoom
  *   pane.c          a pane: its PTY, sandboxed process, screen, title
@@ -21,7 +22,8 @@
  *   control.c       events to subscribers, the session as JSON (`ls --json`)
  *   ctl.c           the control interface: JSON-line requests on the socket
  *   alerts.c        attention: prompts, bell, notifications, quiet panes
- *   mode.c          what covers a client's screen: help, overview.c
+ *   mode.c          a client's modes (help, overview.c, the prompt), a pane's (copy)
+ *   status-prompt.c the status line's prompt: `:`, rename, search, y/n
  *   copy.c          copy mode: scroll, search, select, copy
  *   config.c        ~/.sandmux/sandmux.json
  *   peer.c          refusing socket peers that run inside a sandbox
