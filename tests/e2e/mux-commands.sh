@@ -5,7 +5,12 @@
 # every command with the front ends that take it.
 . "$TESTS/e2e/mux.lib"
 
+# the config's "bind" is checked against the table (through the server's
+# hook): a name that is no command is said when a client attaches
+mkdir -p "$HOME/.sandmux"
+echo '{"bind": {"v": "no-such-command"}}' >"$HOME/.sandmux/sandmux.json"
 m_start 120 40
+m_expect "a bind to no command is refused, named" 'v: not a command'
 # a key and the prompt run the same entry
 m_keys C-b %
 m_wait main ' 2: ' || fail "prefix % split the pane"
