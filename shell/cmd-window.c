@@ -35,18 +35,13 @@ const struct cmd_entry cmd_tiled_entry = {
 	.exec = tiled_exec,
 };
 
+/* A window of its own for a new shell pane, as new-pane's new_window. */
 static int new_window_exec(struct cmdq *q)
 {
-	struct server *s = q->s;
-	struct window *nw = session_new_window(s, NULL);
 	struct pane_spec spec = { 0 };
 	char err[256];
-	if (nw == NULL || window_split(nw, 0, &spec, err, sizeof err) == NULL) {
-		if (nw != NULL)
-			session_remove_window(s, nw);
+	if (command_new_pane(q->s, NULL, &spec, err, sizeof err) == NULL)
 		return cmdq_error(q, 1, NULL, "cannot open a window");
-	}
-	session_select(s, nw);
 	return 0;
 }
 const struct cmd_entry cmd_new_window_entry = { .name = "new-window",
