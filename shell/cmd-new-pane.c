@@ -40,7 +40,7 @@ static void new_said(struct cmdq *q, const char *fmt, const char *arg)
 static int new_one(struct cmdq *q, struct window *w, struct pane_spec *spec, struct new_run *r)
 {
 	char err[256], id[32];
-	struct pane *p = command_new_pane(q->s, w, spec, err, sizeof err);
+	struct pane *p = cmd_new_pane(q->s, w, spec, err, sizeof err);
 	if (p == NULL) {
 		if (q->from != CMD_FROM_CLI)
 			return cmdq_error(q, 1, NULL, "%s", err);
@@ -95,7 +95,7 @@ static int new_window_of(struct cmdq *q, struct window **w)
 	if (index >= 0 && *w == NULL)
 		return cmdq_error(q, 2, "window", "no such window");
 	if (cmdq_get(q, "new_window") != NULL)
-		*w = NULL; /* command_new_pane() opens one */
+		*w = NULL; /* cmd_new_pane() opens one */
 	return 0;
 }
 

@@ -56,7 +56,7 @@ static int listen_at(const char *path)
 /* The server's calls into the files above it (mux.h). */
 static const struct server_hooks hooks = {
 	.key = bindings_key,
-	.command = command_run,
+	.command = cmd_run_argv,
 	.ctl_input = ctl_input,
 	.subscribe = control_subscribe,
 	.caught_up = control_caught_up,

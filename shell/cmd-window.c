@@ -40,7 +40,7 @@ static int new_window_exec(struct cmdq *q)
 {
 	struct pane_spec spec = { 0 };
 	char err[256];
-	if (command_new_pane(q->s, NULL, &spec, err, sizeof err) == NULL)
+	if (cmd_new_pane(q->s, NULL, &spec, err, sizeof err) == NULL)
 		return cmdq_error(q, 1, NULL, "cannot open a window");
 	return 0;
 }

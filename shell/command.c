@@ -166,7 +166,7 @@ void cmd_run_line(struct client *c, const char *line)
 	cmd_run_client(c, e, CMD_FROM_PROMPT, n - 1, words + 1);
 }
 
-int command_run(struct server *s, int argc, const char **argv, const char *cwd, struct buf *out)
+int cmd_run_argv(struct server *s, int argc, const char **argv, const char *cwd, struct buf *out)
 {
 	const struct cmd_entry *e = cmd_lookup(argv[0], CMD_CLI);
 	char line[600];
@@ -247,8 +247,7 @@ int cmd_help(const struct server *s, char lines[][96], int max)
 	return n;
 }
 
-struct pane *command_new_pane(struct server *s, struct window *w, const struct pane_spec *spec, char *err,
-			      size_t errlen)
+struct pane *cmd_new_pane(struct server *s, struct window *w, const struct pane_spec *spec, char *err, size_t errlen)
 {
 	struct pane *p = w != NULL ? window_split(w, 0, spec, err, errlen) : NULL;
 	if (p != NULL)

@@ -79,7 +79,7 @@ void cmd_run_key(struct client *, const char *name, int argc, const char **argv)
 void cmd_run_line(struct client *, const char *line);
 /* `sandmux VERB ARGS...` from a client; the exit status, text in out.
  * s is NULL for a CMD_LOCAL command run by `sandmux` itself. */
-int command_run(struct server *, int argc, const char **argv, const char *cwd, struct buf *out);
+int cmd_run_argv(struct server *, int argc, const char **argv, const char *cwd, struct buf *out);
 /* A control request: the verb's fields in o; 0 with the reply's fields
  * added to reply, or -1 with the error's field and text. */
 int cmd_run_json(struct client *, const char *verb, const struct cJSON *o, struct cJSON *reply, char *field,
@@ -99,7 +99,7 @@ struct window *cmd_find_window(const struct server *, const char *target);
 
 /* A pane for spec in w (NULL: the current window), or in a new window when
  * w has no room; NULL with err. */
-struct pane *command_new_pane(struct server *, struct window *w, const struct pane_spec *, char *err, size_t errlen);
+struct pane *cmd_new_pane(struct server *, struct window *w, const struct pane_spec *, char *err, size_t errlen);
 
 /* The table's entries, one file a concept. */
 extern const struct cmd_entry cmd_split_h_entry, cmd_split_v_entry, cmd_kill_pane_entry, cmd_select_up_entry,

@@ -48,7 +48,7 @@ static void usage(FILE *f)
 static int local(int argc, char **argv)
 {
 	struct buf out = { 0 };
-	int status = command_run(NULL, argc, (const char **)argv, NULL, &out);
+	int status = cmd_run_argv(NULL, argc, (const char **)argv, NULL, &out);
 	fwrite(out.p, 1, out.len, status == 0 ? stdout : stderr);
 	buf_free(&out);
 	return status;
