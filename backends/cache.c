@@ -14,6 +14,7 @@
 #include "backends/safefile.h"
 #include "backends/capture.h"
 #include "backends/sandbox.h"
+#include "policy/paths.h"
 #include "policy/policy.h"
 
 static const char *const cache_vars[][2] = {
@@ -44,7 +45,8 @@ int cache_host_dir(const struct policy *p, char *buf, size_t size)
 {
 	const char *tmp = p->tmpdir;
 	const char *slash = tmp ? strrchr(tmp, '/') : NULL;
-	if (slash == NULL || snprintf(buf, size, "%.*s/shared-cache", (int)(slash - tmp), tmp) >= (int)size)
+	if (slash == NULL ||
+	    snprintf(buf, size, "%.*s/%s", (int)(slash - tmp), tmp, sm_path_base(SM_PATH_SHARED_CACHE)) >= (int)size)
 		return -1;
 	return mkdir(buf, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }
@@ -70,7 +72,7 @@ int ns_cache(struct sbx *s)
 	}
 	snprintf(parent, sizeof parent, "%.*s", (int)(slash - tmp), tmp);
 	struct safedir d;
-	if (safefile_dir_open(&d, parent, "shared-cache", true, err, sizeof err) < 0)
+	if (safefile_dir_open(&d, parent, sm_path_base(SM_PATH_SHARED_CACHE), true, err, sizeof err) < 0)
 		return sbx_failx(s, "shared build cache", err);
 	if (mkdir(LAUNCH_CACHE_DIR, 0700) < 0 && errno != EEXIST) {
 		safefile_dir_close(&d);

@@ -3,6 +3,7 @@
  * conventions. Nothing here follows a symlink: every entry is looked at
  * with lstat-like calls relative to its directory's fd. */
 #include "backends/capture.h"
+#include "policy/paths.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -276,7 +277,7 @@ int capture_layer_make(const char *home, const char *session, const char *name, 
 	char dir[PATH_MAX];
 	if (home == NULL || home[0] != '/' || session[0] == '.' || strchr(session, '/') != NULL ||
 	    (name != NULL && (name[0] == '.' || strchr(name, '/') != NULL)) ||
-	    snprintf(dir, sizeof dir, "%s/.sandmux/state/capture/%s", home, session) >= (int)sizeof dir) {
+	    snprintf(dir, sizeof dir, "%s/%s/%s", home, sm_path_rel(SM_PATH_CAPTURE), session) >= (int)sizeof dir) {
 		errno = EINVAL;
 		return -1;
 	}

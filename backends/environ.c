@@ -1,7 +1,8 @@
 /* environ: the command's environment (DESIGN.md "Environment policy"):
  * the env policy applied to the caller's environment (env_build), then
  * what sandmux itself sets, which always wins over an inherited value:
- * SANDMUX_SANDBOX, SANDMUX_ORIG_UID, SANDMUX_ORIG_GID, TMPDIR, the
+ * SANDMUX_SANDBOX, SANDMUX_ORIG_UID, SANDMUX_ORIG_GID, TMPDIR,
+ * SANDMUX_REQUEST_FD (only with a request channel), the
  * shared build cache's variables, the proxy's variables when the
  * launcher makes its listener (so the host's HTTP_PROXY cannot win), and
  * the caller's extra_env. */
@@ -13,11 +14,13 @@
 
 #include "backends/launch.h"
 #include "backends/proxy.h"
+#include "backends/reqchan.h"
 #include "backends/sandbox.h"
 #include "backends/shadow.h"
 #include "policy/policy.h"
 
-static const char *const environ_own[] = { "SANDMUX_SANDBOX", "SANDMUX_ORIG_UID", "SANDMUX_ORIG_GID", "TMPDIR" };
+static const char *const environ_own[] = { "SANDMUX_SANDBOX", "SANDMUX_ORIG_UID", "SANDMUX_ORIG_GID", "TMPDIR",
+					    REQCHAN_ENV };
 #define ENVIRON_NOWN (sizeof environ_own / sizeof environ_own[0])
 
 static bool environ_named(const char *entry, const char *name, size_t len)
@@ -72,9 +75,15 @@ static int environ_add_own(const struct launch *l, char *const *proxy, char **en
 	if (l->weak && p->tmpdir != NULL ? asprintf(&own[3], "TMPDIR=%s", p->tmpdir) < 0
 					 : !(own[3] = strdup("TMPDIR=/tmp")))
 		own[3] = NULL;
+	/* the request channel's number, only where there is one: an inherited
+	 * value never names some other descriptor */
+	if (l->request_fd >= 0 && asprintf(&own[4], "%s=%d", REQCHAN_ENV, LAUNCH_REQUEST_FD) < 0)
+		own[4] = NULL;
 	int rc = 0;
 	for (size_t i = 0; i < ENVIRON_NOWN; i++)
-		if ((env[(*k)++] = own[i]) == NULL)
+		if (i == 4 && l->request_fd < 0)
+			continue;
+		else if ((env[(*k)++] = own[i]) == NULL)
 			rc = -1;
 	if (environ_add_list(env, k, proxy) < 0 || environ_add_list(env, k, l->extra_env) < 0)
 		rc = -1;
@@ -109,7 +118,7 @@ static char **environ_make(const struct launch *l, char *const *proxy)
 				    shadow_env(l->policy, NULL, false, NULL) + 1,
 			    sizeof *env);
 	if (env == NULL) {
-		env_free(base);
+		strv_free(base);
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -125,7 +134,7 @@ static char **environ_make(const struct launch *l, char *const *proxy)
 		for (size_t i = start; i < k; i++)
 			free(env[i]);
 		env[start] = NULL;
-		env_free(env);
+		strv_free(env);
 		return NULL;
 	}
 	env[k] = NULL;

@@ -13,15 +13,26 @@
 #include <unistd.h>
 
 #include "backends/safefile.h"
+#include "policy/paths.h"
 
 /* Rotation keeps at most cap bytes in the live file and one older file;
  * rename() moves the name, it follows no link. */
-static int log_rotate_if_full(struct safedir *d, size_t cap, size_t adding)
+static int log_rotate_if_full(struct safedir *d, const char *name, size_t cap, size_t adding)
 {
 	struct stat st;
-	if (fstatat(d->fd, DENIAL_LOG_NAME, &st, AT_SYMLINK_NOFOLLOW) < 0 || (size_t)st.st_size + adding <= cap)
+	char old[64];
+	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || (size_t)st.st_size + adding <= cap)
 		return 0;
-	return renameat(d->fd, DENIAL_LOG_NAME, d->fd, DENIAL_LOG_NAME ".1");
+	snprintf(old, sizeof old, "%s.1", name);
+	return renameat(d->fd, name, d->fd, old);
+}
+
+/* The log's directory and its name in it. */
+static const char *log_name(char *dir, size_t size)
+{
+	const char *rel = sm_path_rel(SM_PATH_DENIALS), *slash = strrchr(rel, '/');
+	snprintf(dir, size, "%.*s", (int)(slash - rel), rel);
+	return slash + 1;
 }
 
 int denial_log_append(const char *home, size_t cap, const struct denial *d, char *err, size_t errlen)
@@ -34,19 +45,20 @@ int denial_log_append(const char *home, size_t cap, const struct denial *d, char
 	size_t len = strlen(line);
 	line[len] = '\n'; /* cJSON's buffer has room: the string's own NUL */
 	int rc = -1, fd = -1;
-	char why[4400];
+	char why[4400], rel[64];
+	const char *name = log_name(rel, sizeof rel);
 	struct safedir dir;
-	if (safefile_dir_open(&dir, home, SAFEFILE_STATE_REL, true, why, sizeof why) < 0)
+	if (safefile_dir_open(&dir, home, rel, true, why, sizeof why) < 0)
 		goto out;
-	if (log_rotate_if_full(&dir, cap, len + 1) < 0)
-		snprintf(why, sizeof why, "%s/%s: rotate: %s", dir.path, DENIAL_LOG_NAME, strerror(errno));
+	if (log_rotate_if_full(&dir, name, cap, len + 1) < 0)
+		snprintf(why, sizeof why, "%s/%s: rotate: %s", dir.path, name, strerror(errno));
 	else
-		fd = safefile_append_at(&dir, DENIAL_LOG_NAME, why, sizeof why);
+		fd = safefile_append_at(&dir, name, why, sizeof why);
 	/* One write of the whole line: concurrent writers never interleave. */
 	if (fd >= 0 && write(fd, line, len + 1) == (ssize_t)(len + 1))
 		rc = 0;
 	else if (fd >= 0)
-		snprintf(why, sizeof why, "%s/%s: write: %s", dir.path, DENIAL_LOG_NAME, strerror(errno));
+		snprintf(why, sizeof why, "%s/%s: write: %s", dir.path, name, strerror(errno));
 	safefile_dir_close(&dir);
 out:
 	if (rc < 0)
@@ -69,7 +81,7 @@ int events_init(struct events *ev, const char *home)
 char *events_log_path(const char *home)
 {
 	char *p = NULL;
-	if (home == NULL || asprintf(&p, "%s/%s/%s", home, SAFEFILE_STATE_REL, DENIAL_LOG_NAME) < 0)
+	if (home == NULL || asprintf(&p, "%s/%s", home, sm_path_rel(SM_PATH_DENIALS)) < 0)
 		return NULL;
 	return p;
 }
@@ -79,8 +91,15 @@ const struct denial *events_emit(struct events *ev, const struct denial *d)
 	if (ev->log_home != NULL)
 		denial_log_append(ev->log_home, ev->log_cap, d, ev->err, sizeof ev->err);
 	const struct denial *e = denials_add(&ev->list, d);
-	if (e != NULL && ev->listener != NULL)
-		ev->listener(e, ev->listener_arg);
+	if (e == NULL) {
+		/* Out of memory: the denials pane misses it, and says so; the
+		 * listener still hears of it, uncoalesced. */
+		ev->lost++;
+		snprintf(ev->err, sizeof ev->err, "denials: out of memory: %lu not kept for the denials pane",
+			 ev->lost);
+	}
+	if (ev->listener != NULL)
+		ev->listener(e != NULL ? e : d, ev->listener_arg);
 	return e;
 }
 

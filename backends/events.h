@@ -14,14 +14,14 @@
 
 #include "policy/denial.h"
 
-/* Appends one line to HOME/.sandmux/state/denials.jsonl; rotates the file
+/* Appends one line to HOME/.sandmux/state/denials.jsonl (SM_PATH_DENIALS,
+ * policy/paths.h); rotates the file
  * to denials.jsonl.1 first when it would grow past cap bytes. Makes the
  * directories; follows no symbolic link below HOME, and refuses a log that
  * is not a regular file of one link (backends/safefile.h). 0, or -1 with
  * err set. */
 int denial_log_append(const char *home, size_t cap, const struct denial *, char *err, size_t errlen);
-#define DENIAL_LOG_NAME "denials.jsonl"
-#define DENIAL_LOG_CAP  (1024 * 1024)
+#define DENIAL_LOG_CAP (1024 * 1024)
 
 typedef void (*denial_listener)(const struct denial *coalesced, void *arg);
 
@@ -31,14 +31,17 @@ struct events {
 	size_t log_cap;
 	denial_listener listener;
 	void *listener_arg;
-	char err[256]; /* the last log failure; logging goes on */
+	unsigned long lost; /* denials the list could not keep (out of memory) */
+	char err[256];      /* the last log or list failure; logging goes on */
 };
 
 /* home NULL or not absolute: no log. */
 int events_init(struct events *, const char *home);
 /* $HOME/.sandmux/state/denials.jsonl, malloc'ed. */
 char *events_log_path(const char *home);
-/* Log, coalesce, notify. Returns the coalesced entry (or NULL). */
+/* Log, coalesce, notify. Returns the coalesced entry, or NULL when it
+ * could not be kept (out of memory: counted in lost, said in err, and the
+ * listener is told of the denial itself). */
 const struct denial *events_emit(struct events *, const struct denial *);
 void events_free(struct events *);
 

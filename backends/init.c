@@ -44,6 +44,8 @@ static void init_drop_stdio(const struct sbx *s)
 			close(s->l->stdio[i]);
 	if (s->l->pass_fd >= 0)
 		close(s->l->pass_fd); /* the command's alone */
+	if (s->l->request_fd >= 0)
+		close(s->l->request_fd); /* init never asks */
 }
 
 /* Returns the command's status once it has exited (weaker sandbox: or

@@ -7,6 +7,7 @@
  * "E<message>" is a failed step, "F" carries passed fds (SCM_RIGHTS).
  * End of file without an "E" means the command's execve succeeded. */
 #include "backends/launch.h"
+#include "backends/reqchan.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -50,6 +51,7 @@ void launch_init(struct launch *l)
 	l->pty_fd = -1;
 	l->status_fd = -1;
 	l->pass_fd = -1;
+	l->request_fd = -1;
 }
 
 int sbx_fail(struct sbx *s, const char *step, const char *what)
@@ -87,16 +89,36 @@ static void launch_exec_found(char *const *argv)
 	}
 }
 
+/* request_fd becomes LAUNCH_REQUEST_FD, kept across exec by every
+ * process of the command; pass_fd is moved out of its way first when it
+ * sits there. Returns where pass_fd is now. */
+static int launch_pass_request(const struct launch *l)
+{
+	int pass = l->pass_fd;
+	if (l->request_fd < 0)
+		return pass;
+	if (pass == LAUNCH_REQUEST_FD)
+		pass = fcntl(pass, F_DUPFD_CLOEXEC, 10);
+	if (l->request_fd != LAUNCH_REQUEST_FD) {
+		dup2(l->request_fd, LAUNCH_REQUEST_FD);
+		if (l->request_fd != l->pass_fd)
+			close(l->request_fd);
+	} else
+		fcntl(LAUNCH_REQUEST_FD, F_SETFD, 0);
+	return pass;
+}
+
 /* pass_fd becomes LAUNCH_PASS_FD, kept across exec; it is dropped when
  * the not-dumpable exec asked for cannot be made, so that no other
  * process could read what it carries from the command. */
 static void launch_pass(const struct launch *l)
 {
-	if (l->pass_fd < 0)
+	int pass = launch_pass_request(l);
+	if (pass < 0)
 		return;
-	if (l->pass_fd != LAUNCH_PASS_FD) {
-		dup2(l->pass_fd, LAUNCH_PASS_FD);
-		close(l->pass_fd);
+	if (pass != LAUNCH_PASS_FD) {
+		dup2(pass, LAUNCH_PASS_FD);
+		close(pass);
 	} else
 		fcntl(LAUNCH_PASS_FD, F_SETFD, 0);
 	if (l->exec_nodump) {
@@ -181,10 +203,12 @@ fail_dup:
  * fd would defeat every path rule. */
 static int launch_close_fds(struct sbx *s)
 {
-	int keep[7], n = 0;
+	int keep[8], n = 0;
 	keep[n++] = s->chan;
 	if (s->l->pass_fd >= 0)
 		keep[n++] = s->l->pass_fd;
+	if (s->l->request_fd >= 0)
+		keep[n++] = s->l->request_fd;
 	if (s->status_w >= 0)
 		keep[n++] = s->status_w;
 	if (s->l->tty >= 0)
@@ -192,7 +216,7 @@ static int launch_close_fds(struct sbx *s)
 	for (int i = 0; i < 3; i++)
 		if (s->l->stdio[i] > 2)
 			keep[n++] = s->l->stdio[i];
-	for (int i = 1; i < n; i++) /* insertion sort: at most seven */
+	for (int i = 1; i < n; i++) /* insertion sort: at most eight */
 		for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
 			int t = keep[j];
 			keep[j] = keep[j - 1];
@@ -465,7 +489,7 @@ static pid_t launch_weak(struct launch *l, struct sbx *s, char ***env)
 			return -1;
 		s->proxy_port = l->proxy_port;
 	}
-	env_free(*env);
+	strv_free(*env);
 	*env = s->envp = launch_env(l); /* TMPDIR and the proxy's port differ */
 	if (*env == NULL) {
 		snprintf(l->err, sizeof l->err, "environment: out of memory");
@@ -478,7 +502,7 @@ static void launch_fail(struct launch *l, int sv[2], char **env, int status[2])
 {
 	close(sv[0]);
 	close(sv[1]);
-	env_free(env);
+	strv_free(env);
 	launch_cleanup(l);
 	if (status[0] >= 0) {
 		close(status[0]);
@@ -527,7 +551,7 @@ int launch_start(struct launch *l)
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		snprintf(l->err, sizeof l->err, "launch: socketpair: %s", strerror(errno));
-		env_free(env);
+		strv_free(env);
 		launch_cleanup(l);
 		return -1;
 	}
@@ -569,7 +593,7 @@ int launch_start(struct launch *l)
 	l->pid = pid;
 	int rc = launch_collect(l, sv[0]);
 	close(sv[0]);
-	env_free(env);
+	strv_free(env);
 	if (rc < 0)
 		launch_undo(l);
 	return rc;

@@ -37,6 +37,9 @@ struct launch {
 	bool want_status;                    /* hand back status_fd (sandboxed commands only) */
 	int pass_fd;                         /* -1, or an fd the command alone gets, as LAUNCH_PASS_FD
 				 * (init closes its copy): the shell integration's secret */
+	int request_fd;                      /* -1, or the pane's end of its request channel: every process
+				 * of the command gets it as LAUNCH_REQUEST_FD, named by
+				 * $SANDMUX_REQUEST_FD (backends/reqchan.h) */
 	bool exec_nodump;                    /* exec argv[0] (an absolute path) so that the process is
 				 * not dumpable (exec-nodump.c); if that fails, the command
 				 * runs as usual without pass_fd */
@@ -109,6 +112,10 @@ struct features {
 	char landlock_why[128];
 };
 void features_probe(struct features *);
+/* seccomp.c: the deny list's extra names (not DESIGN.md's) that this
+ * libseccomp has no number for here, skipped; how many, up to max of them
+ * in out. A required name like that refuses every sandbox instead. */
+size_t seccomp_unknown(const char **out, size_t max);
 
 /* How the sandbox's paths relate to the host's, for whoever resolves a
  * path seen inside (the observer): /tmp and /var/tmp inside are the

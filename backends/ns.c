@@ -31,6 +31,7 @@
 #include "backends/sandbox.h"
 #include "backends/shadow.h"
 #include "policy/glob.h"
+#include "policy/paths.h"
 #include "policy/policy.h"
 
 /* Where the empty stand-ins are made; /tmp is covered right after, and
@@ -209,6 +210,22 @@ static int ns_pin_parents(struct sbx *s, const struct ns_paths *ro)
 	return 0;
 }
 
+/* A walk that lost a path (ns.h): the pane is refused, naming where. */
+static int ns_walk_fail(struct sbx *s, const struct ns_paths *a, const struct ns_paths *b, const char *what)
+{
+	const struct ns_paths *lost = a->err != 0 ? a : b;
+	char msg[512];
+	if (lost->err == ENAMETOOLONG) {
+		snprintf(msg, sizeof msg,
+			 "%s: a name in %.300s makes a path longer than PATH_MAX, which cannot be bound over", what,
+			 lost->where);
+		return sbx_failx(s, "mount", msg);
+	}
+	if (lost->err != 0)
+		errno = lost->err;
+	return sbx_fail(s, "mount", what);
+}
+
 /* Read-only roots and protected paths, parents first, then the writable
  * exceptions that lie beneath a protected directory. */
 static int ns_readonly(struct sbx *s)
@@ -217,15 +234,16 @@ static int ns_readonly(struct sbx *s)
 	struct ns_paths ro = { 0 }, ex = { 0 };
 	int rc = -1;
 	char own[PATH_MAX];
-	if (p->home != NULL && snprintf(own, sizeof own, "%s/.sandmux", p->home) < (int)sizeof own)
-		ns_paths_add(&ro, own);
+	for (size_t i = 0; i < SM_PATH_COUNT; i++) /* also where HOME is a link: p->readonly has it resolved */
+		if (sm_paths[i].root != NULL && sm_path(p->home, i, own, sizeof own) == 0)
+			ns_paths_add(&ro, own);
 	for (size_t i = 0; i < p->readonly.n; i++)
 		ns_paths_add(&ro, p->readonly.v[i].text);
 	if (ns_glob_walk(&p->protect, &p->protect_except, &ro) < 0 || ns_glob_walk(&p->protect_except, NULL, &ex) < 0) {
-		if (errno == E2BIG)
+		if (errno == E2BIG && ro.err == 0 && ex.err == 0)
 			sbx_failx(s, "mount", "protected paths: too many entries to walk in the workspace");
 		else
-			sbx_fail(s, "mount", "walk the protected paths");
+			ns_walk_fail(s, &ro, &ex, "walk the protected paths");
 		goto out;
 	}
 	if (ro.n > 1)
@@ -259,16 +277,17 @@ static int ns_deny(struct sbx *s)
 	struct ns_paths d = { 0 };
 	int rc = 0;
 	if (ns_glob_walk(&s->p->deny, NULL, &d) < 0)
-		rc = errno == E2BIG
+		rc = errno == E2BIG && d.err == 0
 			     ? sbx_failx(
 				       s, "mount",
 				       "deny globs: too many entries to walk below their literal prefix; anchor them deeper")
-			     : sbx_fail(s, "mount", "walk the deny globs");
+			     : ns_walk_fail(s, &d, &d, "walk the deny globs");
 	else if (ns_ignore_walk(s->p, &d) < 0)
-		rc = errno == E2BIG ? sbx_failx(s, "mount",
-						"ignore files: too many entries in the workspace to walk; ignore the "
-						"big directories (node_modules/, say) by name")
-				    : sbx_fail(s, "mount", "walk the workspace for the ignore files");
+		rc = errno == E2BIG && d.err == 0
+			     ? sbx_failx(s, "mount",
+					 "ignore files: too many entries in the workspace to walk; ignore the "
+					 "big directories (node_modules/, say) by name")
+			     : ns_walk_fail(s, &d, &d, "walk the workspace for the ignore files");
 	for (size_t i = 0; rc == 0 && i < d.n; i++)
 		rc = ns_hide(s, d.v[i]);
 	ns_paths_free(&d);
@@ -290,6 +309,8 @@ static int ns_mask_sockets(struct sbx *s)
 	for (size_t i = 0; s->p->home != NULL && i < sizeof homes / sizeof homes[0]; i++)
 		if (snprintf(dir, sizeof dir, "%s/%s", s->p->home, homes[i]) < (int)sizeof dir)
 			ns_socket_walk(dir, 2, &socks);
+	if (socks.err != 0)
+		rc = ns_walk_fail(s, &socks, &socks, "find the host's unix sockets to hide");
 	for (size_t i = 0; rc == 0 && i < socks.n; i++)
 		rc = ns_hide(s, socks.v[i]);
 	ns_paths_free(&socks);

@@ -80,7 +80,8 @@ struct proc {
 	char buf[REC_MAX];
 };
 
-static const char *const suggest_keys[] = { SUGGEST_KEY_RW, SUGGEST_KEY_RO, SUGGEST_KEY_NET };
+/* The suggestion's kind on the wire: one letter per enum suggest_kind
+ * after SUGGEST_NONE (0: none). */
 static const char suggest_codes[] = "wrn";
 
 static size_t put_str(char *buf, size_t at, size_t cap, const char *s)
@@ -107,9 +108,8 @@ static void proc_send_denial(struct denial *d, void *arg)
 	memcpy(r.u.d.comm, d->comm, sizeof r.u.d.comm);
 	memcpy(r.u.d.op, d->op, sizeof r.u.d.op);
 	memcpy(r.u.d.layer, d->layer, sizeof r.u.d.layer);
-	for (size_t i = 0; d->suggest.key != NULL && i < 3; i++)
-		if (strcmp(d->suggest.key, suggest_keys[i]) == 0)
-			r.u.d.key = suggest_codes[i];
+	if (d->suggest.kind != SUGGEST_NONE)
+		r.u.d.key = suggest_codes[d->suggest.kind - SUGGEST_RW];
 	r.u.d.create = d->suggest.create;
 	r.u.d.mode = d->suggest.mode;
 	memcpy(buf, &r, sizeof r);
@@ -224,7 +224,7 @@ static void host_denial(struct observer *o, const char *buf, size_t len)
 	d.rule_file = file != NULL ? strdup(file) : NULL;
 	const char *code = r.u.d.key ? strchr(suggest_codes, r.u.d.key) : NULL;
 	if (code != NULL && value != NULL) {
-		d.suggest.key = suggest_keys[code - suggest_codes];
+		d.suggest.kind = (enum suggest_kind)(SUGGEST_RW + (code - suggest_codes));
 		snprintf(d.suggest.value, sizeof d.suggest.value, "%s", value);
 		d.suggest.create = r.u.d.create == 'f' || r.u.d.create == 'd' ? r.u.d.create : 0;
 		d.suggest.mode = r.u.d.mode & 07777;

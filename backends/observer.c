@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "backends/events.h"
+#include "backends/hintfd.h"
 #include "backends/launch.h"
 #include "backends/procpath.h"
 #include "backends/unixsock.h"
@@ -177,6 +178,7 @@ struct observer_core {
 	struct unixsock unix;
 	bool weak; /* observer_core_weak() */
 	struct observer_stats stats;
+	struct hintfd_rate hints; /* denialHints (backends/hintfd.h) */
 };
 
 static const struct sysdesc *observer_lookup(const struct observer_core *o, const struct seccomp_data *d)
@@ -329,6 +331,7 @@ static void observer_emit(struct observer_core *o, const struct seccomp_notif *r
 {
 	snprintf(d->comm, sizeof d->comm, "%s", comm);
 	d->pid = (pid_t)req->pid;
+	hintfd_denial(o->policy, d, &o->hints); /* while the process still waits in the call */
 	if (o->cb != NULL)
 		o->cb(d, o->arg);
 }

@@ -13,14 +13,6 @@ const char *const launch_devs[] = {
 	"/dev/tty",  "/dev/ptmx", "/dev/pts",  "/dev/shm",    NULL,
 };
 
-bool path_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	if (n == 1 && dir[0] == '/')
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
 bool rules_cover(const struct rules *r, const char *path)
 {
 	for (size_t i = 0; i < r->n; i++)

@@ -141,6 +141,7 @@ static const char *proto_name(enum conn_proto p)
 }
 
 static void held_timeout(void *arg);
+static int denial_fill(struct denial *d, const char *host, int port, const char *addr, const char *rule);
 
 /* A suggestion only where an allow entry really helps: for the name (or
  * literal) itself, never for a resolved address that was refused, never
@@ -150,24 +151,28 @@ void conn_deny(struct conn *c, const struct net_addr *addr, const char *rule, bo
 {
 	struct proxy *px = c->px;
 	char a[NET_ADDR_STRLEN] = "", line[4400];
-	struct suggestion sg = { 0 };
+	struct denial d = { 0 };
 	struct net_addr lit;
 	if (addr != NULL)
 		net_addr_format(addr, a, sizeof a);
 	if (!fixed && (addr == NULL || net_addr_parse(c->host, &lit) == 0))
-		suggest_host(px->policy, c->host, &sg);
-	struct net_denial d = {
-		.host = c->host, .port = c->port, .addr = a, .rule = rule, .proto = proto_name(c->proto), .suggest = &sg
-	};
-	d.held = px->hold_ms > 0 && sg.key != NULL && !c->hold_done && c->state == ST_DIAL;
+		suggest_host(px->policy, c->host, &d.suggest);
+	bool held = px->hold_ms > 0 && d.suggest.kind != SUGGEST_NONE && !c->hold_done && c->state == ST_DIAL;
 	px->stats.denied += !c->hold_done;
-	/* the 403's body: what the tool shows, told apart from sandmux's
-	 * own line at the end of a run */
-	memcpy(line, "sandmux proxy:", 14);
-	net_denial_format(&d, line + 14, sizeof line - 14);
-	if (px->cb != NULL && !c->hold_done)
-		px->cb(&d, px->arg);
-	if (d.held) {
+	if (denial_fill(&d, c->host, c->port, a, rule) == 0) {
+		snprintf(d.proto, sizeof d.proto, "%s", proto_name(c->proto));
+		d.held = held;
+		/* the 403's body: what the tool shows, told apart from sandmux's
+		 * own line at the end of a run */
+		memcpy(line, "sandmux proxy:", 14);
+		proxy_denial_format(&d, line + 14, sizeof line - 14);
+		if (px->cb != NULL && !c->hold_done)
+			px->cb(&d, px->arg);
+	} else {
+		snprintf(line, sizeof line, "sandmux proxy: denied connect (out of memory)");
+	}
+	denial_clear(&d);
+	if (held) {
 		c->held = true;
 		conn_timer(c, px->hold_ms, held_timeout);
 		return;
@@ -298,7 +303,7 @@ void proxy_set_auth(struct proxy *px, const char *secret)
 	explicit_bzero(userpass, sizeof userpass);
 }
 
-/* The request is read and parsed: decide, resolve and connect (dial.c). */
+/* The request is read and parsed: decide, resolve and connect (proxy-dial.c). */
 static void conn_dial(struct conn *c, const char *host, int port)
 {
 	snprintf(c->host, sizeof c->host, "%s", host);
@@ -599,41 +604,30 @@ const struct proxy_stats *proxy_stats(const struct proxy *px)
 	return &px->stats;
 }
 
-static void target_format(const struct net_denial *d, char *buf, size_t size)
+/* op "connect", layer "proxy", target "HOST:PORT" ("[V6]:PORT"), the
+ * rule naming the refused address when a resolved one was refused. */
+static int denial_fill(struct denial *d, const char *host, int port, const char *addr, const char *rule)
 {
-	bool v6 = strchr(d->host, ':') != NULL;
-	snprintf(buf, size, "%s%s%s:%d", v6 ? "[" : "", d->host, v6 ? "]" : "", d->port);
-}
-
-static void rule_format(const struct net_denial *d, char *buf, size_t size)
-{
-	if (d->addr[0] != '\0' && strcmp(d->addr, d->host) != 0)
-		snprintf(buf, size, "%s; %s resolved to %s", d->rule, d->host, d->addr);
+	char target[300], full[600];
+	bool v6 = strchr(host, ':') != NULL;
+	snprintf(target, sizeof target, "%s%s%s:%d", v6 ? "[" : "", host, v6 ? "]" : "", port);
+	if (addr[0] != '\0' && strcmp(addr, host) != 0)
+		snprintf(full, sizeof full, "%s; %s resolved to %s", rule, host, addr);
 	else
-		snprintf(buf, size, "%s", d->rule);
-}
-
-void net_denial_format(const struct net_denial *d, char *buf, size_t size)
-{
-	char target[300], rule[600], how[4200];
-	target_format(d, target, sizeof target);
-	rule_format(d, rule, sizeof rule);
-	if (suggest_format(d->suggest, how, sizeof how) > 0)
-		snprintf(buf, size, " denied connect %s (%s) \u2014 allow with: %s", target, rule, how);
-	else
-		snprintf(buf, size, " denied connect %s (%s)", target, rule);
-}
-
-int net_denial_event(const struct net_denial *d, struct denial *out)
-{
-	char target[300], rule[600];
-	target_format(d, target, sizeof target);
-	rule_format(d, rule, sizeof rule);
-	memset(out, 0, sizeof *out);
-	if (denial_set(out, "connect", "proxy", target, rule) < 0)
+		snprintf(full, sizeof full, "%s", rule);
+	if (denial_set(d, "connect", "proxy", target, full) < 0)
 		return -1;
-	out->suggest = *d->suggest;
-	return 0;
+	d->addr = addr[0] != '\0' ? strdup(addr) : NULL;
+	return addr[0] != '\0' && d->addr == NULL ? -1 : 0;
+}
+
+void proxy_denial_format(const struct denial *d, char *buf, size_t size)
+{
+	char how[4200];
+	if (suggest_format(&d->suggest, how, sizeof how) > 0)
+		snprintf(buf, size, " denied connect %s (%s) \u2014 allow with: %s", d->target, d->rule, how);
+	else
+		snprintf(buf, size, " denied connect %s (%s)", d->target, d->rule);
 }
 
 int proxy_env(int port, const char *secret, char *env[PROXY_ENV_N])

@@ -39,21 +39,15 @@ struct proxy;
 #define PROXY_MAX_CONNS    4096  /* more are accepted and closed at once */
 #define PROXY_SANDBOX_PORT 3128  /* the listener's port on the sandbox's loopback */
 
-/* A refused connection. Everything is valid during the callback only. */
-struct net_denial {
-	const char *host; /* as asked: a name or an IP literal */
-	int port;
-	const char *addr;                 /* the resolved address refused, or "" */
-	const char *rule;                 /* "networkPolicy: not in allow list", ... */
-	const char *proto;                /* "http", "connect", "socks5" */
-	const struct suggestion *suggest; /* the networkPolicy.allow entry that
-				* would allow it; key NULL when no entry can
-				* (always-blocked addresses, deny rules) */
-	bool held;                        /* the connection waits (proxy_set_hold) for
-				* proxy_decide_held() instead of failing now */
-};
-/* Must not free the proxy. */
-typedef void (*proxy_event_cb)(const struct net_denial *, void *arg);
+/* A refused connection, as a denial (policy/denial.h): op "connect",
+ * layer "proxy", target "HOST:PORT", the rule (naming the refused address
+ * when a resolved one was refused), addr, proto ("http", "connect",
+ * "socks5"), the networkPolicy.allow suggestion that would allow it (key
+ * NULL when no entry can: always-blocked addresses, deny rules), and held:
+ * the connection waits (proxy_set_hold) for proxy_decide_held() instead
+ * of failing now. Valid during the callback only; must not free the
+ * proxy. */
+typedef void (*proxy_event_cb)(struct denial *, void *arg);
 
 /* What happened, for tests, doctor and the benchmark. */
 struct proxy_stats {
@@ -94,15 +88,10 @@ void proxy_set_auth(struct proxy *, const char *secret);
 size_t proxy_decide_held(struct proxy *);
 size_t proxy_held_count(const struct proxy *);
 
-/* The denial as the tail of a line (the body of the proxy's 403 is
+/* A proxy denial as the tail of a line (the body of the proxy's 403 is
  * "sandmux proxy:" and this):
- *  denied connect HOST:PORT (RULE[; HOST resolved to ADDR])[ — allow with: "networkPolicy": {"allow": ["HOST"]}] */
-void net_denial_format(const struct net_denial *, char *buf, size_t size);
-/* The denial as an event of backends/events.h: op "connect", layer
- * "proxy", target "HOST:PORT", the rule (naming the refused address when
- * a resolved one was refused), the suggestion. 0 or -1 (out of memory);
- * release with denial_clear(). */
-int net_denial_event(const struct net_denial *, struct denial *out);
+ *  denied connect HOST:PORT (RULE)[ — allow with: "networkPolicy": {"allow": ["HOST"]}] */
+void proxy_denial_format(const struct denial *, char *buf, size_t size);
 /* The environment a sandboxed child needs to find the proxy on its own
  * loopback: HTTP_PROXY, HTTPS_PROXY, ALL_PROXY (socks5h), their lowercase
  * twins, NO_PROXY and no_proxy; with a secret (NULL or "": none) the URLs

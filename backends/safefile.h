@@ -16,10 +16,6 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* sandmux's own directories under HOME that several places write in */
-#define SAFEFILE_STATE_REL ".sandmux/state"
-#define SAFEFILE_TMP_REL   ".sandmux/state/tmp"
-
 struct safedir {
 	int fd;
 	char path[4096]; /* for messages */

@@ -67,9 +67,7 @@ int ns_dev(struct sbx *);
 /* environ.c: the command's environment, NULL when out of memory. */
 char **launch_env(const struct launch *);
 
-/* paths.c: path is dir or beneath it ("/" covers everything); some rule
- * of r covers path that way. */
-bool path_under(const char *path, const char *dir);
+/* paths.c: some rule of r covers path (path_under, policy/policy.h). */
 bool rules_cover(const struct rules *, const char *path);
 
 /* cache.c: enableSharedBuildCache. */
@@ -104,8 +102,11 @@ long proc_count_tree(pid_t root, pid_t *first);
  * panes share the host's loopback): -1 with l->err set on failure. */
 int weak_proxy_listener(struct launch *l);
 
-/* seccomp.c */
+/* seccomp.c: the filter; a failing step is named with libseccomp's errno,
+ * and a system call on the deny list with no number here refuses it. */
 int seccomp_apply(struct sbx *);
+/* A system call's number on this architecture, or __NR_SCMP_ERROR. */
+int seccomp_resolve(const char *name);
 
 /* caps.c: no_new_privs, then every capability set emptied. */
 int caps_drop(struct sbx *);

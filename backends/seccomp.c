@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <linux/netlink.h>
 
+#include "backends/launch.h"
 #include "backends/sandbox.h"
 #include "policy/policy.h"
 
@@ -24,37 +25,23 @@
 #endif
 
 /* Kernel surface and namespace/mount calls: EPERM, always. Names, not
- * numbers, so a syscall this libseccomp does not know is skipped rather
- * than failing the whole filter (seccomp_syscall_resolve_name). */
+ * numbers: libseccomp gives each its number on this architecture. A name
+ * it does not know, and that seccomp_newer() has no number for, fails the
+ * filter when it is on DESIGN.md's deny list (this one and the ptrace
+ * list); the extras below seccomp_extras are skipped, and
+ * seccomp_unknown() says which for `sandmux doctor`. */
 static const char *const seccomp_denied[] = {
-	"io_uring_setup",
-	"io_uring_enter",
-	"io_uring_register",
-	"bpf",
-	"perf_event_open",
-	"userfaultfd",
-	"keyctl",
-	"add_key",
-	"request_key",
-	"kexec_load",
-	"kexec_file_load",
-	"init_module",
-	"finit_module",
-	"delete_module",
-	"mount",
-	"umount",
-	"umount2",
-	"pivot_root",
-	"chroot",
-	"setns",
-	"fsopen",
-	"fsmount",
-	"move_mount",
-	"open_tree",
-	"open_tree_attr",
-	"fsconfig",
-	"fspick",
-	"mount_setattr",
+	"io_uring_setup",  "io_uring_enter", "io_uring_register", "bpf",           "perf_event_open",
+	"userfaultfd",     "keyctl",         "add_key",           "request_key",   "kexec_load",
+	"kexec_file_load", "init_module",    "finit_module",      "delete_module", "mount",
+	"umount",          "umount2",        "pivot_root",        "chroot",        "setns",
+	"fsopen",          "fsmount",        "move_mount",        "open_tree",     "open_tree_attr",
+	"fsconfig",        "fspick",         "mount_setattr",
+};
+
+/* Not on DESIGN.md's list: more kernel surface no sandboxed command
+ * needs. A kernel that lacks one has nothing to filter. */
+static const char *const seccomp_extras[] = {
 	"acct",
 	"swapon",
 	"swapoff",
@@ -84,18 +71,44 @@ static int seccomp_newer(const char *name)
 	return __NR_SCMP_ERROR;
 }
 
-static int seccomp_deny_names(scmp_filter_ctx ctx, const char *const *names, size_t n)
+int seccomp_resolve(const char *name)
 {
+	int nr = seccomp_syscall_resolve_name(name);
+	return nr != __NR_SCMP_ERROR ? nr : seccomp_newer(name);
+}
+
+/* A libseccomp call's result: 0, or -errno (libseccomp sets no errno). */
+static bool failed(int *rc, int r)
+{
+	*rc = r;
+	return r < 0;
+}
+
+/* EPERM for each name. A required name nobody knows: -ENOSYS with *unknown
+ * set to it; an optional one is skipped. */
+static int seccomp_deny_names(scmp_filter_ctx ctx, const char *const *names, size_t n, bool required,
+			      const char **unknown)
+{
+	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
-		int nr = seccomp_syscall_resolve_name(names[i]);
-		if (nr == __NR_SCMP_ERROR)
-			nr = seccomp_newer(names[i]);
-		if (nr == __NR_SCMP_ERROR)
-			continue;
-		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0) < 0)
-			return -1;
+		int nr = seccomp_resolve(names[i]);
+		if (nr == __NR_SCMP_ERROR && required) {
+			*unknown = names[i];
+			return -ENOSYS;
+		}
+		if (nr != __NR_SCMP_ERROR && failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0)))
+			return rc;
 	}
 	return 0;
+}
+
+size_t seccomp_unknown(const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof seccomp_extras / sizeof seccomp_extras[0]; i++)
+		if (seccomp_resolve(seccomp_extras[i]) == __NR_SCMP_ERROR && n < max)
+			out[n++] = seccomp_extras[i];
+	return n;
 }
 
 /* TIOCSTI pushes bytes into the terminal's input (typed as if by the
@@ -104,11 +117,12 @@ static int seccomp_deny_names(scmp_filter_ctx ctx, const char *const *names, siz
 static int seccomp_ioctls(scmp_filter_ctx ctx)
 {
 	const unsigned long reqs[] = { TIOCSTI, TIOCLINUX };
+	int rc = 0;
 	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++)
-		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
-				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, reqs[i])) < 0)
-			return -1;
-	return 0;
+		if (failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+						 SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, reqs[i]))))
+			break;
+	return rc;
 }
 
 /* No new user namespace inside (it would hand back every capability in
@@ -116,13 +130,14 @@ static int seccomp_ioctls(scmp_filter_ctx ctx)
  * answers ENOSYS and libc falls back to clone. */
 static int seccomp_namespaces(scmp_filter_ctx ctx)
 {
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare), 1,
-			     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER)) < 0)
-		return -1;
+	int rc;
+	if (failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare), 1,
+					 SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))))
+		return rc;
 	/* clone's flags are its first argument on x86-64 and arm64. */
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-			     SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER)) < 0)
-		return -1;
+	if (failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+					 SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))))
+		return rc;
 	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 }
 
@@ -142,17 +157,18 @@ static int seccomp_deny_socket(scmp_filter_ctx ctx, unsigned n, const struct scm
 static int seccomp_sockets(scmp_filter_ctx ctx)
 {
 	const int inet[] = { AF_INET, AF_INET6 };
-	if (DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_PACKET)) < 0 ||
-	    DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_VSOCK)) < 0 ||
-	    DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE)) < 0)
-		return -1;
+	int rc;
+	if (failed(&rc, DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_PACKET))) ||
+	    failed(&rc, DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_VSOCK))) ||
+	    failed(&rc, DENY_SOCKET(ctx, SCMP_A0(SCMP_CMP_EQ, AF_NETLINK), SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE))))
+		return rc;
 	for (int i = 0; i < 2; i++) {
 		struct scmp_arg_cmp fam = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)inet[i]);
-		if (DENY_SOCKET(ctx, fam, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW)) < 0 ||
-		    DENY_SOCKET(ctx, fam, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_PACKET)) < 0 ||
-		    DENY_SOCKET(ctx, fam, SCMP_A2(SCMP_CMP_EQ, IPPROTO_SCTP)) < 0 ||
-		    DENY_SOCKET(ctx, fam, SCMP_A2(SCMP_CMP_EQ, IPPROTO_MPTCP)) < 0)
-			return -1;
+		if (failed(&rc, DENY_SOCKET(ctx, fam, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW))) ||
+		    failed(&rc, DENY_SOCKET(ctx, fam, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_PACKET))) ||
+		    failed(&rc, DENY_SOCKET(ctx, fam, SCMP_A2(SCMP_CMP_EQ, IPPROTO_SCTP))) ||
+		    failed(&rc, DENY_SOCKET(ctx, fam, SCMP_A2(SCMP_CMP_EQ, IPPROTO_MPTCP))))
+			return rc;
 	}
 	return 0;
 }
@@ -165,36 +181,37 @@ static int seccomp_sockets(scmp_filter_ctx ctx)
  * set compares above every allowed value, so it is refused too. */
 static int seccomp_weak_family(scmp_filter_ctx ctx)
 {
+	int rc;
 	for (int fam = 0; fam <= AF_NETLINK; fam++) {
 		if (fam == AF_UNIX || fam == AF_INET || fam == AF_INET6 || fam == AF_NETLINK)
 			continue;
-		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
-				     SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam)) < 0)
-			return -1;
+		if (failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+						 SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam))))
+			return rc;
 	}
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_GT, AF_NETLINK)) <
-	    0)
-		return -1;
+	if (failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+					 SCMP_A0(SCMP_CMP_GT, AF_NETLINK))))
+		return rc;
 	/* socketpair makes AF_UNIX pairs only, whatever it is asked. */
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1,
-			     SCMP_A0(SCMP_CMP_LT, AF_UNIX)) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1,
-			     SCMP_A0(SCMP_CMP_GT, AF_UNIX)) < 0)
-		return -1;
-	return 0;
+	if (failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1,
+					 SCMP_A0(SCMP_CMP_LT, AF_UNIX))))
+		return rc;
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1,
+				SCMP_A0(SCMP_CMP_GT, AF_UNIX));
 }
 
 /* AF_INET/AF_INET6: (type & 0xf) == SOCK_STREAM, protocol 0 or TCP. */
 static int seccomp_weak_tcp(scmp_filter_ctx ctx, int fam)
 {
 	struct scmp_arg_cmp f = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fam);
+	int rc;
 	for (int type = 0; type <= 0xf; type++)
 		if (type != SOCK_STREAM &&
-		    DENY_SOCKET(ctx, f, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)type)) < 0)
-			return -1;
+		    failed(&rc, DENY_SOCKET(ctx, f, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)type))))
+			return rc;
 	for (int proto = 1; proto < IPPROTO_TCP; proto++)
-		if (DENY_SOCKET(ctx, f, SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)proto)) < 0)
-			return -1;
+		if (failed(&rc, DENY_SOCKET(ctx, f, SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)proto))))
+			return rc;
 	return DENY_SOCKET(ctx, f, SCMP_A2(SCMP_CMP_GT, IPPROTO_TCP));
 }
 
@@ -202,14 +219,14 @@ static int seccomp_weak_tcp(scmp_filter_ctx ctx, int fam)
  * see the destination. */
 static int seccomp_weak_fastopen(scmp_filter_ctx ctx)
 {
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendto), 1,
-			     SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN)) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendmsg), 1,
-			     SCMP_A2(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN)) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendmmsg), 1,
-			     SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN)) < 0)
-		return -1;
-	return 0;
+	int rc;
+	if (failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendto), 1,
+					 SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN))) ||
+	    failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendmsg), 1,
+					 SCMP_A2(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN))))
+		return rc;
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendmmsg), 1,
+				SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN));
 }
 
 /* Every weaker sandbox: no unix datagram sockets (without a mount
@@ -221,32 +238,55 @@ static int seccomp_weak_all(scmp_filter_ctx ctx)
 {
 	struct scmp_arg_cmp unix_fam = SCMP_A0(SCMP_CMP_EQ, AF_UNIX);
 	struct scmp_arg_cmp dgram = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM);
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2, unix_fam, dgram) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socketpair), 2, unix_fam, dgram) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_DUMPABLE)) < 0)
-		return -1;
-	return 0;
+	int rc;
+	if (failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2, unix_fam, dgram)) ||
+	    failed(&rc, seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socketpair), 2, unix_fam, dgram)))
+		return rc;
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_DUMPABLE));
 }
 
 static int seccomp_weak(scmp_filter_ctx ctx)
 {
-	if (seccomp_weak_family(ctx) < 0 || seccomp_weak_tcp(ctx, AF_INET) < 0 || seccomp_weak_tcp(ctx, AF_INET6) < 0)
-		return -1;
+	int rc;
+	if (failed(&rc, seccomp_weak_family(ctx)) || failed(&rc, seccomp_weak_tcp(ctx, AF_INET)) ||
+	    failed(&rc, seccomp_weak_tcp(ctx, AF_INET6)))
+		return rc;
 	return seccomp_weak_fastopen(ctx);
 }
 
-static int seccomp_build(scmp_filter_ctx ctx, struct sbx *s)
+/* 0, or libseccomp's -errno with *step naming the rules that failed (and
+ * *unknown a system call no one has a number for). */
+static int seccomp_build(scmp_filter_ctx ctx, struct sbx *s, const char **step, const char **unknown)
 {
 	const struct policy *p = s->p;
-	if (seccomp_deny_names(ctx, seccomp_denied, sizeof seccomp_denied / sizeof seccomp_denied[0]) < 0)
-		return -1;
+	int rc;
+	*step = "the bad-architecture action";
+	if (failed(&rc, seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)))
+		return rc;
+	*step = "the deny list";
+	if (failed(&rc, seccomp_deny_names(ctx, seccomp_denied, sizeof seccomp_denied / sizeof seccomp_denied[0], true,
+					   unknown)) ||
+	    failed(&rc, seccomp_deny_names(ctx, seccomp_extras, sizeof seccomp_extras / sizeof seccomp_extras[0], false,
+					   unknown)))
+		return rc;
+	*step = "the ptrace rules";
 	if (!p->allow_ptrace &&
-	    seccomp_deny_names(ctx, seccomp_ptrace, sizeof seccomp_ptrace / sizeof seccomp_ptrace[0]) < 0)
-		return -1;
-	if (seccomp_ioctls(ctx) < 0 || seccomp_namespaces(ctx) < 0 || seccomp_sockets(ctx) < 0)
-		return -1;
-	if (s->weak && (seccomp_weak_all(ctx) < 0 || (p->net.mode != NET_HOST && seccomp_weak(ctx) < 0)))
-		return -1;
+	    failed(&rc, seccomp_deny_names(ctx, seccomp_ptrace, sizeof seccomp_ptrace / sizeof seccomp_ptrace[0], true,
+					   unknown)))
+		return rc;
+	*step = "the TIOCSTI/TIOCLINUX rules";
+	if (failed(&rc, seccomp_ioctls(ctx)))
+		return rc;
+	*step = "the user namespace rules";
+	if (failed(&rc, seccomp_namespaces(ctx)))
+		return rc;
+	*step = "the socket rules";
+	if (failed(&rc, seccomp_sockets(ctx)))
+		return rc;
+	*step = "the weaker sandbox's socket filter";
+	if (s->weak &&
+	    (failed(&rc, seccomp_weak_all(ctx)) || (p->net.mode != NET_HOST && failed(&rc, seccomp_weak(ctx)))))
+		return rc;
 	return 0;
 }
 
@@ -254,23 +294,30 @@ int seccomp_apply(struct sbx *s)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx == NULL)
-		return sbx_failx(s, "seccomp", "seccomp_init failed");
-	/* Other ABIs (i386, x32 on x86-64) would dodge every rule: kill. */
-	int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-	if (rc == 0)
-		rc = seccomp_build(ctx, s);
+		return sbx_failx(s, "seccomp", "seccomp_init failed (out of memory, or no seccomp in this kernel)");
+	const char *step = "", *unknown = NULL;
+	char what[160];
+	int rc = seccomp_build(ctx, s, &step, &unknown);
 	if (rc == 0) {
+		/* A failing load returns libseccomp's catch-all ECANCELED (or,
+		 * in 2.5.4 with SCMP_FLTATR_API_SYSRAWRC, a stale code); the
+		 * kernel's own answer is the errno its system call left. */
+		step = "load the filter";
+		errno = 0;
 		rc = seccomp_load(ctx);
-		errno = rc < 0 ? -rc : 0;
-		if (rc < 0) {
-			seccomp_release(ctx);
-			return sbx_fail(s, "seccomp", "load the filter");
-		}
+		if (rc < 0 && errno != 0)
+			rc = -errno;
+		snprintf(what, sizeof what, "%s", step);
+	} else if (unknown != NULL) {
+		snprintf(what, sizeof what, "%s: libseccomp %u.%u.%u has no number for the system call %s here", step,
+			 seccomp_version()->major, seccomp_version()->minor, seccomp_version()->micro, unknown);
+	} else {
+		snprintf(what, sizeof what, "add %s", step);
 	}
 	seccomp_release(ctx);
 	if (rc < 0) {
 		errno = -rc;
-		return sbx_fail(s, "seccomp", "build the filter");
+		return unknown != NULL ? sbx_failx(s, "seccomp", what) : sbx_fail(s, "seccomp", what);
 	}
 	return 0;
 }

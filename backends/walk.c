@@ -50,14 +50,36 @@ void ns_paths_add(struct ns_paths *p, const char *path)
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 16;
 		char **v = realloc(p->v, cap * sizeof *v);
-		if (v == NULL)
+		if (v == NULL) {
+			p->err = p->err ? p->err : ENOMEM;
 			return;
+		}
 		p->v = v;
 		p->cap = cap;
 	}
 	char *dup = strdup(path);
 	if (dup != NULL)
 		p->v[p->n++] = dup;
+	else
+		p->err = p->err ? p->err : ENOMEM;
+}
+
+int ns_paths_check(const struct ns_paths *p)
+{
+	if (p->err == 0)
+		return 0;
+	errno = p->err;
+	return -1;
+}
+
+/* A name below dir makes a path longer than PATH_MAX: it could not be
+ * matched nor bound over, so the walk fails rather than skip it. */
+static void paths_too_long(struct ns_paths *p, const char *dir)
+{
+	if (p->err != 0)
+		return;
+	p->err = ENAMETOOLONG;
+	snprintf(p->where, sizeof p->where, "%s", dir);
 }
 
 void ns_paths_free(struct ns_paths *p)
@@ -126,8 +148,12 @@ static int walk_dir(struct walk *w, const char *dir, int level)
 			break;
 		}
 		if (snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, e->d_name) >=
-		    (int)sizeof path)
-			continue;
+		    (int)sizeof path) {
+			paths_too_long(w->out, dir);
+			errno = ENAMETOOLONG;
+			rc = -1;
+			break;
+		}
 		if (walk_pseudo(path) || (w->prune != NULL && strcmp(path, w->prune) == 0))
 			continue;
 		bool is_dir = walk_is_dir(e, path);
@@ -176,7 +202,7 @@ int ns_glob_walk(const struct rules *globs, const struct rules *except, struct n
 	for (size_t i = 0; i < globs->n; i++)
 		if (walk_one(globs->v[i].text, except, out, &budget) < 0)
 			return -1;
-	return 0;
+	return ns_paths_check(out);
 }
 
 /* The workspace's .git is never matched nor entered (ignore.h). */
@@ -193,7 +219,7 @@ int ns_ignore_walk(const struct policy *p, struct ns_paths *out)
 		return 0;
 	snprintf(git, sizeof git, "%s/.git", p->workspace);
 	struct walk w = { walk_ignore_match, NULL, NULL, p, git, out, WALK_MAX_ENTRIES, -1 };
-	return walk_dir(&w, p->workspace, 1);
+	return walk_dir(&w, p->workspace, 1) < 0 ? -1 : ns_paths_check(out);
 }
 
 /* Unix sockets below dir, at most `depth` levels down, in a bounded walk
@@ -207,8 +233,13 @@ static void walk_sockets(const char *dir, int depth, long *budget, struct ns_pat
 	while ((e = readdir(d)) != NULL && --*budget > 0) {
 		char path[PATH_MAX];
 		struct stat st;
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		    snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path || lstat(path, &st) < 0)
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) {
+			paths_too_long(out, dir);
+			break;
+		}
+		if (lstat(path, &st) < 0)
 			continue;
 		if (S_ISSOCK(st.st_mode))
 			ns_paths_add(out, path);

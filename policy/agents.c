@@ -1,6 +1,7 @@
 /* agents: the built-in presets, their overrides from sandbox.json, and
  * what they add to a policy (agents.h). */
 #include "policy/agents.h"
+#include "policy/paths.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,7 +289,7 @@ void agents_apply(struct policy *p, const struct config *cfg, const char *path_e
 		return;
 	char id[64];
 	agents_workspace_id(p->workspace, id, sizeof id);
-	if (asprintf(&a->state, "%s/.sandmux/state/agents/%s", p->home, id) < 0)
+	if (asprintf(&a->state, "%s/%s/%s", p->home, sm_path_rel(SM_PATH_AGENTS), id) < 0)
 		abort();
 	/* An admin allow list replaces every other (DESIGN.md): presets add none. */
 	bool admin_allow = false;

@@ -263,6 +263,10 @@ static int f_outside(struct loader *ld, const struct json *j, void *a)
 {
 	return get_enum(ld, j, outside_writes_choices, &((struct config *)a)->outside_writes);
 }
+static int f_hints(struct loader *ld, const struct json *j, void *a)
+{
+	return get_bool(ld, j, &((struct config *)a)->denial_hints);
+}
 static int f_weaker(struct loader *ld, const struct json *j, void *a)
 {
 	return get_bool(ld, j, &((struct config *)a)->weaker);
@@ -326,6 +330,11 @@ static int p_outside(struct loader *ld, const struct json *j, void *a)
 	return get_enum(ld, j, outside_writes_choices, &((struct profile_def *)a)->outside_writes);
 }
 
+static int p_hints(struct loader *ld, const struct json *j, void *a)
+{
+	return get_bool(ld, j, &((struct profile_def *)a)->denial_hints);
+}
+
 /* "limits": {"pids": 256, "memory": 2048, "tmp": 512} (MiB; 0: none). */
 static int limit_value(struct loader *ld, const struct json *j, long *out)
 {
@@ -369,6 +378,7 @@ static int one_profile(struct loader *ld, const struct json *j)
 					  { "restrict_network", p_restrict },
 					  { "limits", p_limits },
 					  { "outsideWrites", p_outside },
+					  { "denialHints", p_hints },
 					  { NULL, NULL } };
 	struct config *cfg = ld->cfg;
 	if (profile_is_builtin(j->key))
@@ -578,6 +588,7 @@ static const struct field top_fields[] = {
 	{ "agents", f_agents },
 	{ "quiet", f_quiet },
 	{ "outsideWrites", f_outside },
+	{ "denialHints", f_hints },
 	{ NULL, NULL },
 };
 

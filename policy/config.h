@@ -28,6 +28,7 @@ struct profile_def {
 	struct opt_bool restrict_network;
 	struct limits limits;          /* "limits": {"pids", "memory", "tmp"}; LIMIT_UNSET each when absent */
 	struct opt_str outside_writes; /* "deny", "capture" */
+	struct opt_bool denial_hints;
 };
 
 struct env_cfg {
@@ -46,6 +47,7 @@ struct config {
 	bool net_allow_set; /* the key is present (an admin list replaces) */
 	struct opt_str profile;
 	struct opt_str outside_writes; /* "deny", "capture" */
+	struct opt_bool denial_hints;  /* "denialHints" */
 	struct profile_def *profiles;
 	size_t nprofiles;
 	struct env_cfg env;

@@ -20,18 +20,10 @@ static const char *rule_text(const struct rule *r)
 	return r->label ? r->label : r->text;
 }
 
-static bool under(const char *path, const char *root)
-{
-	size_t n = strlen(root);
-	if (n == 1 && root[0] == '/')
-		return true;
-	return strncmp(path, root, n) == 0 && (path[n] == 0 || path[n] == '/');
-}
-
 static const struct rule *rules_under(const struct rules *r, const char *path)
 {
 	for (size_t i = 0; i < r->n; i++)
-		if (under(path, r->v[i].text))
+		if (path_under(path, r->v[i].text))
 			return &r->v[i];
 	return NULL;
 }
@@ -74,7 +66,7 @@ static bool write_like(enum fs_op op)
  * by the launcher); a host /tmp is nothing special. */
 static bool in_tmp(const struct policy *p, const char *path)
 {
-	return p->tmpdir && under(path, p->tmpdir);
+	return p->tmpdir && path_under(path, p->tmpdir);
 }
 
 static const char not_writable[] = "not under a writable path";
@@ -88,7 +80,7 @@ static struct decision decide_write(const struct policy *p, const char *path)
 		return p->tmp_writable ? decision(true, "session temp dir", hard)
 				       : decision(false, "disableTmpWrite: temp dir is read-only", hard);
 	/* the workspace's agent state sits under ~/.sandmux too (agents.h) */
-	if (p->agents != NULL && p->agents->state != NULL && under(path, p->agents->state))
+	if (p->agents != NULL && p->agents->state != NULL && path_under(path, p->agents->state))
 		return decision(true, "agent state of this workspace (shadows, histories)", hard);
 	if ((r = rules_under(&p->readonly, path)))
 		return decision(false, rule_text(r), r->origin);

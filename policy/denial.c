@@ -20,7 +20,9 @@ int denial_copy(struct denial *dst, const struct denial *src)
 	dst->target = dup_or_null(src->target);
 	dst->rule = dup_or_null(src->rule);
 	dst->rule_file = dup_or_null(src->rule_file);
-	if ((src->target && !dst->target) || (src->rule && !dst->rule) || (src->rule_file && !dst->rule_file)) {
+	dst->addr = dup_or_null(src->addr);
+	if ((src->target && !dst->target) || (src->rule && !dst->rule) || (src->rule_file && !dst->rule_file) ||
+	    (src->addr && !dst->addr)) {
 		denial_clear(dst);
 		return -1;
 	}
@@ -32,7 +34,8 @@ void denial_clear(struct denial *d)
 	free(d->target);
 	free(d->rule);
 	free(d->rule_file);
-	d->target = d->rule = d->rule_file = NULL;
+	free(d->addr);
+	d->target = d->rule = d->rule_file = d->addr = NULL;
 }
 
 static int64_t now_ms(void)
@@ -68,14 +71,14 @@ void denial_format_ts(int64_t ts_ms, char buf[32])
 static cJSON *suggest_json(const struct suggestion *s)
 {
 	cJSON *o = cJSON_CreateObject();
-	if (o != NULL && s->key != NULL) {
+	if (o != NULL && s->kind != SUGGEST_NONE) {
 		const char *v = s->value;
-		cJSON_AddItemToObject(o, s->key, cJSON_CreateStringArray(&v, 1));
+		cJSON_AddItemToObject(o, suggest_key(s->kind), cJSON_CreateStringArray(&v, 1));
 	}
 	return o;
 }
 
-char *denial_to_json(const struct denial *d, bool coalesced)
+cJSON *denial_json(const struct denial *d, bool coalesced)
 {
 	char ts[32];
 	denial_format_ts(d->ts_ms, ts);
@@ -99,6 +102,14 @@ char *denial_to_json(const struct denial *d, bool coalesced)
 			cJSON_AddStringToObject(o, "from", from);
 		}
 	}
+	return o;
+}
+
+char *denial_to_json(const struct denial *d, bool coalesced)
+{
+	cJSON *o = denial_json(d, coalesced);
+	if (o == NULL)
+		return NULL;
 	char *s = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	return s;

@@ -25,6 +25,11 @@ struct denial {
 	int rule_line;
 	struct suggestion suggest;
 	unsigned count; /* in a coalesced list: how many times */
+	/* a connection (layer "proxy"): */
+	char *addr;    /* the resolved address that was refused; NULL: the name itself */
+	char proto[8]; /* "http", "connect", "socks5"; "" otherwise */
+	bool held;     /* the connection waits for an answer (backends/run.h
+			 * run_answer_held) instead of failing now */
 };
 
 /* Deep copy / release of the strings a denial owns. */
@@ -37,6 +42,9 @@ int denial_set(struct denial *, const char *op, const char *layer, const char *t
 /* One JSON object, no newline, malloc'ed: the DESIGN.md fields, plus
  * "count" and "from" (rule file:line) when `coalesced`. */
 char *denial_to_json(const struct denial *, bool coalesced);
+/* The same as a cJSON object, to put into a larger document. */
+struct cJSON;
+struct cJSON *denial_json(const struct denial *, bool coalesced);
 /* "2026-11-30T01:02:03.456Z" */
 void denial_format_ts(int64_t ts_ms, char buf[32]);
 

@@ -6,15 +6,11 @@
 
 #include "policy/glob.h"
 #include "policy/policy.h"
+#include "policy/strv.h"
 
 static const char *const core_names[] = { "PATH", "HOME", "USER", "LOGNAME", "SHELL",    "TERM",
 					  "LANG", "LC_*", "TZ",   "TMPDIR",  "COLORTERM" };
 static const char *const default_excludes[] = { "*KEY*", "*SECRET*", "*TOKEN*" };
-
-struct envv {
-	char **v;
-	size_t n;
-};
 
 /* "NAME=VALUE" -> NAME (in buf). */
 static const char *env_name(const char *entry, char *buf, size_t size)
@@ -43,26 +39,22 @@ static bool name_in_rules(const char *name, const struct rules *r)
 	return false;
 }
 
-static void envv_put(struct envv *e, const char *entry)
+static void envv_put(struct strv *e, const char *entry)
 {
 	char a[256], b[256];
 	env_name(entry, a, sizeof a);
 	for (size_t i = 0; i < e->n; i++)
 		if (strcmp(env_name(e->v[i], b, sizeof b), a) == 0) {
-			free(e->v[i]);
-			e->v[i] = strdup(entry);
+			if (strv_set(e, i, entry) < 0)
+				abort();
 			return;
 		}
-	char **v = realloc(e->v, (e->n + 2) * sizeof *v);
-	if (!v)
+	if (strv_push(e, entry) < 0)
 		abort();
-	e->v = v;
-	e->v[e->n++] = strdup(entry);
-	e->v[e->n] = NULL;
 }
 
 /* Keeps the entries for which keep(name) is true. */
-static void envv_filter(struct envv *e, bool (*keep)(const char *, const void *), const void *arg)
+static void envv_filter(struct strv *e, bool (*keep)(const char *, const void *), const void *arg)
 {
 	char name[256];
 	size_t o = 0;
@@ -95,7 +87,7 @@ static bool keep_no_secret(const char *name, const void *arg)
 
 char **env_build(const struct env_policy *ep, char *const *envp)
 {
-	struct envv e = { calloc(1, sizeof(char *)), 0 };
+	struct strv e = { calloc(1, sizeof(char *)), 0 };
 	char name[256];
 	if (!e.v)
 		abort();
@@ -115,11 +107,4 @@ char **env_build(const struct env_policy *ep, char *const *envp)
 	if (ep->include_only.n)
 		envv_filter(&e, keep_included, &ep->include_only);
 	return e.v;
-}
-
-void env_free(char **env)
-{
-	for (size_t i = 0; env && env[i]; i++)
-		free(env[i]);
-	free(env);
 }

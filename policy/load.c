@@ -8,6 +8,7 @@
 
 #include "policy/config.h"
 #include "policy/ignore.h"
+#include "policy/paths.h"
 #include "policy/profile.h"
 #include "policy/trust.h"
 
@@ -75,16 +76,15 @@ static int load_layers(struct config *cfg, const struct policy_opts *o, struct p
 		if (load_layer(cfg, o->user_file, LAYER_USER, o->home, err) < 0)
 			return -1;
 	} else {
-		snprintf(f, sizeof f, "%s/.cursor/sandbox.json", o->home);
-		if (load_layer(cfg, f, LAYER_USER, o->home, err) < 0)
-			return -1;
-		snprintf(f, sizeof f, "%s/.sandmux/sandbox.json", o->home);
-		if (load_layer(cfg, f, LAYER_USER, o->home, err) < 0)
-			return -1;
+		const enum sm_path user[] = { SM_PATH_CURSOR_POLICY, SM_PATH_USER_POLICY };
+		for (size_t i = 0; i < 2; i++)
+			if (sm_path(o->home, user[i], f, sizeof f) == 0 &&
+			    load_layer(cfg, f, LAYER_USER, o->home, err) < 0)
+				return -1;
 	}
-	if (load_repo_file(cfg, o->workspace, ".cursor/sandbox.json", o->home, err) < 0 ||
-	    load_repo_file(cfg, o->workspace, ".sandmux/sandbox.json", o->home, err) < 0)
-		return -1;
+	for (size_t i = 0; i < SM_REPO_NFILES; i++)
+		if (load_repo_file(cfg, o->workspace, sm_repo_files[i], o->home, err) < 0)
+			return -1;
 	if (admin_acceptable(admin, o, err) && load_layer(cfg, admin, LAYER_ADMIN, o->home, err) < 0)
 		return -1;
 	return 0;

@@ -98,7 +98,8 @@ static bool profile_def_equal(const struct profile_def *a, const struct profile_
 	       a->limits.pids == b->limits.pids && a->limits.memory_mib == b->limits.memory_mib &&
 	       a->limits.tmp_mib == b->limits.tmp_mib &&
 	       (a->outside_writes.v == NULL) == (b->outside_writes.v == NULL) &&
-	       (a->outside_writes.v == NULL || strcmp(a->outside_writes.v, b->outside_writes.v) == 0);
+	       (a->outside_writes.v == NULL || strcmp(a->outside_writes.v, b->outside_writes.v) == 0) &&
+	       a->denial_hints.set == b->denial_hints.set && a->denial_hints.v == b->denial_hints.v;
 }
 
 static struct profile_def *find_def(struct config *cfg, const char *name)
@@ -176,6 +177,7 @@ void config_merge(struct config *into, struct config *upper, struct perr *err)
 	union_rules(&into->net_deny, &upper->net_deny);
 	higher_str(&into->profile, &upper->profile);
 	higher_str(&into->outside_writes, &upper->outside_writes);
+	higher_bool(&into->denial_hints, &upper->denial_hints);
 	merge_profiles(into, upper, err);
 	merge_env(&into->env, &upper->env);
 	agents_cfg_merge(into, upper);

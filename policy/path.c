@@ -4,6 +4,15 @@
 #include <string.h>
 
 #include "policy/config.h"
+#include "policy/policy.h"
+
+bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
 
 char *path_normalize(const char *path)
 {

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "policy/strv.h" /* env_build() hands out one */
+
 /* Lowest to highest priority. */
 enum layer { LAYER_DEFAULT, LAYER_USER, LAYER_REPO, LAYER_ADMIN, LAYER_HARDCODED };
 const char *layer_name(enum layer);
@@ -71,11 +73,10 @@ enum env_inherit { ENV_INHERIT_ALL, ENV_INHERIT_CORE, ENV_INHERIT_NONE };
 
 /* The environment of a sandboxed command (policy/env.c): a new
  * NULL-terminated array built from envp in the order of DESIGN.md
- * (inherit, default excludes, exclude, set, include_only); env_free()s it.
+ * (inherit, default excludes, exclude, set, include_only); strv_free()s it (policy/strv.h).
  * The caller adds SANDMUX_SANDBOX and the other variables sandmux sets. */
 struct env_policy;
 char **env_build(const struct env_policy *, char *const *envp);
-void env_free(char **env);
 
 struct env_policy {
 	enum env_inherit inherit;
@@ -129,6 +130,8 @@ struct policy {
 	bool allow_ptrace;           /* devbox only */
 	bool capture;                /* outsideWrites "capture": writes outside the write roots land in a
 				      * per-pane copy-on-write layer (backends/capture.c) */
+	bool denial_hints;           /* "denialHints" (default true): a denied process gets one line on its
+				      * stderr when that is a pipe or a terminal (policy/hint.h) */
 
 	struct {
 		enum net_mode mode;
@@ -155,6 +158,10 @@ struct decision {
 	const char *rule;
 	struct origin origin;
 };
+
+/* path.c: path is dir or beneath it, component-wise ("/a" covers "/a/b",
+ * not "/ab"); "/" covers every absolute path. The one such test. */
+bool path_under(const char *path, const char *dir);
 
 /* path: an absolute host path (normalised lexically here; resolve symlinks
  * first). Order: deny globs (a denied directory covers its contents); for

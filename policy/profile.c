@@ -7,6 +7,7 @@
 
 #include "policy/config.h"
 #include "policy/glob.h"
+#include "policy/paths.h"
 #include "policy/profile.h"
 
 #define EXTENDS_MAX 8
@@ -19,7 +20,7 @@ static const char *const protected_globs[] = {
 	".claude/*.json",       ".claude/**/*.json", ".vscode/**",
 	"*.code-workspace",     ".git/hooks/**",     ".git/config",
 	".git/info/attributes", ".cursorignore",     ".sandmuxignore",
-	".sandmux/**",
+	SM_REPO_DIR "/**",
 };
 static const char *const protected_except[] = { ".cursor/rules", ".cursor/commands", ".cursor/worktrees",
 						".cursor/skills", ".cursor/agents" };
@@ -131,8 +132,17 @@ static void fill_roots(struct policy *p, const struct config *cfg)
 /* sandmux's own files: never writable from inside (DESIGN.md invariant). */
 static void fill_own_files(struct policy *p, const struct policy_opts *opts)
 {
-	add_anchored(p, &p->readonly, "~/.sandmux", "hardcoded: sandmux's own files", hardcoded);
-	add_anchored(p, &p->readonly, "~/.cursor/sandbox.json", "hardcoded: per-user policy file", hardcoded);
+	for (size_t i = 0; i < SM_PATH_COUNT; i++) {
+		char *entry, *kind;
+		if (sm_paths[i].root == NULL)
+			continue;
+		if (asprintf(&entry, "~/%s", sm_paths[i].rel) < 0 ||
+		    asprintf(&kind, "hardcoded: %s", sm_paths[i].root) < 0)
+			abort();
+		add_anchored(p, &p->readonly, entry, kind, hardcoded);
+		free(entry);
+		free(kind);
+	}
 	add_anchored(p, &p->readonly, "/etc/sandmux", "hardcoded: admin policy", hardcoded);
 	if (opts->user_file && opts->user_file[0] == '/')
 		add_anchored(p, &p->readonly, opts->user_file, "hardcoded: policy file of --config", hardcoded);
@@ -159,6 +169,8 @@ static void fill_chain(struct policy *p, const struct profile_def *const *chain,
 		limits_lower(&p->limits, &d->limits);
 		if (d->outside_writes.v != NULL)
 			p->capture = strcmp(d->outside_writes.v, "capture") == 0;
+		if (d->denial_hints.set)
+			p->denial_hints = d->denial_hints.v;
 	}
 }
 
@@ -302,6 +314,7 @@ int profile_resolve(struct policy *p, const struct config *cfg, const struct pol
 	/* outsideWrites: the top level, then each profile of the chain from
 	 * the base outwards (the most derived one says last). */
 	p->capture = cfg->outside_writes.v != NULL && strcmp(cfg->outside_writes.v, "capture") == 0;
+	p->denial_hints = !cfg->denial_hints.set || cfg->denial_hints.v; /* the same way */
 	fill_chain(p, chain, n, &restrict_net);
 	fill_net(p, cfg, restrict_net);
 	fill_env(p, cfg);

@@ -49,9 +49,9 @@ static struct rules *net_list(struct policy *p)
 	return &p->net.allow;
 }
 
-static bool fill(struct suggestion *out, const char *key, const char *value)
+static bool fill(struct suggestion *out, enum suggest_kind kind, const char *value)
 {
-	out->key = key;
+	out->kind = kind;
 	snprintf(out->value, sizeof out->value, "%s", value);
 	return true;
 }
@@ -90,7 +90,7 @@ bool suggest_path(const struct policy *p, const char *path, enum fs_op op, struc
 
 bool suggest_path_kind(const struct policy *p, const char *path, enum fs_op op, char kind, struct suggestion *out)
 {
-	out->key = NULL;
+	out->kind = SUGGEST_NONE;
 	out->value[0] = '\0';
 	out->create = 0;
 	out->mode = 0;
@@ -99,7 +99,7 @@ bool suggest_path_kind(const struct policy *p, const char *path, enum fs_op op, 
 	if (op == OP_READ || op == OP_EXEC) {
 		/* Reads: the path itself; the profile chose to list them. */
 		if (allowed_with(p, read_list, path, path, op, NULL))
-			return fill(out, SUGGEST_KEY_RO, path);
+			return fill(out, SUGGEST_RO, path);
 		return false;
 	}
 	/* A write or a create: exactly the path (made at approval when it is
@@ -108,7 +108,7 @@ bool suggest_path_kind(const struct policy *p, const char *path, enum fs_op op, 
 		if (is_startup(path) || !allowed_with(p, write_list, path, path, op, NULL))
 			return false;
 		out->create = op == OP_CREATE ? (kind == 'd' ? 'd' : 'f') : 0;
-		return fill(out, SUGGEST_KEY_RW, path);
+		return fill(out, SUGGEST_RW, path);
 	}
 	/* A remove, rename or link: the rights are the directory's. */
 	char dir[sizeof out->value];
@@ -118,18 +118,16 @@ bool suggest_path_kind(const struct policy *p, const char *path, enum fs_op op, 
 	if (too_wide(p, slash == dir ? "/" : dir))
 		return false;
 	if (allowed_with(p, write_list, dir, path, op, NULL))
-		return fill(out, SUGGEST_KEY_RW, dir);
+		return fill(out, SUGGEST_RW, dir);
 	return false;
 }
 
 void suggest_apply(struct policy *p, const struct suggestion *s)
 {
 	static const struct origin approval = { .file = "(approved in this session)", .layer = LAYER_USER };
-	if (s->key == NULL)
+	if (s->kind == SUGGEST_NONE)
 		return;
-	struct rules *r = strcmp(s->key, SUGGEST_KEY_RW) == 0   ? &p->write
-			  : strcmp(s->key, SUGGEST_KEY_RO) == 0 ? &p->read
-								: &p->net.allow;
+	struct rules *r = s->kind == SUGGEST_RW ? &p->write : s->kind == SUGGEST_RO ? &p->read : &p->net.allow;
 	if (!rules_has(r, s->value))
 		rules_add(r, s->value, approval);
 }
@@ -152,7 +150,7 @@ static void host_of(const char *target, char *host, size_t size)
 bool suggest_host(const struct policy *p, const char *target, struct suggestion *out)
 {
 	char host[256], cidr[272];
-	out->key = NULL;
+	out->kind = SUGGEST_NONE;
 	out->value[0] = '\0';
 	if (target == NULL)
 		return false;
@@ -160,12 +158,12 @@ bool suggest_host(const struct policy *p, const char *target, struct suggestion 
 	if (host[0] == '\0' || agents_quiet_host(p, host))
 		return false;
 	if (allowed_with(p, net_list, host, NULL, OP_READ, host))
-		return fill(out, SUGGEST_KEY_NET, host);
+		return fill(out, SUGGEST_NET, host);
 	/* An address literal may need the CIDR form of the allow list. */
 	snprintf(cidr, sizeof cidr, "%s/%d", host, strchr(host, ':') ? 128 : 32);
 	if (strspn(host, "0123456789.:abcdefABCDEF") == strlen(host) &&
 	    allowed_with(p, net_list, cidr, NULL, OP_READ, host))
-		return fill(out, SUGGEST_KEY_NET, cidr);
+		return fill(out, SUGGEST_NET, cidr);
 	return false;
 }
 
@@ -185,14 +183,29 @@ static size_t quoted(const char *v, char *buf, size_t size)
 size_t suggest_format(const struct suggestion *s, char *buf, size_t size)
 {
 	char v[sizeof s->value * 2];
-	if (s->key == NULL || size == 0)
+	if (s->kind == SUGGEST_NONE || size == 0)
 		return 0;
 	quoted(s->value, v, sizeof v);
-	const char *dot = strchr(s->key, '.');
+	const char *key = suggest_key(s->kind), *dot = strchr(key, '.');
 	int n;
 	if (dot != NULL)
-		n = snprintf(buf, size, "\"%.*s\": {\"%s\": [\"%s\"]}", (int)(dot - s->key), s->key, dot + 1, v);
+		n = snprintf(buf, size, "\"%.*s\": {\"%s\": [\"%s\"]}", (int)(dot - key), key, dot + 1, v);
 	else
-		n = snprintf(buf, size, "\"%s\": [\"%s\"]", s->key, v);
+		n = snprintf(buf, size, "\"%s\": [\"%s\"]", key, v);
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+const char *suggest_key(enum suggest_kind kind)
+{
+	switch (kind) {
+	case SUGGEST_RW:
+		return SUGGEST_KEY_RW;
+	case SUGGEST_RO:
+		return SUGGEST_KEY_RO;
+	case SUGGEST_NET:
+		return SUGGEST_KEY_NET;
+	case SUGGEST_NONE:
+		break;
+	}
+	return NULL;
 }

@@ -24,13 +24,21 @@
 
 #include "policy/policy.h"
 
-/* The sandbox.json keys a suggestion can name. */
+/* The sandbox.json lists a suggestion can add to, and their keys. */
+enum suggest_kind {
+	SUGGEST_NONE, /* nothing to suggest */
+	SUGGEST_RW,   /* additionalReadwritePaths */
+	SUGGEST_RO,   /* additionalReadonlyPaths */
+	SUGGEST_NET,  /* networkPolicy.allow */
+};
 #define SUGGEST_KEY_RW  "additionalReadwritePaths"
 #define SUGGEST_KEY_RO  "additionalReadonlyPaths"
 #define SUGGEST_KEY_NET "networkPolicy.allow"
+/* SUGGEST_KEY_* of a kind; NULL for SUGGEST_NONE. */
+const char *suggest_key(enum suggest_kind);
 
 struct suggestion {
-	const char *key; /* one of SUGGEST_KEY_*; NULL: nothing to suggest */
+	enum suggest_kind kind;
 	char value[4096];
 	char create;   /* 'f' a file, 'd' a directory to make at approval if missing; 0: nothing */
 	unsigned mode; /* the mode the denied call asked for (0: 0644 / 0755) */

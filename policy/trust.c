@@ -6,19 +6,21 @@
 
 #include "policy/config.h"
 #include "policy/json.h"
+#include "policy/paths.h"
 #include "policy/readfile.h"
 #include "policy/sha256.h"
 #include "policy/trust.h"
 
 void trust_path(const char *home, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s/%s", home, TRUST_REL);
+	sm_path(home, SM_PATH_TRUST, buf, size);
 }
 
 int trust_read(const char *home, char **text, size_t *len, struct perr *err)
 {
 	char why[512], path[4096];
-	int r = readfile(home, TRUST_REL, READFILE_ONE_LINK, CONFIG_MAX_BYTES, text, len, why, sizeof why);
+	int r = readfile(home, sm_path_rel(SM_PATH_TRUST), READFILE_ONE_LINK, CONFIG_MAX_BYTES, text, len, why,
+			 sizeof why);
 	if (r < 0) {
 		trust_path(home, path, sizeof path);
 		perr_set(err, path, 0, 0, NULL, "%s; refused", why);

@@ -1,5 +1,5 @@
 /* trust: the record of per-repo policy files the person has trusted,
- * HOME/.sandmux/trust.json: {"version": 1, "trusted": {PATH: "sha256:HEX"}}.
+ * HOME/.sandmux/trust.json (SM_PATH_TRUST): {"version": 1, "trusted": {PATH: "sha256:HEX"}}.
  * A file is trusted while its path and content hash are recorded there;
  * any change to the content makes it untrusted again. */
 #ifndef POLICY_TRUST_H
@@ -10,8 +10,7 @@
 
 #include "policy/policy.h"
 
-#define TRUST_REL      ".sandmux/trust.json" /* under HOME */
-#define TRUST_TAG_SIZE 72                    /* "sha256:" + 64 hex + NUL */
+#define TRUST_TAG_SIZE 72 /* "sha256:" + 64 hex + NUL */
 
 /* Whether file is recorded with exactly this content. The record is read
  * beneath HOME with no symbolic link on its way; refused, it trusts

@@ -36,7 +36,7 @@ static char *read_text(const char *root, const char *rel, char *err, size_t errl
 
 int approve_always(const char *root, const char *rel, const struct suggestion *s, char *err, size_t errlen)
 {
-	if (s->key == NULL) {
+	if (s->kind == SUGGEST_NONE) {
 		snprintf(err, errlen, "nothing to approve");
 		return -1;
 	}
@@ -49,7 +49,7 @@ int approve_always(const char *root, const char *rel, const struct suggestion *s
 		return -1;
 	bool added = false;
 	char sub[256];
-	char *edited = jsonedit_add(text, s->key, s->value, &added, sub, sizeof sub);
+	char *edited = jsonedit_add(text, suggest_key(s->kind), s->value, &added, sub, sizeof sub);
 	free(text);
 	if (edited == NULL) {
 		/* jsonedit names "sandbox.json:L:C"; say which file. */

@@ -8,9 +8,12 @@
 
 #include <stddef.h>
 
+#include "policy/paths.h"
+
 struct suggestion;
 
-#define APPROVE_FILE ".sandmux/sandbox.json" /* under HOME or the workspace */
+/* under HOME or the workspace: the same name in both */
+#define APPROVE_FILE (sm_path_rel(SM_PATH_USER_POLICY))
 
 /* Adds the suggestion to root/rel (HOME or the workspace, and
  * APPROVE_FILE; a missing file is a new one, mode 0644). Neither the read

@@ -23,6 +23,8 @@
 
 #include "backends/loop.h"
 #include "backends/safefile.h"
+#include "policy/paths.h"
+#include "shell/home.h"
 #include "shell/proto.h"
 
 struct attach {
@@ -196,8 +198,7 @@ static void attach_name(struct attach *a)
 static int log_open_read(void)
 {
 	char path[PATH_MAX];
-	const char *home = getenv("HOME");
-	if (home == NULL || snprintf(path, sizeof path, "%s/.sandmux/state/server.log", home) >= (int)sizeof path)
+	if (sm_path(home_env(), SM_PATH_SERVER_LOG, path, sizeof path) < 0)
 		return -1;
 	return open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 }

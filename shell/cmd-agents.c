@@ -22,6 +22,7 @@
 #include "policy/agents.h"
 #include "policy/config.h"
 #include "shell/cmd.h"
+#include "shell/home.h"
 
 #define AGENTS_DEPTH 64
 
@@ -36,7 +37,10 @@ static int agents_load(const char *ws, struct policy **p)
 {
 	char dir[PATH_MAX];
 	struct perr e = { 0 };
-	struct policy_opts o = { .home = getenv("HOME"),
+	const char *home = home_need("agents");
+	if (home == NULL)
+		return -1;
+	struct policy_opts o = { .home = home,
 				 .workspace = realpath(ws != NULL ? ws : ".", dir) ? dir : ws,
 				 .path_env = getenv("PATH") };
 	int r = policy_load(&o, p, &e);
@@ -175,10 +179,8 @@ static const char *shadow_path(const struct policy *p, const char *name, const c
 	const struct policy_agents *a = p->agents;
 	for (size_t i = 0; i < a->shadow.n; i++) {
 		const char *root = a->shadow.v[i].text;
-		size_t n = strlen(root);
-		if (shadow_of(&a->shadow.v[i], name) && strncmp(real, root, n) == 0 &&
-		    (real[n] == '\0' || real[n] == '/') &&
-		    snprintf(buf, size, "%s%s", a->shadow_src.v[i].text, real + n) < (int)size)
+		if (shadow_of(&a->shadow.v[i], name) && path_under(real, root) &&
+		    snprintf(buf, size, "%s%s", a->shadow_src.v[i].text, real + strlen(root)) < (int)size)
 			return buf;
 	}
 	return NULL;

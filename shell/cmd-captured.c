@@ -24,8 +24,10 @@
 #include <unistd.h>
 
 #include "backends/capture.h"
+#include "policy/paths.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
+#include "shell/home.h"
 
 static int captured_usage(void)
 {
@@ -41,7 +43,7 @@ static int captured_newest(const char *home, char *out, size_t size)
 	char root[PATH_MAX];
 	struct timespec best = { 0, 0 };
 	out[0] = '\0';
-	snprintf(root, sizeof root, "%s/.sandmux/state/capture", home);
+	sm_path(home, SM_PATH_CAPTURE, root, sizeof root);
 	DIR *d = opendir(root);
 	struct dirent *e;
 	while (d != NULL && (e = readdir(d)) != NULL) {
@@ -231,8 +233,7 @@ static int captured_apply_one(const struct capture_entry *e, const char *own, co
 	char copy[PATH_MAX], target[PATH_MAX];
 	const char *name, *rule;
 	struct stat hs;
-	size_t n = strlen(own);
-	if (strncmp(e->path, own, n) == 0 && (e->path[n] == '\0' || e->path[n] == '/')) {
+	if (path_under(e->path, own)) {
 		fprintf(stderr, "sandmux captured: %s: sandmux's own files are never applied\n", e->path);
 		return -1;
 	}
@@ -296,7 +297,7 @@ static struct policy *captured_policy(const char *layer, const char *home)
 static int captured_apply(const struct capture_list *cl, const bool *pick, const char *home, const char *layer)
 {
 	char own[PATH_MAX + 16], real[PATH_MAX];
-	snprintf(own, sizeof own, "%s/.sandmux", realpath(home, real) ? real : home);
+	sm_path(realpath(home, real) ? real : home, SM_PATH_DIR, own, sizeof own);
 	struct policy *p = captured_policy(layer, home);
 	if (p == NULL)
 		return 1;
@@ -310,7 +311,7 @@ static int captured_apply(const struct capture_list *cl, const bool *pick, const
 
 int cmd_captured(int argc, char **argv)
 {
-	const char *home = getenv("HOME");
+	const char *home;
 	char layer[PATH_MAX] = "";
 	int i = 1;
 	if (getenv("SANDMUX_SANDBOX") != NULL) {
@@ -322,7 +323,9 @@ int cmd_captured(int argc, char **argv)
 		i += 2;
 	}
 	const char *verb = i < argc ? argv[i++] : "list";
-	if (layer[0] == '\0' && (home == NULL || home[0] != '/' || captured_newest(home, layer, sizeof layer) < 0)) {
+	if ((home = home_need("captured")) == NULL)
+		return 1;
+	if (layer[0] == '\0' && captured_newest(home, layer, sizeof layer) < 0) {
 		fprintf(stderr, "sandmux captured: no capture layer under ~/.sandmux/state/capture\n");
 		return 1;
 	}

@@ -10,17 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backends/launch.h"
 #include "backends/limits.h"
 #include "backends/loop.h"
-#include "backends/observer.h"
+#include "backends/run.h"
 #include "backends/unixsock.h"
+#include "policy/paths.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
 #include "shell/command.h"
+#include "shell/home.h"
 #include "shell/mux.h"
 
 static const char *const doctor_profiles[] = { "workspace", "read-only", "strict", "devbox", "off" };
@@ -64,6 +65,10 @@ static void doctor_kernel(const struct features *f)
 	doctor_landlock(f);
 	printf("seccomp:         %s (libseccomp %u.%u.%u, API level %u); user notification: %s\n", yn(f->seccomp),
 	       v->major, v->minor, v->micro, seccomp_api_get(), yn(f->seccomp_notify));
+	const char *unknown[16];
+	size_t nunknown = seccomp_unknown(unknown, 16);
+	for (size_t i = 0; i < nunknown; i++)
+		printf("                 not filtered: %s (no number for it in this libseccomp)\n", unknown[i]);
 	char unix_msg[256];
 	int unix_rc = unixsock_probe(unix_msg, sizeof unix_msg);
 	printf("unix sockets:    %s%s\n", unix_rc == 0 ? "" : "WEAKER: ", unix_msg);
@@ -99,60 +104,48 @@ static void doctor_weak(const struct features *f)
 	       f->landlock_abi, yn(f->seccomp_notify));
 }
 
-/* The weaker sandbox's trial waits at its first notified call for an
- * answer: a small observer loop until it exits. */
-static void doctor_observe(struct launch *l, const struct policy *p, int *st)
+static void doctor_exited(int code, int sig, void *arg)
 {
-	struct loop *loop = loop_new();
-	struct observer *o = NULL;
-	if (loop != NULL)
-		o = observer_new(loop, p, l->notify_fd, l->weak ? l->proxy_port : -1, NULL, NULL);
-	else
-		close(l->notify_fd);
-	if (o == NULL)
-		launch_kill(l->pid, l->weak);
-	l->notify_fd = -1;
-	pid_t r;
-	while ((r = waitpid(l->pid, st, WNOHANG)) == 0 && o != NULL)
-		loop_once(loop, 50);
-	if (r == 0)
-		waitpid(l->pid, st, 0);
-	observer_free(o);
-	loop_free(loop);
+	int *status = arg;
+	*status = sig != 0 ? 128 + sig : code;
 }
 
-/* A real launch of `true` under the profile, so a layer that probes fine
- * but cannot be applied here (a /proc that cannot be mounted in this
- * container, say) shows up. 0, or -1 with the launcher's reason. */
+/* A real start of `true` under the profile, with every layer a pane
+ * gets (the observer only where it is required: the weaker sandbox), so
+ * a layer that probes fine but cannot be applied here (a /proc that
+ * cannot be mounted in this container, say) shows up. 0, or -1 with the
+ * reason. */
 static int doctor_try(const struct policy *p, bool weak, char *err, size_t errlen)
 {
-	struct launch l;
-	int st = 0, null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	struct run_opts o;
+	int status = -1, null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	/* Without protected paths: the launcher would make missing protected
 	 * directories (.vscode, .sandmux) in the workspace, and a doctor
 	 * changes nothing. */
 	struct policy q = *p;
 	q.protect = (struct rules){ 0 };
-	launch_init(&l);
-	l.policy = &q;
-	l.argv = (char *[]){ "true", NULL };
-	l.envp = (char *[]){ "PATH=/usr/bin:/bin", NULL };
+	run_opts_init(&o);
+	o.policy = &q;
+	o.argv = (char *[]){ "true", NULL };
+	o.envp = (char *[]){ "PATH=/usr/bin:/bin", NULL };
 	for (int i = 0; i < 3; i++)
-		l.stdio[i] = null;
-	l.want_notify = weak; /* required there */
-	int rc = launch_start(&l);
-	if (rc == 0 && l.notify_fd >= 0)
-		doctor_observe(&l, &q, &st);
-	else if (rc == 0 && waitpid(l.pid, &st, 0) != l.pid)
-		st = -1;
-	if (rc == 0 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
-		snprintf(l.err, sizeof l.err, "the trial command did not succeed (status %d)", st);
-		rc = -1;
-	}
-	snprintf(err, errlen, "%s", l.err);
+		o.stdio[i] = null;
+	o.observer = weak; /* required there */
+	o.on_exit = doctor_exited;
+	o.arg = &status;
+	struct loop *loop = loop_new();
+	struct run *r = loop != NULL ? run_start(loop, &o, err, errlen) : NULL;
+	if (loop == NULL)
+		snprintf(err, errlen, "event loop: out of memory");
+	while (r != NULL && !run_exited(r))
+		loop_once(loop, 50);
+	run_stop(r, true);
+	loop_free(loop);
 	if (null >= 0)
 		close(null);
-	return rc;
+	if (r != NULL && status != 0)
+		snprintf(err, errlen, "the trial command did not succeed (status %d)", status);
+	return r != NULL && status == 0 ? 0 : -1;
 }
 
 /* One line per profile: the layers a launch would apply, or why it
@@ -223,7 +216,7 @@ static void doctor_limits(const char *home, struct policy *p)
 	struct mux_config cfg;
 	struct sandbox_limits sl;
 	char path[PATH_MAX], err[600], how[512];
-	snprintf(path, sizeof path, "%s/.sandmux/sandmux.json", home != NULL ? home : "/");
+	sm_path(home, SM_PATH_CONFIG, path, sizeof path);
 	printf("\nresource limits (\"limits\" in %s; a profile's can only lower them):\n", path);
 	if (mux_config_load_checked(&cfg, path, cmd_bindable, err, sizeof err) < 0)
 		printf("  error: %s (the defaults apply)\n", err);
@@ -286,7 +279,7 @@ int cmd_doctor(int argc, char **argv)
 	}
 	struct features f;
 	char ws[PATH_MAX];
-	const char *home = getenv("HOME");
+	const char *home = home_env();
 	if (getcwd(ws, sizeof ws) == NULL)
 		snprintf(ws, sizeof ws, "/");
 	features_probe(&f);

@@ -9,8 +9,10 @@
 
 #include "backends/safefile.h"
 #include "policy/config.h"
+#include "policy/paths.h"
 #include "policy/trust.h"
 #include "shell/cmd.h"
+#include "shell/home.h"
 #include "shell/policy-show.h"
 
 struct policy_args {
@@ -79,7 +81,9 @@ static int load(const struct policy_args *a, struct policy **p)
 {
 	struct perr e = { 0 };
 	char cfg[PATH_MAX];
-	const char *home = getenv("HOME");
+	const char *home = home_need("policy");
+	if (home == NULL)
+		return 1;
 	struct policy_opts o = {
 		.home = home,
 		.workspace = a->ws,
@@ -234,9 +238,12 @@ static int policy_check(const struct policy_args *a)
 {
 	struct config c = { 0 };
 	struct perr e = { 0 };
+	const char *home;
 	if (a->npos != 1)
 		return usage();
-	int r = config_load(&c, a->pos[0], LAYER_USER, getenv("HOME"), &e);
+	if ((home = home_need("policy")) == NULL)
+		return 1;
+	int r = config_load(&c, a->pos[0], LAYER_USER, home, &e);
 	if (r == 0) {
 		perr_set(&e, a->pos[0], 0, 0, NULL, "no such file");
 		r = -1;
@@ -273,11 +280,10 @@ static void trust_explain(const char *file, struct config *repo, const char *hom
 	struct config user = { 0 }, one;
 	struct perr e = { 0 };
 	char ignored[512], path[PATH_MAX + 32];
-	static const char *const rel[] = { ".cursor/sandbox.json", ".sandmux/sandbox.json" };
+	const enum sm_path rel[] = { SM_PATH_CURSOR_POLICY, SM_PATH_USER_POLICY };
 	for (size_t i = 0; i < 2 && !user_file; i++) {
 		memset(&one, 0, sizeof one);
-		snprintf(path, sizeof path, "%s/%s", home, rel[i]);
-		if (config_load(&one, path, LAYER_USER, home, &e) > 0)
+		if (sm_path(home, rel[i], path, sizeof path) == 0 && config_load(&one, path, LAYER_USER, home, &e) > 0)
 			config_merge(&user, &one, &e);
 		config_free(&one);
 	}
@@ -301,7 +307,9 @@ static int trust_store(const char *home, const char *file, const char *tag, stru
 		return -1;
 	char *rec = trust_add(old, old_len, file, tag);
 	free(old);
-	int rc = rec != NULL ? safefile_replace(home, TRUST_REL, rec, strlen(rec), 0600, err, sizeof err) : -1;
+	int rc = rec != NULL
+			 ? safefile_replace(home, sm_path_rel(SM_PATH_TRUST), rec, strlen(rec), 0600, err, sizeof err)
+			 : -1;
 	if (rc < 0)
 		perr_set(e, NULL, 0, 0, NULL, "trust: %s", rec != NULL ? err : "out of memory");
 	free(rec);
@@ -343,7 +351,11 @@ static int trust_one(const char *ws, const char *rel, const char *home, const ch
 	return r;
 }
 
-static const char *const repo_files[] = { ".sandmux/sandbox.json", ".cursor/sandbox.json" };
+/* .sandmux/sandbox.json, then .cursor/sandbox.json */
+static const char *repo_file(size_t i)
+{
+	return sm_repo_files[SM_REPO_NFILES - 1 - i];
+}
 
 /* FILE must name DIR/.sandmux/sandbox.json or DIR/.cursor/sandbox.json:
  * DIR is resolved as the person named it, the rest never is (a link
@@ -352,12 +364,12 @@ static int trust_split(const char *arg, char ws[PATH_MAX], const char **rel)
 {
 	size_t n = strlen(arg);
 	for (size_t i = 0; i < 2; i++) {
-		size_t k = strlen(repo_files[i]);
-		if (n < k || strcmp(arg + n - k, repo_files[i]) != 0 || (n > k && arg[n - k - 1] != '/'))
+		size_t k = strlen(repo_file(i));
+		if (n < k || strcmp(arg + n - k, repo_file(i)) != 0 || (n > k && arg[n - k - 1] != '/'))
 			continue;
 		char dir[PATH_MAX];
 		snprintf(dir, sizeof dir, "%.*s", n > k ? (int)(n - k) : 1, n > k ? arg : ".");
-		*rel = repo_files[i];
+		*rel = repo_file(i);
 		return realpath(dir, ws) != NULL ? 0 : -1;
 	}
 	return -1;
@@ -366,14 +378,16 @@ static int trust_split(const char *arg, char ws[PATH_MAX], const char **rel)
 int cmd_trust(int argc, char **argv)
 {
 	struct policy_args a = { 0 };
-	const char *home = getenv("HOME"), *rel;
+	const char *home, *rel;
 	char ws[PATH_MAX];
 	bool found = false, one;
 	int r = args_parse(argc, argv, 1, &a);
 	if (r)
 		return r;
-	if (a.npos > 1 || !home || home[0] != '/')
-		return a.npos > 1 ? usage() : (fprintf(stderr, "sandmux: HOME is not set\n"), 2);
+	if (a.npos > 1)
+		return usage();
+	if ((home = home_need("trust")) == NULL)
+		return 2;
 	if (a.npos == 1) {
 		if (trust_split(a.pos[0], ws, &rel) < 0) {
 			fprintf(stderr,
@@ -388,7 +402,7 @@ int cmd_trust(int argc, char **argv)
 		return one ? r : 2;
 	}
 	for (size_t i = 0; i < 2 && r == 0; i++) {
-		r = trust_one(a.ws, repo_files[i], home, a.config, &one);
+		r = trust_one(a.ws, repo_file(i), home, a.config, &one);
 		found |= one;
 	}
 	if (!found && r == 0)

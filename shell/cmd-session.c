@@ -62,6 +62,8 @@ static const struct server_hooks hooks = {
 	.caught_up = control_caught_up,
 	.bindable = cmd_bindable,
 	.draw = redraw_clients,
+	.resize = session_resize,
+	.close_pane = window_close_pane,
 };
 
 /* The server process: detached from the terminal, in its own session. */

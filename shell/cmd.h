@@ -11,6 +11,7 @@ int cmd_doctor(int argc, char **argv);   /* shell/cmd-doctor.c */
 int cmd_captured(int argc, char **argv); /* shell/cmd-captured.c */
 int cmd_session(int argc, char **argv);  /* shell/cmd-session.c: no verb, attach, new, ls, events, kill-session */
 int cmd_ctl(int argc, char **argv);      /* shell/cmd-ctl.c: ctl, list, send, capture, kill-pane, answer */
+int cmd_request(int argc, char **argv);  /* shell/cmd-request.c: request, why (inside a pane) */
 
 /* shell/cmd-session.c: the session NAME (NULL: this directory's, or the
  * only one), connected; -1 after saying why. */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "backends/events.h"
+#include "backends/run.h"
 #include "shell/escalate-queue.h"
 #include "shell/proto.h"
 
@@ -225,6 +226,9 @@ static cJSON *pane_json(const struct pane *p)
 	cJSON_AddNumberToObject(o, "id", p->id);
 	cJSON_AddStringToObject(o, "name", p->name);
 	cJSON_AddStringToObject(o, "profile", p->profile);
+	char layers[200];
+	run_layers(p->run, layers, sizeof layers); /* what holds the sandbox: "" when nothing started */
+	cJSON_AddStringToObject(o, "layers", layers);
 	pane_state_json(o, p);
 	cJSON_AddNumberToObject(o, "denials", p->denials);
 	cJSON_AddNumberToObject(o, "prompts", p->esc != NULL ? (double)p->esc->nq : 0);

@@ -16,7 +16,7 @@
 int escalate_grant_make(const struct suggestion *s, char *err, size_t len)
 {
 	struct stat st;
-	if (s->key == NULL || s->create == 0 || strcmp(s->key, SUGGEST_KEY_RW) != 0 || s->value[0] != '/')
+	if (s->kind == SUGGEST_NONE || s->create == 0 || s->kind != SUGGEST_RW || s->value[0] != '/')
 		return 0;
 	if (lstat(s->value, &st) == 0) {
 		if ((s->create == 'd') == S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))

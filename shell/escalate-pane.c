@@ -1,9 +1,9 @@
-/* escalate-pane: the multiplexer side of escalation for one pane.
+/* escalate-pane: the multiplexer side of escalation for one pane: its
+ * grants, what a restart runs, the shell integration, the restart.
  *
  * Every sandboxed pane starts with the observer on; its denials (and the
- * proxy's) are counted in the title, logged to
- * ~/.sandmux/state/denials.jsonl, kept for the denials pane, and queued
- * as prompts (escalate-queue.c). An answer (escalate-view.c, a keypress only)
+ * proxy's, and the limits') go to denial-sink.c, which queues them as
+ * prompts (escalate-queue.c). An answer (escalate-view.c, a keypress only)
  * restarts the pane: its own command, or in a shell pane the last command
  * line the shell integration reported, in its cwd, as `$SHELL -c LINE`;
  * when that re-run ends, the pane's shell comes back in that directory
@@ -20,23 +20,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backends/launch.h"
-#include "backends/observer.h"
-#include "backends/proxy.h"
+#include "backends/run.h"
 #include "policy/agents.h"
 #include "pty/vt.h"
 #include "shell/integration.h"
 #include "shell/mux.h"
 
-/* The session's events, made at the first pane that needs them. */
+/* The session's shell integration, written at the first shell pane. */
 struct esc_server {
-	struct events ev;
 	char home[4096];      /* "" without an absolute $HOME */
 	char integ_dir[4200]; /* HOME/.sandmux/state/shell */
 	int integ;            /* 0 not tried, 1 written, -1 failed */
 };
 
-/* What one launch runs, kept until launch_start() has copied it. */
+/* What one start runs, kept until run_start() has copied it. */
 struct esc_spawn {
 	struct integration integ;
 	int secret_fd; /* the shell's end of its secret, or -1 */
@@ -53,10 +50,6 @@ static struct esc_server *esc_server(struct server *s)
 	if (es == NULL)
 		return NULL;
 	const char *home = s->home;
-	if (events_init(&es->ev, home) < 0) {
-		free(es);
-		return NULL;
-	}
 	if (home != NULL && strlen(home) < sizeof es->home) {
 		snprintf(es->home, sizeof es->home, "%s", home);
 		snprintf(es->integ_dir, sizeof es->integ_dir, "%s/%s", home, INTEGRATION_REL);
@@ -67,17 +60,11 @@ static struct esc_server *esc_server(struct server *s)
 
 void escalate_server_free(struct server *s)
 {
+	denial_sink_free(s);
 	if (s->esc == NULL)
 		return;
-	events_free(&s->esc->ev);
 	free(s->esc);
 	s->esc = NULL;
-}
-
-const struct denials *escalate_denials(struct server *s)
-{
-	struct esc_server *es = esc_server(s);
-	return es != NULL ? &es->ev.list : NULL;
 }
 
 /* The scripts live under ~/.sandmux/state/, which every sandbox sees
@@ -94,47 +81,6 @@ static const char *integration_dir(struct server *s)
 			server_log(s, "shell integration: %s", err);
 	}
 	return es->integ > 0 ? es->integ_dir : NULL;
-}
-
-static char **strv_dup(char *const *v)
-{
-	size_t n = 0;
-	while (v[n] != NULL)
-		n++;
-	char **out = calloc(n + 1, sizeof *out);
-	for (size_t i = 0; out != NULL && i < n; i++)
-		out[i] = strdup(v[i]);
-	return out;
-}
-
-static void strv_free(char **v)
-{
-	for (size_t i = 0; v != NULL && v[i] != NULL; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* The command ended badly after denials: the prompt still open says so,
- * or the latest denial's prompt is offered again. */
-static void reoffer(struct pane *p, int status)
-{
-	struct esc_pane *e = p->esc;
-	const struct denials *l = escalate_denials(p->srv);
-	if (e->denials_run == 0 || l == NULL)
-		return;
-	if (esc_pending(e)) {
-		if (e->q[0].exit_status < 0)
-			e->q[0].exit_status = status;
-		server_redraw(p->srv, true);
-		return;
-	}
-	for (size_t i = l->n; i-- > 0;)
-		if (l->v[i].pane == p->id && esc_offer(e, &l->v[i], status) == 1) {
-			control_prompt_event(p->srv, p);
-			alerts_prompt(p);
-			server_redraw(p->srv, true);
-			return;
-		}
 }
 
 static bool pid_alive(int pid)
@@ -171,7 +117,7 @@ static void on_osc(int command, const char *arg, size_t len, void *data)
 		break;
 	case REPORT_END:
 		if (status != 0)
-			reoffer(p, status);
+			denial_sink_reoffer(p, status);
 		break;
 	default:
 		break;
@@ -212,20 +158,11 @@ static void spawn_free(struct esc_pane *e)
 	e->spawn = NULL;
 }
 
-static void observer_stop(struct esc_pane *e)
-{
-	observer_free(e->obs);
-	policy_free(e->obs_policy);
-	e->obs = NULL;
-	e->obs_policy = NULL;
-}
-
 void escalate_pane_free(struct pane *p)
 {
 	struct esc_pane *e = p->esc;
 	if (e == NULL)
 		return;
-	observer_stop(e);
 	spawn_free(e);
 	esc_pane_clear(e);
 	strv_free(e->argv);
@@ -269,7 +206,7 @@ static char **merge_env(char *const *extra, const struct esc_spawn *sp)
 
 /* A shell pane: a re-run as `$SHELL -c LINE`, or the shell with its
  * integration (bash --rcfile, zsh ZDOTDIR). */
-static void shell_argv(struct pane *p, struct esc_spawn *sp, struct launch *l)
+static void shell_argv(struct pane *p, struct esc_spawn *sp, struct run_opts *l)
 {
 	struct esc_pane *e = p->esc;
 	const char *sh = user_shell();
@@ -363,7 +300,17 @@ const char *escalate_resume(const struct pane *p, const char *line, char *buf, s
 	return a->name;
 }
 
-void escalate_spawn_begin(struct pane *p, struct policy *pol, struct launch *l, char *const *extra)
+/* How long a refused connection waits for its prompt: "net_hold" of
+ * sandmux.json (default 30 s; 0: never), unless $SANDMUX_NET_HOLD was set
+ * when the session started (tests use it). */
+static int hold_ms(const struct server *srv)
+{
+	const char *v = getenv("SANDMUX_NET_HOLD");
+	int s = v != NULL && *v ? atoi(v) : srv->cfg.net_hold;
+	return s < 0 ? 0 : s > 3600 ? 3600 * 1000 : s * 1000;
+}
+
+void escalate_spawn_begin(struct pane *p, struct policy *pol, struct run_opts *l, char *const *extra)
 {
 	struct esc_pane *e = p->esc;
 	if (e == NULL)
@@ -376,7 +323,6 @@ void escalate_spawn_begin(struct pane *p, struct policy *pol, struct launch *l, 
 			 e->agent);
 		vt_write(p->vt, line, strlen(line));
 	}
-	observer_stop(e);
 	spawn_free(e);
 	esc_broaden(e, pol, true);
 	e->denials_run = 0;
@@ -392,143 +338,26 @@ void escalate_spawn_begin(struct pane *p, struct policy *pol, struct launch *l, 
 	if (sp->env != NULL)
 		l->extra_env = sp->env;
 	/* The observer explains denials as they happen; Landlock decides. */
-	l->want_notify = pol->sandboxed;
+	l->observer = true;
+	l->proxy_hold_ms = hold_ms(p->srv);
 }
 
-/* The denied process's command line, while it may still be there: in an
- * agent pane it is the agent's tool call (npm install), which the prompt
- * names. Shown escaped, never run. */
-static void proc_cmdline(struct esc_prompt *q)
+void escalate_spawn_end(struct pane *p)
 {
-	char path[64], buf[1024];
-	if (q->d.pid <= 0)
-		return;
-	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)q->d.pid);
-	FILE *f = fopen(path, "re");
-	size_t n = f != NULL ? fread(buf, 1, sizeof buf - 1, f) : 0;
-	if (f != NULL)
-		fclose(f);
-	for (size_t i = 0; i + 1 < n; i++)
-		if (buf[i] == '\0')
-			buf[i] = ' ';
-	buf[n] = '\0';
-	if (n > 0)
-		q->proc = strdup(buf);
-}
-
-static void on_denial(struct denial *d, void *arg)
-{
-	struct pane *p = arg;
-	struct esc_server *es = esc_server(p->srv);
-	pane_read_pending(p); /* the command line and cwd the shell reported before the call */
-	d->pane = p->id;
-	if (es != NULL)
-		events_emit(&es->ev, d);
-	if (es != NULL && es->ev.err[0] != '\0') { /* e.g. a linked log refused: said, not silent */
-		server_log(p->srv, "%s", es->ev.err);
-		es->ev.err[0] = '\0';
-	}
-	control_publish(p->srv, d);
-	pane_add_denial(p->srv, p->id);
-	p->esc->denials_run++;
-	unsigned not_queued = p->esc->not_queued;
-	int offered = esc_offer(p->esc, d, -1);
-	if (p->esc->not_queued == 1 && not_queued == 0)
-		server_log(p->srv, "pane %d: %d prompts wait; later denials raise none until some are answered", p->id,
-			   ESC_QUEUE_MAX);
-	if (offered == 1) {
-		proc_cmdline(&p->esc->q[p->esc->nq - 1]);
-		server_log(p->srv, "pane %d: prompt: %s %s", p->id, d->op, d->target ? d->target : "");
-		control_prompt_event(p->srv, p);
-		alerts_prompt(p);
-		server_redraw(p->srv, true);
-	}
-}
-
-void escalate_captured(struct pane *p, const char *path, const char *op)
-{
-	struct esc_server *es = esc_server(p->srv);
-	struct denial d = { 0 };
-	char rule[64];
-	snprintf(rule, sizeof rule, "outsideWrites: capture (%s)", op);
-	if (denial_set(&d, "captured", "capture", path, rule) == 0) {
-		d.pane = p->id;
-		if (es != NULL)
-			events_emit(&es->ev, &d);
-		control_publish(p->srv, &d);
-	}
-	denial_clear(&d);
-}
-
-void escalate_net_denial(struct pane *p, const struct net_denial *nd)
-{
-	struct denial d;
-	if (p->esc == NULL || net_denial_event(nd, &d) < 0) {
-		pane_add_denial(p->srv, p->id);
-		return;
-	}
-	on_denial(&d, p);
-	denial_clear(&d);
-}
-
-void escalate_limit_denial(struct pane *p, struct denial *d)
-{
-	if (p->esc == NULL) {
-		pane_add_denial(p->srv, p->id);
-		return;
-	}
-	on_denial(d, p);
-}
-
-/* How long a refused connection waits for its prompt: "net_hold" of
- * sandmux.json (default 30 s; 0: never), unless $SANDMUX_NET_HOLD was set
- * when the session started (tests use it). */
-static int hold_ms(const struct server *srv)
-{
-	const char *v = getenv("SANDMUX_NET_HOLD");
-	int s = v != NULL && *v ? atoi(v) : srv->cfg.net_hold;
-	return s < 0 ? 0 : s > 3600 ? 3600 * 1000 : s * 1000;
-}
-
-void escalate_spawn_end(struct pane *p, struct launch *l, struct policy **pol, bool ok)
-{
-	struct esc_pane *e = p->esc;
-	if (e != NULL)
-		spawn_free(e);
-	if (ok && e != NULL && p->proxy != NULL)
-		proxy_set_hold(p->proxy, hold_ms(p->srv));
-	if (l->notify_fd < 0)
-		return;
-	int fd = l->notify_fd;
-	l->notify_fd = -1;
-	if (!ok || e == NULL) {
-		close(fd);
-		return;
-	}
-	const struct policy *op = *pol != NULL ? *pol : p->net_policy;
-	e->obs = observer_new(p->srv->loop, op, fd, l->weak ? l->proxy_port : -1, on_denial, p);
-	if (e->obs == NULL) {
-		/* the command waits at its next notified call: it cannot go on */
-		launch_kill(l->pid, l->weak);
-		server_log(p->srv, "pane %d: observer: cannot start", p->id);
-		return;
-	}
-	e->obs_policy = *pol;
-	*pol = NULL;
+	if (p->esc != NULL)
+		spawn_free(p->esc);
 }
 
 bool escalate_net_held(const struct pane *p)
 {
-	return proxy_held_count(p->proxy) > 0;
+	return run_held_count(p->run) > 0;
 }
 
 void escalate_net_answer(struct pane *p, const struct suggestion *s)
 {
-	if (s != NULL && s->key != NULL && p->net_policy != NULL)
-		suggest_apply(p->net_policy, s);
-	size_t n = proxy_decide_held(p->proxy);
+	size_t n = run_answer_held(p->run, s);
 	server_log(p->srv, "pane %d: %zu held connection(s) decided again (%s)", p->id, n,
-		   s != NULL && s->key ? s->value : "refused");
+		   s != NULL && s->kind != SUGGEST_NONE ? s->value : "refused");
 }
 
 /* Starts the pane's command again (the policy is broadened in
@@ -551,7 +380,6 @@ void escalate_restart(struct pane *p)
 			resumed[n++] = a->resume[i];
 		spec.argv = resumed;
 	}
-	observer_stop(e); /* before the proxy's policy it may decide by goes */
 	if (a != NULL)
 		drop_stale(p, true); /* the agent restarts: its old run's prompts are past */
 	pane_respawn(p, &spec);
@@ -562,8 +390,7 @@ void escalate_pane_exited(struct pane *p)
 	struct esc_pane *e = p->esc;
 	if (e == NULL)
 		return;
-	observer_drain(e->obs); /* the run's last denials decide its prompt */
-	if (e->rerun) {
+	if (e->rerun) { /* the run's last denials have come (run.h): they decided its prompt */
 		e->rerun = false;
 		char line[160];
 		snprintf(line, sizeof line, "\r\n\033[1m[sandmux: the re-run %s %d; the shell is back]\033[m\r\n",
@@ -573,7 +400,7 @@ void escalate_pane_exited(struct pane *p)
 		return;
 	}
 	if (p->status != 0)
-		reoffer(p, p->status);
+		denial_sink_reoffer(p, p->status);
 }
 
 const char *escalate_title_mark(const struct pane *p)

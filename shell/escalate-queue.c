@@ -2,12 +2,14 @@
  * multiplexer side (observer, restart, keys) is escalate-pane.c. */
 #include "shell/escalate-queue.h"
 
+#include "shell/request.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 static bool same_suggestion(const struct suggestion *a, const struct suggestion *b)
 {
-	return a->key != NULL && b->key != NULL && strcmp(a->key, b->key) == 0 && strcmp(a->value, b->value) == 0;
+	return a->kind != SUGGEST_NONE && a->kind == b->kind && strcmp(a->value, b->value) == 0;
 }
 
 bool esc_grants_has(const struct esc_grants *g, const struct suggestion *s)
@@ -38,12 +40,31 @@ static bool queued(const struct esc_pane *e, const struct suggestion *s)
 	return false;
 }
 
+int esc_offer_request(struct esc_pane *e, const struct denial *d, struct request *req)
+{
+	if (e->nq >= ESC_QUEUE_MAX)
+		return 0;
+	struct esc_prompt *q = realloc(e->q, (e->nq + 1) * sizeof *q);
+	if (q == NULL)
+		return -1;
+	e->q = q;
+	struct esc_prompt *p = &e->q[e->nq];
+	memset(p, 0, sizeof *p);
+	if (denial_copy(&p->d, d) < 0)
+		return -1;
+	p->exit_status = -1;
+	p->seq = ++e->next_seq;
+	p->req = req;
+	e->nq++;
+	return 1;
+}
+
 /* A prompt is worth asking only for something a grant could change. */
 int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 {
 	const struct suggestion *s = &d->suggest;
-	if (s->key == NULL || esc_grants_has(&e->denied, s) || esc_grants_has(&e->session, s) || queued(e, s) ||
-	    (e->once_on && same_suggestion(&e->once, s)))
+	if (s->kind == SUGGEST_NONE || esc_grants_has(&e->denied, s) || esc_grants_has(&e->session, s) ||
+	    queued(e, s) || (e->once_on && same_suggestion(&e->once, s)))
 		return 0;
 	if (e->nq >= ESC_QUEUE_MAX) {
 		e->not_queued++;
@@ -108,10 +129,25 @@ const struct esc_prompt *esc_head(const struct esc_pane *e)
 
 static void prompt_clear(struct esc_prompt *p)
 {
+	if (p->req != NULL)
+		request_cancel(p->req, "the prompt was dropped");
+	p->req = NULL;
 	free(p->proc);
 	denial_clear(&p->d);
 	free(p->cmd);
 	free(p->cwd);
+}
+
+void esc_drop(struct esc_pane *e, size_t i, const char *why)
+{
+	if (i >= e->nq)
+		return;
+	if (e->q[i].req != NULL)
+		request_cancel(e->q[i].req, why);
+	e->q[i].req = NULL;
+	prompt_clear(&e->q[i]);
+	memmove(&e->q[i], &e->q[i + 1], (e->nq - i - 1) * sizeof e->q[0]);
+	e->nq--;
 }
 
 /* Drops every prompt offering s (the head included). */
@@ -157,7 +193,7 @@ int esc_answer(struct esc_pane *e, enum esc_scope scope, struct suggestion *out)
 	}
 	drop_settled(e, scope == ESC_DISMISS ? &(struct suggestion){ 0 } : &s);
 	if (scope == ESC_DENY || scope == ESC_DISMISS)
-		s.key = NULL;
+		s.kind = SUGGEST_NONE;
 	if (out != NULL)
 		*out = s;
 	return rc;
@@ -197,8 +233,7 @@ int esc_widen(struct esc_pane *e, int step)
 		return -1;
 	struct esc_prompt *p = &e->q[0];
 	struct suggestion s = p->exact;
-	if (s.key == NULL || s.value[0] != '/' ||
-	    (strcmp(s.key, SUGGEST_KEY_RW) != 0 && strcmp(s.key, SUGGEST_KEY_RO) != 0))
+	if (s.kind == SUGGEST_NONE || s.value[0] != '/' || (s.kind != SUGGEST_RW && s.kind != SUGGEST_RO))
 		return -1;
 	int want = p->level + step, level = 0;
 	for (; level < want && strcmp(s.value, "/") != 0; level++) {

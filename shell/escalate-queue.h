@@ -12,8 +12,8 @@
 #include "policy/suggest.h"
 #include "shell/shell-report.h"
 
-struct observer;
 struct esc_spawn;
+struct request;
 
 enum esc_scope {
 	ESC_ONCE,        /* re-run with it, then drop it */
@@ -37,6 +37,7 @@ struct esc_prompt {
 	struct suggestion exact; /* what was offered first; d.suggest may be widened from it */
 	char *proc;              /* the denied process's command line (an agent's tool call), or NULL */
 	int level;               /* how many directories up the person widened it (0: exact) */
+	struct request *req;     /* a `sandmux request` (shell/request.h), owned; NULL: a denial */
 };
 
 struct esc_grants {
@@ -66,9 +67,7 @@ struct esc_pane {
 	char *rerun_cmd;         /* shell pane: the approved prompt's command line, re-run now */
 	char *rerun_cwd;         /*   and where; the shell comes back there after */
 	bool rerun;
-	struct observer *obs;
-	struct policy *obs_policy; /* owned when the proxy does not hold it */
-	struct esc_spawn *spawn;   /* between escalate_spawn_begin and _end */
+	struct esc_spawn *spawn; /* between escalate_spawn_begin and _end */
 	/* agent presets (policy/agents.h): a restart resumes the conversation */
 	char *agent;              /* --agent NAME, or NULL: recognised by the program's name */
 	struct esc_agent *agents; /* the enabled presets that can resume, from the pane's policy */
@@ -108,6 +107,11 @@ size_t esc_drop_stale(struct esc_pane *, bool (*alive)(int pid), bool all_gone);
  * of them has been shown since the last time (the caller moves on to the
  * next pane, the queue back in its order). */
 bool esc_turn(struct esc_pane *);
+/* Queues a prompt for a request (d: what the prompt bar shows, no
+ * suggestion; req is then the queue's). 1, 0 when the queue is full, -1. */
+int esc_offer_request(struct esc_pane *, const struct denial *d, struct request *req);
+/* Removes prompt i unanswered (a request in it is cancelled with why). */
+void esc_drop(struct esc_pane *, size_t i, const char *why);
 /* The person widens (step 1) or narrows (-1) the head prompt's path by
  * one directory; never narrower than what was denied, never wider than
  * /. Only path suggestions. Returns the level now, or -1. */

@@ -19,6 +19,7 @@
 #include "shell/approve.h"
 #include "shell/mode.h"
 #include "shell/mux.h"
+#include "shell/request.h"
 #include "ui/denials.h"
 
 /* ---- the denials pane ---- */
@@ -290,6 +291,11 @@ static void widened_note(const struct esc_prompt *q, const char *home, char *buf
 static void prompt_view(const struct pane *p, struct prompt_view *v)
 {
 	const struct esc_prompt *q = esc_head(p->esc);
+	if (q->req != NULL) { /* `sandmux request` (shell/request.c) */
+		memset(v, 0, sizeof *v);
+		v->grant = v->rerun = request_prompt_lines(p, q, v->l);
+		return;
+	}
 	char *target = exact_or_empty(q->d.target), *rule = exact_or_empty(q->d.rule);
 	char *val = exact_or_empty(q->d.suggest.value);
 	char more[48] = "", ended[48] = "";
@@ -306,7 +312,7 @@ static void prompt_view(const struct pane *p, struct prompt_view *v)
 		     rule, proc != NULL ? " by " : "", proc != NULL ? proc : "", by) < 0)
 		v->l[0] = NULL;
 	widened_note(q, p->srv->home, note, sizeof note);
-	if (asprintf(&v->l[1], " allow: %s += %s%s", q->d.suggest.key, val, note) < 0)
+	if (asprintf(&v->l[1], " allow: %s += %s%s", suggest_key(q->d.suggest.kind), val, note) < 0)
 		v->l[1] = NULL;
 	free(target);
 	free(rule);
@@ -403,7 +409,7 @@ static int write_always(struct client *c, struct pane *p, enum esc_scope scope)
 		client_message(c, "always: %s", err);
 		return -1;
 	}
-	server_log(c->srv, "pane %d: always: %s += %s in %s/%s", p->id, esc_head(p->esc)->d.suggest.key,
+	server_log(c->srv, "pane %d: always: %s += %s in %s/%s", p->id, suggest_key(esc_head(p->esc)->d.suggest.kind),
 		   esc_head(p->esc)->d.suggest.value, root, APPROVE_FILE);
 	return 0;
 }
@@ -445,7 +451,8 @@ static void grant_restart(struct client *c, struct pane *p, const struct suggest
 	}
 	char *run = rerun ? what_runs(p, e->rerun_cmd, e->rerun_cwd) : NULL, *val = exact_or_empty(s->value);
 	char *line = NULL;
-	if (asprintf(&line, "\r\n\033[1m[sandmux: allowed %s %s (%s); %s]\033[m\r\n", s->key, val, scope_name(scope),
+	if (asprintf(&line, "\r\n\033[1m[sandmux: allowed %s %s (%s); %s]\033[m\r\n", suggest_key(s->kind), val,
+		     scope_name(scope),
 		     run != NULL ? run
 		     : rerun     ? "re-run"
 		     : shell     ? "the shell restarts without re-running the command line"
@@ -470,6 +477,10 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 {
 	struct esc_pane *e = p->esc;
 	bool shell = e->argv == NULL, rerun;
+	if (esc_head(e)->req != NULL) {
+		request_answer(c, p, scope);
+		return;
+	}
 	if (!answer_shown(c, p, scope, &rerun))
 		return;
 	if (scope == ESC_ONCE && shell && esc_head(e)->cmd == NULL) {
@@ -485,12 +496,12 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 	unsigned seq = esc_head(e)->seq;
 	if (esc_answer(e, scope, &s) < 0)
 		return;
-	server_log(c->srv, "pane %d: %s: %s", p->id, scope_name(scope), s.key != NULL ? s.value : "");
-	control_answer_event(c->srv, p, seq, esc_scope_key(scope), s.key != NULL ? &s : NULL);
+	server_log(c->srv, "pane %d: %s: %s", p->id, scope_name(scope), s.kind != SUGGEST_NONE ? s.value : "");
+	control_answer_event(c->srv, p, seq, esc_scope_key(scope), s.kind != SUGGEST_NONE ? &s : NULL);
 	if (in_place) {
 		e->once_on = false; /* once: this run only, which goes on */
-		escalate_net_answer(p, s.key != NULL ? &s : NULL);
-	} else if (s.key != NULL)
+		escalate_net_answer(p, s.kind != SUGGEST_NONE ? &s : NULL);
+	} else if (s.kind != SUGGEST_NONE)
 		grant_restart(c, p, &s, scope, rerun);
 	if (!esc_pending(p->esc))
 		c->answer_pane = 0;

@@ -3,8 +3,10 @@
  * "Escalation"; Landlock domains cannot be relaxed in place).
  *
  *   escalate-queue.c  the per-pane prompt queue and the grants (pure)
- *   escalate-pane.c   the observer of every sandboxed pane, the session's
- *                     denial events, the shell integration, the restart
+ *   escalate-pane.c   grants, what a restart runs, the shell integration,
+ *                     the restart
+ *   denial-sink.c     where a pane's denials go: log, events, title count,
+ *                     prompt offer
  *   escalate-view.c   the denials pane and the prompts: keys and drawing
  *
  * The invariant: a grant only ever comes from esc_answer(), and that is
@@ -20,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct denial;
 struct denials;
 struct suggestion;
 struct policy;
@@ -29,33 +32,35 @@ struct pane_spec;
 struct server;
 struct client;
 struct key;
-struct launch;
-struct net_denial;
+struct run_opts;
 struct window;
 
 /* pane_new(), before the program starts: remembers what a restart runs. */
 void escalate_pane_init(struct pane *, const struct pane_spec *);
-/* pane_free(), before the proxy goes: ends the observer, frees the state. */
+/* pane_free(): frees the state. */
 void escalate_pane_free(struct pane *);
 /* pane_spawn(), right after the policy is loaded: broadens it by the
  * grants, picks what runs (a re-run, the shell with integration), turns
- * the observer on. extra: the proxy's variables (or NULL); the launch's
- * extra_env becomes a merged copy owned by the pane until ..._end. */
-void escalate_spawn_begin(struct pane *, struct policy *, struct launch *, char *const *extra);
-/* After launch_start() (ok: it ran): the observer takes the notify fd.
- * *pol is taken when the observer needs it and the proxy does not. */
-void escalate_spawn_end(struct pane *, struct launch *, struct policy **pol, bool ok);
+ * the observer on and sets how long connections are held. extra: more
+ * variables (or NULL); the start's extra_env becomes a merged copy owned
+ * by the pane until ..._end. */
+void escalate_spawn_begin(struct pane *, struct policy *, struct run_opts *, char *const *extra);
+/* After run_start(), whether or not it started. */
+void escalate_spawn_end(struct pane *);
 /* The program ended (pane.c's exit handler). */
 void escalate_pane_exited(struct pane *);
+/* denial-sink.c: every denial of the pane's sandbox (run.h's callback,
+ * arg the pane): logged, counted in the title, in the session's events
+ * and to the control subscribers, and offered as a prompt. */
+void denial_sink_pane(struct denial *, void *pane);
+/* The command ended badly (status) after denials: the prompt still open
+ * says so, or the latest denial's prompt is offered again. */
+void denial_sink_reoffer(struct pane *, int status);
+void denial_sink_free(struct server *);
 /* A write that landed in the pane's capture layer (op: create, write,
  * remove, replace): an event "captured" that offers nothing, to the
  * denials pane, the log and the control subscribers. */
 void escalate_captured(struct pane *, const char *path, const char *op);
-/* A connection the pane's proxy refused. */
-void escalate_net_denial(struct pane *, const struct net_denial *);
-/* A resource limit hit (pane-limits.c): a denial with nothing to offer. */
-struct denial;
-void escalate_limit_denial(struct pane *, struct denial *);
 /* Restarts the pane's command (or, after an answer in a shell pane, the
  * re-run) under the pane's grants. */
 void escalate_restart(struct pane *);
@@ -64,7 +69,8 @@ void escalate_restart(struct pane *);
  * the agent's name; NULL when the pane's command (or, in a shell pane,
  * the command line `line`) is no agent that can resume. */
 const char *escalate_resume(const struct pane *, const char *line, char *buf, size_t cap);
-/* The session's coalesced denials, oldest first (NULL: out of memory). */
+/* denial-sink.c: the session's coalesced denials, oldest first (NULL:
+ * out of memory). */
 const struct denials *escalate_denials(struct server *);
 /* A connection of the pane waits for its prompt (the proxy holds it). */
 bool escalate_net_held(const struct pane *);

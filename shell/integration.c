@@ -119,15 +119,18 @@ static const char zsh_rc[] = "ZDOTDIR=\"${SANDMUX_USER_ZDOTDIR:-$HOME}\"\n"
 int integration_write(const char *home, char *err, size_t errlen)
 {
 	static const struct {
-		const char *rel, *text;
+		const char *name, *text;
 	} files[] = {
-		{ INTEGRATION_REL "/bashrc", bash_rc },
-		{ INTEGRATION_REL "/zsh/.zshenv", zsh_env },
-		{ INTEGRATION_REL "/zsh/.zshrc", zsh_rc },
+		{ "bashrc", bash_rc },
+		{ "zsh/.zshenv", zsh_env },
+		{ "zsh/.zshrc", zsh_rc },
 	};
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-		if (safefile_replace(home, files[i].rel, files[i].text, strlen(files[i].text), 0444, err, errlen) < 0)
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char rel[256];
+		snprintf(rel, sizeof rel, "%s/%s", INTEGRATION_REL, files[i].name);
+		if (safefile_replace(home, rel, files[i].text, strlen(files[i].text), 0444, err, errlen) < 0)
 			return -1;
+	}
 	return 0;
 }
 

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "policy/paths.h"
+
 enum integration_kind { INTEGRATION_NONE, INTEGRATION_BASH, INTEGRATION_ZSH };
 
 struct integration {
@@ -15,8 +17,8 @@ struct integration {
 	char env[2][4200]; /* extra "NAME=VALUE" entries; "" when unused */
 };
 
-#define INTEGRATION_SECRET_LEN 32                     /* hex digits: 128 random bits */
-#define INTEGRATION_REL        ".sandmux/state/shell" /* under HOME */
+#define INTEGRATION_SECRET_LEN 32                           /* hex digits: 128 random bits */
+#define INTEGRATION_REL        (sm_path_rel(SM_PATH_SHELL)) /* under HOME */
 
 /* Writes the scripts into HOME/INTEGRATION_REL (files 0444, replaced
  * atomically, no link followed: backends/safefile.h). 0, or -1 with err. */

@@ -29,6 +29,9 @@ static const struct verb {
 	{ "capture", cmd_ctl, "capture -t [SESSION:]PANE [-S START] [-e]" },
 	{ "kill-pane", cmd_ctl, "kill-pane -t [SESSION:]PANE" },
 	{ "answer", cmd_ctl, "answer [SESSION:]PANE.N once|session|always|repo|deny|dismiss" },
+	{ "request", cmd_request,
+	  "request [--write PATH] [--read PATH] [--net HOST[:PORT]] [--reason TEXT] -- CMD [ARG...]   (in a pane)" },
+	{ "why", cmd_request, "why   (in a pane: its sandbox's recent denials)" },
 };
 
 static void usage(FILE *f)

@@ -3,12 +3,15 @@
  * lives in struct server; the server process has exactly one.
  *
  *   server.c        the process: socket, signals, event loop, shutdown
+ *   server-draw.c   when the session is drawn (coalesced under a flood)
  *   server-client.c one attached (or commanding) client: messages, input
- *   client-send.c   what is queued for a client, and whether it is behind
+ *   client-io.c     what the server sends a client, and a client's end
  *   session.c       windows of the session; its size (smallest client)
  *   window.c        a window's panes and layout: split, close, focus, zoom
  *   pane.c          a pane: its PTY, sandboxed process, screen, title
- *   pane-spawn.c    a pane's policy and launch_start() (fail closed)
+ *   pane-spawn.c    a pane's policy and its sandbox (backends/run.h)
+ *   pane-limits.c   a pane's resource limits
+ *   denial-sink.c   where a pane's denials go (log, events, title, prompt)
  *   pane-osc.c      a pane's OSC strings: clipboard, shell integration hook
  *   redraw.c        composing each client's screen with ui/
  *   bindings.c      a client's keys: the prefix, bound commands, the prompts
@@ -50,7 +53,9 @@ struct watch;
 struct vt;
 struct ui;
 struct policy;
-struct sandbox_limits;
+struct denial;
+struct run;
+struct run_opts;
 
 /* ~/.sandmux/sandmux.json */
 #define MUX_MAX_BINDS        32
@@ -105,8 +110,7 @@ struct pane {
 	bool sandboxed;    /* pid is the sandbox's init (exit 128+N: signal N) */
 	bool weak;         /* the weaker sandbox (no user namespaces): "weak" in the title */
 	bool keep_on_exit; /* a command from `sandmux new`: stays after exit 0 */
-	int pidfd;
-	struct watch *fdw, *pidw;
+	struct watch *fdw;
 	struct buf wq; /* bytes for the program, waiting for room in the PTY */
 	struct vt *vt;
 	enum pane_state state;
@@ -120,18 +124,19 @@ struct pane {
 	 * after pane_new(). OSC 52 is handled by pane-osc.c. */
 	void (*osc_hook)(int command, const char *arg, size_t len, void *data);
 	void *osc_hook_data;
-	struct proxy *proxy;       /* NET_PROXY: the pane's filtering proxy (pane-spawn.c) */
-	struct policy *net_policy; /* what that proxy decides by, kept as long as it */
+	struct run *run;           /* its sandbox (backends/run.h), kept after the end
+				    * until a restart or pane_free (held connections) */
+	struct policy *run_policy; /* what that sandbox decides by, kept as long as it */
 	struct esc_pane *esc;      /* prompts, grants, what a restart runs (shell/escalate.h) */
 	unsigned alerts;           /* ALERT_BELL | ALERT_NOTIFY | ALERT_QUIET not yet seen (alerts.c) */
 	uint64_t last_output;      /* loop_now_ms() of its last output */
 	uint64_t seen_at;          /* ... and of the last frame that showed it */
 	uint64_t told_at;          /* ... and of its last notification told outside (alerts.c) */
 	uint64_t quiet_timer;
-	struct sandbox_limits *limits; /* resource limits in force (pane-limits.c), or NULL */
-	unsigned limits_said;          /* the limits hit since the start already said in the pane */
-	char capture[4096];            /* capture mode: the pane's layer directory, "" otherwise */
-	int captured;                  /* what the layer held when the command last ended */
+	unsigned limits_said;     /* the limits hit since the start already said in the pane */
+	char capture[4096];       /* capture mode: the pane's layer directory, "" otherwise */
+	int captured;             /* what the layer held when the command last ended */
+	struct request_pane *req; /* its request channel (shell/request.h), or NULL */
 };
 
 struct window {
@@ -187,9 +192,10 @@ struct client {
 	unsigned long dropped; /* events not queued since it fell behind */
 };
 
-/* What the server's lower files (server-client.c, server.c) call in the
- * higher ones — the key bindings, the command table, the control
- * interface, the event subscribers — given by the caller of
+/* What the server's lower files (server.c, server-client.c, server-draw.c,
+ * client-io.c, pane.c) call in the higher ones — the key bindings, the
+ * command table, the control interface, the event subscribers, drawing,
+ * the session's size, closing a pane's window — given by the caller of
  * server_start(), so that no arrow points up (README "Layout"). */
 struct server_hooks {
 	void (*key)(struct client *, const struct key *, const char *raw, size_t rawlen); /* bindings_key */
@@ -198,7 +204,9 @@ struct server_hooks {
 	int (*subscribe)(struct client *, const char *payload, size_t len); /* control.c; -1: malformed */
 	void (*caught_up)(struct client *);                                 /* control.c */
 	bool (*bindable)(const char *name);                                 /* config.c's check */
-	void (*draw)(struct server *);                                      /* redraw_clients */
+	void (*draw)(struct server *);                                      /* redraw_clients, for server-draw.c */
+	void (*resize)(struct server *);                                    /* session_resize, for client-io.c */
+	void (*close_pane)(struct window *, struct pane *);                 /* window_close_pane, for pane.c */
 };
 
 struct server {
@@ -224,14 +232,14 @@ struct server {
 	struct ui *parked[MUX_MAX_PARKED]; /* screens of gone clients, for reuse (ui_park) */
 	int nparked;
 	uint64_t draw_timer, last_draw;
-	uint64_t limits_timer;          /* the look at every pane's limit counters (pane-limits.c) */
 	uint64_t flood_start;           /* pane output in the tick from flood_start */
 	size_t flood_bytes, flood_prev; /* this tick's, the last tick's */
 	bool draw_pending;
 	bool draw_held; /* the pending draw waits out a flood's tick */
 	bool quit;
-	char quit_why[64];      /* what asked it to end: "kill-session", "signal 15 (SIGTERM)" */
-	struct esc_server *esc; /* the session's denial events (shell/escalate-pane.c) */
+	char quit_why[64];        /* what asked it to end: "kill-session", "signal 15 (SIGTERM)" */
+	struct esc_server *esc;   /* the shell integration (shell/escalate-pane.c) */
+	struct denial_sink *sink; /* the session's denial events (shell/denial-sink.c) */
 };
 
 /* server.c */
@@ -241,31 +249,32 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 void server_log(struct server *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* From now on a fatal signal writes one line into the log first. */
 void server_log_crashes(struct server *);
-/* Counts pane output, which decides whether drawing is coalesced. */
+/* server-draw.c: counts pane output, which decides whether drawing is
+ * coalesced. */
 void server_output(struct server *, size_t n);
 /* Asks for a draw at the next tick; full: every client repaints all. */
 void server_redraw(struct server *, bool full);
 /* Draw at the end of this loop turn, flood or not (a typed key's echo). */
 void server_redraw_now(struct server *);
+/* server.c */
 void server_shutdown(struct server *);
 
 /* server-client.c */
 void client_accept(struct server *);
-/* Ends a client: why (NULL: say nothing) is printed by it, as a normal
+/* client-io.c: ends a client: why (NULL: say nothing) is printed by it, as a normal
  * end (drop) or an error (fail). */
 void client_drop(struct client *, const char *why);
 void client_fail(struct client *, const char *why);
-/* client-send.c: queues a framed message. */
 void client_send(struct client *, int type, const void *data, size_t len);
 /* A control-interface client: text and a newline, unframed. */
 void client_send_line(struct client *, const char *text);
 /* Whether c is still connected: a key or message may drop its client. */
 bool client_alive(const struct server *, const struct client *);
 void client_message(struct client *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* client-send.c: the client is so far behind that drawing for it is
- * skipped. */
+/* The client is so far behind that drawing for it is skipped. */
 bool client_behind(const struct client *);
-/* LOOP_IN, or 0 while a control client's requests must wait (client-send.c). */
+/* LOOP_IN, unless a control client has said all it will say or is
+ * behind; 0 then. */
 int client_reading(const struct client *);
 
 /* peer.c: why a connecting process may not use the session (it runs in
@@ -306,7 +315,6 @@ struct pane *pane_new(struct window *, const struct pane_spec *, int cols, int r
 void pane_free(struct pane *);
 void pane_resize(struct pane *, int w, int h);
 void pane_write(struct pane *, const char *, size_t);
-void pane_kill(struct pane *);
 /* Ends what runs in the pane and starts spec's program again on a new
  * PTY, keeping the screen (an approved escalation, shell/escalate.h). */
 void pane_respawn(struct pane *, const struct pane_spec *);
@@ -341,16 +349,16 @@ void alerts_pane_free(struct pane *);
 /* The status-bar mark of a window: "!", "#", "~" or "". */
 const char *alerts_window_mark(const struct window *);
 
-/* pane-limits.c: a pane's resource limits, made before each start. */
-struct launch;
-int pane_limits_prepare(struct pane *, struct policy *, struct launch *, char *err, size_t errlen);
-void pane_limits_started(struct pane *, const struct launch *);
-void pane_limits_release(struct pane *); /* the sandbox is gone */
-void pane_limits_free(struct pane *);
+/* pane-limits.c: a pane's resource limits, asked of each start (run.h
+ * makes them kernel state and watches their counters). tag: room for
+ * the cgroups' name. */
+void pane_limits_opts(struct pane *, struct policy *, struct run_opts *, char *tag, size_t cap);
+/* After the start: the limits in force, in the log. */
+void pane_limits_started(struct pane *);
+/* A limit hit (op "limit"): in the log, and once per start in the pane. */
+void pane_limits_denial(struct pane *, const struct denial *);
 /* " · pids 64 mem 64M tmp 16M" for a running sandboxed pane, else "" */
 void pane_limits_title(const struct pane *, char *buf, size_t cap);
-/* Starts the server's look at the counters, once a second. */
-void pane_limits_watch(struct server *);
 
 /* redraw.c */
 void redraw_clients(struct server *);
@@ -363,11 +371,16 @@ void session_tmp_remove(const char *path);
  * $SANDMUX_SANDBOX, then the config), resolved now so that a bad policy is
  * reported on the terminal; 0, or -1 after printing why. */
 int session_profile(const char *workspace, const char *flag, char *name, size_t cap);
-/* pane-spawn.c: starts the program on the PTY slave, sandboxed. */
-int pane_spawn(struct pane *, const struct pane_spec *, char *const *argv, char **env, int slave, char *err,
-	       size_t errlen);
-/* Ends the pane's proxy, if it has one (pane_free and every respawn). */
-void pane_net_free(struct pane *);
+/* pane-spawn.c: the pane's policy as a new start would load it (its
+ * profile, the session temp dir), without grants; 0, or -1 with err. */
+int pane_policy(struct pane *, struct policy **, char *err, size_t errlen);
+/* pane-spawn.c: starts the program on the PTY slave, sandboxed
+ * (backends/run.h); on_exit(code, sig, pane) when it ends. */
+int pane_spawn(struct pane *, const struct pane_spec *, char *const *argv, char **env, int slave,
+	       void (*on_exit)(int code, int sig, void *pane), char *err, size_t errlen);
+/* Ends the pane's sandbox, if it has one, and frees what it decided by
+ * (pane_free and every respawn). */
+void pane_run_stop(struct pane *);
 
 /* bindings.c: handles one key typed by a client. */
 void bindings_key(struct client *, const struct key *, const char *raw, size_t rawlen);

@@ -81,8 +81,8 @@ static void row_text(const struct row *r, char *buf, size_t cap)
 		char *target = ui_exact_text(q->d.target != NULL ? q->d.target : ""),
 		     *val = ui_exact_text(q->d.suggest.value), *comm = ui_exact_text(q->d.comm);
 		snprintf(buf, cap, "        %d.%u  %s denied %s %s -> %s += %s", p->id, q->seq,
-			 comm != NULL && comm[0] ? comm : "?", q->d.op, target != NULL ? target : "?", q->d.suggest.key,
-			 val != NULL ? val : "?");
+			 comm != NULL && comm[0] ? comm : "?", q->d.op, target != NULL ? target : "?",
+			 suggest_key(q->d.suggest.kind), val != NULL ? val : "?");
 		free(target);
 		free(val);
 		free(comm);

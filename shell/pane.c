@@ -1,8 +1,9 @@
 /* pane: one PTY, the sandboxed program on it, and its screen (pty/vt.h).
  * Output is read at most READ_MAX bytes per loop turn, so a pane that
  * floods cannot starve the keyboard or the other panes; the screen is
- * drawn on the next tick, not per read. The program's end is seen on a
- * pidfd; the pane then stays, with its status in the title, until closed. */
+ * drawn on the next tick, not per read. The program's end comes from its
+ * sandbox (backends/run.h); the pane then stays, with its status in the
+ * title, until closed. */
 #include "shell/mux.h"
 
 #include <cjson/cJSON.h>
@@ -12,17 +13,15 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backends/capture.h"
-#include "backends/launch.h"
 #include "backends/loop.h"
 #include "pty/pty.h"
 #include "pty/vt.h"
 #include "shell/escalate.h"
 #include "shell/mode.h"
+#include "shell/request.h"
 
 #define READ_MAX    65536
 #define READ_SIDE   4096
@@ -121,27 +120,14 @@ static void pane_exit_event(const struct pane *p)
 	control_event(p->srv, "exit", p->id, o);
 }
 
-static void on_pane_exit(struct watch *w, int events, void *arg)
+/* The sandbox's end: its last denials have come, its limits' counters
+ * were read (run.h). */
+static void on_pane_exit(int code, int sig, void *arg)
 {
-	(void)w;
-	(void)events;
 	struct pane *p = arg;
-	int st;
-	if (waitpid(p->pid, &st, WNOHANG) <= 0)
-		return;
-	p->state = WIFSIGNALED(st) ? PANE_KILLED : PANE_EXITED;
-	p->status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st);
-	if (p->state == PANE_EXITED && p->sandboxed && p->status > 128 && p->status < 128 + 65) {
-		/* the sandbox's init reports a command killed by signal N as 128+N */
-		p->state = PANE_KILLED;
-		p->status -= 128;
-	}
+	p->state = sig != 0 ? PANE_KILLED : PANE_EXITED;
+	p->status = sig != 0 ? sig : code;
 	p->pid = -1;
-	pane_limits_release(p);
-	watch_del(p->pidw);
-	p->pidw = NULL;
-	close(p->pidfd);
-	p->pidfd = -1;
 	server_log(p->srv, "pane %d: %s %d", p->id, p->state == PANE_KILLED ? "killed by signal" : "exited", p->status);
 	pane_captured(p);
 	server_redraw(p->srv, true);
@@ -150,7 +136,7 @@ static void on_pane_exit(struct watch *w, int events, void *arg)
 	/* a shell that ends well closes its pane, like tmux; a command given
 	 * with `sandmux new`, or one that failed, stays to show its status */
 	if (!p->keep_on_exit && p->state == PANE_EXITED && p->status == 0)
-		window_close_pane(p->win, p);
+		p->srv->hooks->close_pane(p->win, p); /* window_close_pane: windows are above panes */
 }
 
 /* The environment panes start from: the server's, minus the outer
@@ -196,15 +182,12 @@ static void pane_start(struct pane *p, const struct pane_spec *spec, int rows, i
 		snprintf(p->name, sizeof p->name, "%s", base != NULL ? base + 1 : argv[0]);
 	}
 	char **env = pane_env(p);
-	int r = pane_spawn(p, spec, argv, env, pty.slave, err, sizeof err);
-	env_free(env);
+	int r = pane_spawn(p, spec, argv, env, pty.slave, on_pane_exit, err, sizeof err);
+	strv_free(env);
 	pty_close_slave(&pty);
 	if (r < 0)
 		goto failed;
-	p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
 	p->fdw = watch_add(p->srv->loop, p->fd, LOOP_IN, on_pane_out, p);
-	if (p->pidfd >= 0)
-		p->pidw = watch_add(p->srv->loop, p->pidfd, LOOP_IN, on_pane_exit, p);
 	return;
 failed:
 	/* the pane stays, showing why nothing runs in it */
@@ -226,7 +209,7 @@ struct pane *pane_new(struct window *w, const struct pane_spec *spec, int cols, 
 	p->win = w;
 	p->srv = s;
 	p->id = ++s->next_pane;
-	p->fd = p->pidfd = -1;
+	p->fd = -1;
 	p->pid = -1;
 	p->w = cols;
 	p->h = rows + 1;
@@ -245,34 +228,16 @@ struct pane *pane_new(struct window *w, const struct pane_spec *spec, int cols, 
 	return p;
 }
 
-void pane_kill(struct pane *p)
-{
-	if (p->pid <= 0)
-		return;
-	/* the sandbox's init is pid 1 of its namespace: killing it ends
-	 * every process in the sandbox (the weaker sandbox's processes are
-	 * ended one by one first) */
-	kill(-p->pid, SIGHUP);
-	launch_kill(p->pid, p->weak);
-	kill(-p->pid, SIGKILL);
-	waitpid(p->pid, NULL, 0);
-	p->pid = -1;
-}
-
 void pane_free(struct pane *p)
 {
-	pane_kill(p);
+	pane_run_stop(p);    /* the whole tree, reaped; its proxy and observer freed */
 	if (p->mode != NULL) /* copy mode */
 		p->mode->exit(p);
-	watch_del(p->pidw);
-	if (p->pidfd >= 0)
-		close(p->pidfd);
 	pane_close_fd(p);
 	vt_free(p->vt);
 	alerts_pane_free(p);
-	escalate_pane_free(p); /* its observer may decide by the proxy's policy */
-	pane_net_free(p);
-	pane_limits_free(p);
+	escalate_pane_free(p);
+	request_pane_free(p);
 	free(p);
 }
 
@@ -284,12 +249,7 @@ void pane_read_pending(struct pane *p)
 
 void pane_respawn(struct pane *p, const struct pane_spec *spec)
 {
-	pane_kill(p);
-	watch_del(p->pidw);
-	p->pidw = NULL;
-	if (p->pidfd >= 0)
-		close(p->pidfd);
-	p->pidfd = -1;
+	pane_run_stop(p);     /* the whole tree, reaped; its proxy and observer freed */
 	pane_read_pending(p); /* what the old program wrote last */
 	pane_close_fd(p);
 	p->state = PANE_RUNNING;

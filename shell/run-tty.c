@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backends/loop.h"
+#include "backends/run.h"
 
 int run_tty_open(struct run_tty *t, int outer, bool make_pty)
 {
@@ -154,4 +155,23 @@ void run_tty_close(struct run_tty *t)
 	if (t->master >= 0)
 		close(t->master);
 	t->slave = t->master = -1;
+}
+
+/* A sandboxed command's PTY is made inside (its own devpts). Without a
+ * PTY, a stdout or stderr that is the person's terminal would usually be
+ * open read-write (shells open the tty once): the command could read the
+ * person's keystrokes through it. It gets a write-only open of the same
+ * terminal instead. */
+void run_tty_opts(struct run_tty *t, bool use_tty, bool sandboxed, struct run_opts *o)
+{
+	if (use_tty && sandboxed)
+		o->want_pty = true;
+	else if (use_tty)
+		o->tty = t->slave;
+	for (int fd = 1; fd < 3 && !use_tty; fd++) {
+		char path[32];
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+		if (isatty(fd) && (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY)
+			o->stdio[fd] = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	}
 }

@@ -10,6 +10,7 @@
 #include <termios.h>
 
 struct loop;
+struct run_opts;
 struct watch;
 
 struct run_tty {
@@ -36,5 +37,10 @@ void run_tty_resize(struct run_tty *);
 void run_tty_drain(struct run_tty *);
 /* Restores the outer terminal and closes everything. */
 void run_tty_close(struct run_tty *);
+/* The command's terminal in o: a PTY inside the sandbox, this one's
+ * slave (unsandboxed), or without a terminal (use_tty false) stdio,
+ * a terminal stdout or stderr reopened write-only; the caller closes
+ * o->stdio[1..2] when they are above 2. */
+void run_tty_opts(struct run_tty *, bool use_tty, bool sandboxed, struct run_opts *o);
 
 #endif

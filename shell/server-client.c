@@ -24,19 +24,6 @@
 
 static void on_client(struct watch *w, int events, void *arg);
 
-bool client_alive(const struct server *s, const struct client *c)
-{
-	for (const struct client *x = s->clients; x != NULL; x = x->next)
-		if (x == c)
-			return true;
-	return false;
-}
-
-static void sink_buf(void *arg, const char *data, size_t len)
-{
-	buf_add(arg, data, len);
-}
-
 void client_accept(struct server *s)
 {
 	int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -67,60 +54,6 @@ void client_accept(struct server *s)
 	s->clients = c;
 }
 
-static void client_end(struct client *c, int32_t status, const char *why);
-
-void client_drop(struct client *c, const char *why)
-{
-	client_end(c, 0, why);
-}
-
-void client_fail(struct client *c, const char *why)
-{
-	client_end(c, 1, why);
-}
-
-static void client_end(struct client *c, int32_t status, const char *why)
-{
-	struct server *s = c->srv;
-	for (struct client **p = &s->clients; *p != NULL; p = &(*p)->next)
-		if (*p == c) {
-			*p = c->next;
-			break;
-		}
-	if (c->ui != NULL) {
-		/* leave the client's terminal as it was: out of curses, mouse off */
-		struct buf tail = { 0 };
-		if (s->nparked < MUX_MAX_PARKED) {
-			ui_park(c->ui, sink_buf, &tail);
-			s->parked[s->nparked++] = c->ui;
-		} else {
-			ui_free(c->ui, sink_buf, &tail);
-		}
-		proto_put(&c->out, MSG_OUTPUT, tail.p, tail.len);
-		buf_free(&tail);
-	}
-	if (why != NULL) {
-		struct buf msg = { 0 };
-		buf_add(&msg, &status, sizeof status);
-		buf_addstr(&msg, why);
-		proto_put(&c->out, MSG_EXIT, msg.p, msg.len);
-		buf_free(&msg);
-		/* best effort: the client may be gone already */
-		if (write(c->fd, c->out.p, c->out.len) < 0)
-			(void)0;
-	}
-	if (c->keys_timer != 0)
-		timer_cancel(s->loop, c->keys_timer);
-	watch_del(c->w);
-	close(c->fd);
-	buf_free(&c->in);
-	buf_free(&c->out);
-	buf_free(&c->keys);
-	free(c);
-	if (s->rows > 0)
-		session_resize(s);
-}
-
 static void client_flush(struct client *c)
 {
 	while (c->out.len > 0) {
@@ -149,15 +82,6 @@ static void client_flush(struct client *c)
 		return;
 	}
 	watch_set(c->w, client_reading(c) | (c->out.len > 0 ? LOOP_OUT : 0));
-}
-
-void client_message(struct client *c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(c->message, sizeof c->message, fmt, ap);
-	va_end(ap);
-	server_redraw(c->srv, false);
 }
 
 static int valid_size(const struct msg_size *sz)

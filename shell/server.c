@@ -19,63 +19,8 @@
 
 #include "backends/loop.h"
 #include "backends/safefile.h"
-
-#define DRAW_MS     25   /* a flood is drawn at most once per tick (40 a second) */
-#define FLOOD_BYTES 8192 /* output within one tick that counts as a flood */
-
-void server_output(struct server *s, size_t n)
-{
-	uint64_t now = loop_now_ms();
-	if (now - s->flood_start >= DRAW_MS) {
-		/* a flood goes on until a whole tick passes quietly */
-		s->flood_prev = now - s->flood_start < 2 * DRAW_MS ? s->flood_bytes : 0;
-		s->flood_start = now;
-		s->flood_bytes = 0;
-	}
-	s->flood_bytes += n;
-}
-
-static void draw_tick(void *arg)
-{
-	struct server *s = arg;
-	s->draw_timer = 0;
-	s->draw_pending = false;
-	s->last_draw = loop_now_ms();
-	s->hooks->draw(s);
-}
-
-/* Small changes (a typed key's echo, a prompt) are drawn at the end of
- * this loop turn; while panes pour out more than FLOOD_BYTES per tick
- * (this one or the last), drawing waits until DRAW_MS after the last
- * draw, so a flood costs one frame per tick instead of one per read. */
-void server_redraw(struct server *s, bool full)
-{
-	if (full)
-		for (struct client *c = s->clients; c != NULL; c = c->next)
-			c->full = true;
-	if (!s->draw_pending) {
-		uint64_t since = loop_now_ms() - s->last_draw;
-		server_output(s, 0);
-		bool flood = s->flood_bytes >= FLOOD_BYTES || s->flood_prev >= FLOOD_BYTES;
-		int wait = since >= DRAW_MS || !flood ? 0 : (int)(DRAW_MS - since);
-		s->draw_pending = true;
-		s->draw_timer = timer_add(s->loop, wait, draw_tick, s);
-		s->draw_held = wait > 0;
-	}
-}
-
-/* The pane being typed into printed a little (an echo): draw at the end of
- * this turn even while another pane floods, as a person waits for it. */
-void server_redraw_now(struct server *s)
-{
-	if (s->draw_pending && !s->draw_held)
-		return;
-	if (s->draw_pending)
-		timer_cancel(s->loop, s->draw_timer);
-	s->draw_pending = true;
-	s->draw_held = false;
-	s->draw_timer = timer_add(s->loop, 0, draw_tick, s);
-}
+#include "policy/paths.h"
+#include "shell/home.h"
 
 static void on_listen(struct watch *w, int events, void *arg)
 {
@@ -118,10 +63,6 @@ static int server_init(struct server *s, const char *name, const char *sock_path
 	s->sock_path = strdup(sock_path);
 	s->workspace = strdup(workspace);
 	s->profile = strdup(profile);
-	/* HOME is read once, here: every file under ~/.sandmux the session
-	 * writes is named from this copy, and with no absolute HOME none is. */
-	const char *home = getenv("HOME");
-	s->home = home != NULL && home[0] == '/' ? strdup(home) : NULL;
 	s->listen_fd = listen_fd;
 	s->rows = 24;
 	s->cols = 80;
@@ -199,13 +140,15 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 		 const struct server_hooks *hooks)
 {
 	server_locale();
-	struct server s = { .hooks = hooks, .listen_fd = -1, .sig_fd = -1 };
+	/* HOME is read once, here: every file under ~/.sandmux the session
+	 * writes is named from this copy, and with no absolute HOME none is. */
+	const char *env_home = home_env();
+	struct server s = {
+		.hooks = hooks, .listen_fd = -1, .sig_fd = -1, .home = env_home != NULL ? strdup(env_home) : NULL
+	};
 	/* ~/.sandmux/state/server.log: never through a link (backends/safefile.h) */
 	char err[512];
-	const char *env_home = getenv("HOME");
-	int logfd = env_home != NULL && env_home[0] == '/'
-			    ? safefile_append(env_home, ".sandmux/state/server.log", err, sizeof err)
-			    : -1;
+	int logfd = s.home != NULL ? safefile_append(s.home, sm_path_rel(SM_PATH_SERVER_LOG), err, sizeof err) : -1;
 	s.log = logfd >= 0 ? fdopen(logfd, "a") : NULL;
 	if (server_init(&s, name, sock_path, listen_fd, workspace, profile) < 0) {
 		server_log(&s, "cannot start: %s", strerror(errno));
@@ -214,7 +157,7 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 	}
 	char cfgpath[4200];
 	const char *home = s.home;
-	snprintf(cfgpath, sizeof cfgpath, "%s/.sandmux/sandmux.json", home ? home : "/");
+	sm_path(home, SM_PATH_CONFIG, cfgpath, sizeof cfgpath);
 	if (mux_config_load_checked(&s.cfg, cfgpath, hooks->bindable, err, sizeof err) < 0) {
 		server_log(&s, "%s (using the defaults)", err);
 		size_t hl = home != NULL ? strlen(home) : 0;
@@ -235,7 +178,6 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 		return 1;
 	}
 	server_log_crashes(&s);
-	pane_limits_watch(&s);
 	server_log(&s, "started: workspace %s, profile %s, pid %d", workspace, profile, (int)getpid());
 	int rc = 0;
 	while (!s.quit && s.windows != NULL)

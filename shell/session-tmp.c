@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "backends/safefile.h"
+#include "policy/paths.h"
 
 char *session_tmp_make(const char *home, const char *name, char *err, size_t errlen)
 {
@@ -21,7 +22,7 @@ char *session_tmp_make(const char *home, const char *name, char *err, size_t err
 		snprintf(err, errlen, "$HOME is not an absolute path: needed for the session temp dir");
 		return NULL;
 	}
-	if (safefile_mkdtemp(home, SAFEFILE_TMP_REL, name, path, sizeof path, why, sizeof why) < 0) {
+	if (safefile_mkdtemp(home, sm_path_rel(SM_PATH_TMP), name, path, sizeof path, why, sizeof why) < 0) {
 		snprintf(err, errlen, "session temp dir: %s", why);
 		return NULL;
 	}

@@ -10,13 +10,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "policy/paths.h"
+
 int sockdir_get(char *path, size_t cap, char *err, size_t errlen)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	if (xdg != NULL && xdg[0] == '/' && access(xdg, W_OK | X_OK) == 0)
-		snprintf(path, cap, "%s/sandmux", xdg);
+		snprintf(path, cap, "%s/%s", xdg, SM_SOCKDIR_XDG);
 	else
-		snprintf(path, cap, "/tmp/sandmux-%u", (unsigned)getuid());
+		snprintf(path, cap, SM_SOCKDIR_TMP, (unsigned)getuid());
 	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
 		snprintf(err, errlen, "socket directory %s: %s", path, strerror(errno));
 		return -1;

@@ -25,3 +25,23 @@ chmod 755 "$T_BASE"
 t_tmpdir() { mktemp -d "$T_BASE/d.XXXXXX"; }
 t_cleanup() { chmod -R u+w "$T_BASE" 2>/dev/null; rm -rf "$T_BASE"; for _d in $T_CLEAN; do chmod -R u+w "$_d" 2>/dev/null; rm -rf "$_d"; done; }
 trap t_cleanup EXIT
+
+# t_until SECONDS CMD...: polls CMD (every 0.1 s) until it succeeds; false
+# when SECONDS pass first. Deadlines are generous: a loaded machine is slow.
+t_until() {
+	_u=0; _umax=$(($1 * 10)); shift
+	until "$@"; do
+		[ $_u -lt $_umax ] || return 1
+		sleep 0.1; _u=$((_u + 1))
+	done
+}
+# t_only NAME LOG CONTROL...: a check that a server logging one line per
+# thing it gets, in the order they come, got nothing so far. CONTROL sends
+# it one thing from outside, now, which it logs as the line "control";
+# once that is in, anything sent before it is too: it must be the only line.
+t_only() {
+	_n=$1; _l=$2; shift 2
+	"$@" >/dev/null 2>&1 || { fail "$_n (the control from outside failed)"; return; }
+	t_until 20 grep -qx control "$_l" || { fail "$_n (the control from outside never arrived)"; return; }
+	same "$_n" "$(cat "$_l")" control
+}

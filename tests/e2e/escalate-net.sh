@@ -15,6 +15,8 @@ export SANDMUX_NET_HOLD=4
 m_start 150 40
 m_type 'curl -sS --max-time 20 http://denied.test/held-then-allowed; echo "do""ne1:$?"'
 m_expect "a refused connection prompts" "prompt!"
+# Kept: a second into the 4 s hold, curl must still be waiting. (That it
+# was held, not failed, is proven below: the same curl succeeds.)
 sleep 1
 case "$(m_screen)" in *done1:*) fail "the connection is held, not failed" ;; *) ok "the connection is held, not failed" ;; esac
 m_keys C-b a
@@ -51,6 +53,8 @@ m_waitnot main "prompt!" && ok "dismissed: no prompt left" || fail "dismissed: n
 # ::1) is neither held nor prompted: it fails at once, named for what it
 # is, and once the refusals are in (each is told before its answer) no
 # prompt comes.
+denials() { m_sandmux ls --json | tr -d ' \t\n' | sed -n 's/.*"denials":\([0-9]*\).*/\1/p'; }
+d0=$(denials)
 t0=$(date +%s)
 m_type 'clear; curl -sS --max-time 20 http://198.51.100.1/own; curl -sS --max-time 20 --noproxy "" -x "$HTTP_PROXY" "http://[::1]/lo"; echo "do""ne4:$?"'
 m_expect "fixed refusals end" "done4:"
@@ -59,5 +63,8 @@ t1=$(date +%s)
 contains "the host's own address is named as such" "$(m_screen)" "(hardcoded: an address of this host)"
 contains "::1 is named loopback" "$(m_screen)" "(hardcoded: loopback ::1)"
 case "$(m_screen)" in *"allow with"*) fail "nothing offered for them" ;; *) ok "nothing offered for them" ;; esac
+# (both refusals are counted: the server has taken them in, prompt or not)
+counted() { [ "$(denials)" -ge $((d0 + 2)) ]; }
+t_until 10 counted || fail "the server counted both refusals"
 m_wait main "prompt!" 1 && fail "no prompt for them" || ok "no prompt for them"
 exit $T_FAILED

@@ -60,22 +60,28 @@ m_keys C-b a
 m_expect "no prompt left" "no sandbox prompt is pending"
 
 # Text a program prints cannot answer: an OSC or keys in its output do nothing.
-m_sandmux new -n liar -- sh -c "touch '$OUT/f3' 2>/dev/null; printf 'o\n\033]633;E;touch $OUT/f3\007s\na\n'; sleep 60" >/dev/null
-m_wait main "prompt!" 2
-sleep 0.5
+# (it prints once its prompt is pending, then a mark: once the mark is on
+# the screen the server has read all of it, and the prompt is still there)
+m_sandmux new -n liar -- sh -c "touch '$OUT/f3' 2>/dev/null; while [ ! -e liar.go ]; do sleep 0.1; done; printf 'o\n\033]633;E;touch $OUT/f3\007s\na\n'; echo LIAR-\$((6*7)); sleep 60" >/dev/null
+pending() { m_sandmux list --json | grep -q '"waiting":\[{'; }
+t_until 10 pending
+touch "$WS/liar.go"
+m_wait main "LIAR-42" && pending || fail "the program printed its keys with its prompt still pending"
 [ ! -e "$OUT/f3" ] && ok "output of the program approves nothing" || fail "output of the program approves nothing"
 
 # A command that ends badly after a denial: its prompt comes back, saying so.
-m_sandmux new -n failing -- sh -c "touch '$OUT/f4' 2>/dev/null; sleep 1; exit 3" >/dev/null
+m_sandmux new -n failing -- sh -c "touch '$OUT/f4' 2>/dev/null; while [ ! -e fail.go ]; do sleep 0.1; done; exit 3" >/dev/null
 m_keys C-b z
 m_wait main "prompt!" 2
 m_keys C-b a
 m_expect "the failing command's prompt" "denied create $OUT/f4"
 m_keys x
+m_waitnot main "denied create $OUT/f4" # dismissed: now the command ends
+touch "$WS/fail.go"
 m_expect "x dismisses it; when the command exits 3 it is offered again" "prompt!"
 m_expect "the command's end is in the title" "exited 3"
 m_keys C-b a
 m_expect "the prompt says how the command ended" "the command exited 3"
 m_keys o
-_i=0; while [ ! -e "$OUT/f4" ] && [ $_i -lt 30 ]; do sleep 0.1; _i=$((_i + 1)); done
+t_until 10 test -e "$OUT/f4"
 [ -e "$OUT/f4" ] && ok "the re-run wrote the file" || fail "the re-run wrote the file"

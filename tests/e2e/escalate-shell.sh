@@ -46,9 +46,10 @@ m_keys C-b a
 m_expect "prefix a opens it" "o once"
 m_keys s
 # (AGAIN-49 is on the screen already: wait for the file itself)
-_i=0; while [ ! -f "$OUT/again.txt" ] && [ $_i -lt 30 ]; do sleep 0.1; _i=$((_i + 1)); done
+t_until 10 test -f "$OUT/again.txt"
 [ -f "$OUT/again.txt" ] && ok "session: the re-run wrote" || fail "session: the re-run wrote"
-sleep 0.5
+back_again() { [ "$(m_screen | grep -c 'the shell is back')" -ge 2 ]; }
+t_until 10 back_again # the re-run ended and the shell came back: type to it
 m_type 'echo x >> again.txt && echo LATER-$((8*8))'
 m_expect "session: later commands in the pane may write the granted file" "LATER-64"
 [ -s "$OUT/again.txt" ] && ok "the later write happened" || fail "the later write happened"

@@ -11,6 +11,7 @@ printf 'héllo wörld — ünïcode 日本語 wide\n\033[1;31mred bold\033[0m \0
 # The pane's screen: rows 2..H-1 of the outer one (title line above, status bar below).
 pane_text() { m_screen | sed -n "2,$(($2 + 1))p" | cut -c1-"$1" | sed 's/ *$//'; }
 ref_text() { $TM capture-pane -p -t ref | sed 's/ *$//'; }
+same_screens() { [ "$(pane_text 120 38 | head -n "$1")" = "$(ref_text | head -n "$1")" ]; }
 
 # compare NAME CMD...: runs CMD in the zoomed sandmux pane and in tmux.
 compare() {
@@ -19,7 +20,7 @@ compare() {
 	(cd "$WS" && $TM new -d -s ref -x 120 -y 38 "$*; sleep 3600")
 	m_type "$*"
 	m_wait ref "$CMP_WAIT" && m_wait main "$CMP_WAIT"
-	sleep 0.5 # both drew their first screen; let them settle
+	t_until 10 same_screens "${CMP_LINES:-38}" # both drew their first screen; let them settle
 	a=$(pane_text 120 38 | head -n "${CMP_LINES:-38}"); b=$(ref_text | head -n "${CMP_LINES:-38}")
 	if [ "$a" = "$b" ]; then ok "$_n"; else
 		fail "$_n"
@@ -45,11 +46,12 @@ if command -v vttest >/dev/null; then
 	m_sandmux new -n vttest -- vttest >/dev/null
 	m_keys C-b z
 	m_wait ref "Enter choice" && m_wait main "Enter choice"
-	sleep 0.5
+	t_until 10 same_screens 38
 	same "vttest's menu draws the same as in tmux" "$(pane_text 120 38)" "$(ref_text)"
 	m_keys 1 Enter
 	$TM send-keys -t ref 1 Enter
-	sleep 1
+	m_wait ref "RETURN" && m_wait main "RETURN"
+	t_until 10 same_screens 38
 	same "vttest's first cursor-movement screen draws the same as in tmux" "$(pane_text 120 38)" "$(ref_text)"
 	m_keys C-b x; m_wait main "(y/n)"; m_keys y
 	m_waitnot main "vttest"

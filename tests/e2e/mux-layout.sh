@@ -73,8 +73,8 @@ m_wait main 'G-left'
 m_screen | awk -F'│' '/G-left/ {print $1}' | grep -q G-left && ok "a click focuses the pane under it" || fail "a click focuses the pane under it"
 
 # a program that asks for mouse reports gets them, in its own coordinates
-m_type "printf '\\033[?1000h\\033[?1006h'; stty -echo -icanon; cat -v"
-sleep 0.3
+m_type "printf '\\033[?1000h\\033[?1006h'; stty -echo -icanon; echo mouse-\$((2+2)); cat -v"
+m_wait main 'mouse-4' # it asked, and reads
 $TM send-keys -t main -l "$(printf '\033[<0;8;6M\033[<0;8;6m')"
 m_expect "a program that asked for the mouse gets the click" '^[[<0;8;5M'
 m_keys C-c
@@ -145,8 +145,8 @@ m_expect "the flooding pane takes Ctrl-C" "stopped-2"
 
 # ESC [ with nothing after it is typed as it stands once a moment passes
 # (like tmux's escape-time), not held until the next key comes.
-m_type 'clear; stty raw -echo; head -c 2 | od -An -c; stty sane'
-sleep 0.5
+m_type 'clear; stty raw -echo; echo raw-$((3+3)); head -c 2 | od -An -c; stty sane'
+m_wait main 'raw-6' # the terminal is raw: the pause below is sandmux's to wait out
 $TM send-keys -t main -l "$(printf '\033[')"
 m_expect "an unfinished escape sequence reaches the pane after a pause" '033   ['
 exit $T_FAILED

@@ -23,6 +23,8 @@ screen() {
 	fi
 }
 
+# moved_on: the screen is no longer $was.
+moved_on() { [ "$(m_screen)" != "$was" ]; }
 # settle TEXT: TEXT is on screen, and the screen stopped changing.
 settle() {
 	m_wait main "$1" 15 || { echo "#   waited in vain for: $1"; return 1; }
@@ -108,14 +110,15 @@ if command -v vttest >/dev/null; then
 	settle 'Enter choice number'
 	screen vttest-menu
 	for menu in 1 2; do
-		m_keys $menu Enter
+		was=$(m_screen); m_keys $menu Enter
 		n=1
 		while [ $n -le 20 ]; do
-			sleep 0.3
+			# the next screen, unless it looks the same as the last (80/132 columns)
+			cmp -s "$EXP/vttest-$menu-$n" "$EXP/vttest-$menu-$((n - 1))" 2>/dev/null || t_until 10 moved_on
 			case "$(m_screen)" in *'Enter choice number'*) break ;; esac
 			settle 'RETURN' || break
 			screen "vttest-$menu-$n"
-			m_keys Enter
+			was=$(m_screen); m_keys Enter
 			n=$((n + 1))
 		done
 		settle 'Enter choice number'

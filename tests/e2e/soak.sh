@@ -18,6 +18,9 @@ rss() { awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null; }
 alive() { kill -0 "$pid" 2>/dev/null; }
 panes() { m_sandmux ls 2>/dev/null | sed -n 's/.* \([0-9]*\) panes.*/\1/p'; }
 
+# The short sleeps in this loop are its pace, kept: nothing is checked on
+# any one step (a key that lands before its prompt is typed into a pane,
+# which is load too); what is checked, after it, is polled.
 start=$(date +%s); i=0; mid=""; died=""; attached=main
 while [ $(($(date +%s) - start)) -lt "$SECS" ]; do
 	i=$((i + 1))

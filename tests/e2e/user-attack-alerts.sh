@@ -65,11 +65,13 @@ done
 [ $i -lt 100 ] && ok "the first notification reached the terminal and the command" ||
 	fail "the first notification reached the terminal and the command"
 # The flood is all in before NOTIFIED, so the server has handled it; the
-# commands it started may still be running: wait until their count holds.
+# commands it started may still be running: wait until their count holds,
+# none runs, and there is one for each notification the terminal got.
+told_n() { grep -o "$(printf '\033')]9;" "$OUT/typescript" | wc -l; }
 last=-1; i=0
 while [ $i -lt 30 ]; do
 	n=$(wc -l <"$OUT/argc")
-	[ "$n" = "$last" ] && break
+	[ "$n" = "$last" ] && [ "$n" = "$(told_n)" ] && ! pgrep -f "$OUT/note.sh" >/dev/null && break
 	last=$n; i=$((i + 1)); sleep 0.5
 done
 
@@ -115,7 +117,7 @@ told=$(grep -o "$(printf '\033')]9;" "$OUT/typescript" | wc -l)
 m_sandmux ctl '{"verb":"select","target":"evil"}' >/dev/null
 touch "$WS/go2"
 m_expect "the denial's prompt bar is on screen" "sandbox prompt: create"
-sleep 0.5 # the frame after it, written to the typescript
+t_until 10 grep -q "sandbox prompt: create" "$OUT/typescript" # the frame, written to the typescript
 grep -q "sandbox prompt: create" "$OUT/typescript" && ok "the client drew the prompt bar" || fail "the client drew the prompt bar"
 m_screen | grep "sandbox prompt" | sed "s/^/#   /"
 python3 - "$OUT/typescript" <<'PY'

@@ -58,7 +58,8 @@ m_wait second sleeper
 # the client of window "second" (main:again's must live on: it is told below)
 cpid=$(pgrep -P "$($TM display-message -p -t second '#{pane_pid}')" -f "$SANDMUX attach")
 kill -9 "$cpid"
-sleep 0.3
+one_client() { m_sandmux ls --json | tr -d ' \t\n' | grep -q '"clients":1,'; }
+t_until 10 one_client # the server has seen it go
 out=$(m_sandmux ls)
 contains "killing a client leaves the session running" "$out" "ws: 1 windows, 6 panes"
 pid=$(sed -n 's/.*started: .* pid \([0-9]*\).*/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
@@ -66,7 +67,7 @@ pgrep -f 'sleep 4242' >/dev/null && ok "the pane's program runs" || fail "the pa
 out=$(m_sandmux kill-session)
 contains "kill-session ends the session" "$out" "killed session ws"
 m_expect "an attached client is told" "ended: exiting: kill-session" main:again
-_i=0; while [ $_i -lt 30 ] && { pgrep -f 'sleep 4242' >/dev/null || kill -0 "$pid" 2>/dev/null; }; do sleep 0.1; _i=$((_i + 1)); done
+_i=0; while [ $_i -lt 100 ] && { pgrep -f 'sleep 4242' >/dev/null || kill -0 "$pid" 2>/dev/null; }; do sleep 0.1; _i=$((_i + 1)); done
 if pgrep -f 'sleep 4242' >/dev/null; then fail "no process outlives the session"; else ok "no process outlives the session"; fi
 [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && ok "the server is gone" || fail "the server is gone"
 refuse "ls after kill-session finds nothing" m_sandmux ls
@@ -78,7 +79,7 @@ m_sandmux new -- sleep 4343 >/dev/null
 m_wait third 'sleep'
 pid=$(sed -n 's/.*started: .* pid \([0-9]*\).*/\1/p' "$HOME/.sandmux/state/server.log" | tail -1)
 kill -9 "$pid"
-_i=0; while [ $_i -lt 30 ] && pgrep -f 'sleep 4343' >/dev/null; do sleep 0.1; _i=$((_i + 1)); done
+_i=0; while [ $_i -lt 100 ] && pgrep -f 'sleep 4343' >/dev/null; do sleep 0.1; _i=$((_i + 1)); done
 if pgrep -f 'sleep 4343' >/dev/null; then fail "SIGKILL of the server leaves no sandboxed process"; else ok "SIGKILL of the server leaves no sandboxed process"; fi
 m_expect "the client sees the server go" "lost the server" third
 exit $T_FAILED

@@ -6,7 +6,8 @@ ZONE lines: "NAME A 198.51.100.10", "NAME AAAA 2001:db8::10",
 "NAME DELAY 3" (answer NAME only after 3 seconds), "NAME REBIND A1,A2"
 (IPv4 A1, then A2, then A1... with TTL 0: a rebinding name). Unknown names get
 NXDOMAIN. Each query is answered on its own thread, so a delayed answer
-never holds up another one."""
+never holds up another one. Each name asked is logged, a line each, to
+ZONE.queries when it comes (a test can tell a query is under way)."""
 import socket
 import struct
 import sys
@@ -32,12 +33,14 @@ def qname(msg):
     return ".".join(labels).lower(), o + 1
 
 
-def answer(sock, zone, msg, peer, turns):
+def answer(sock, zone, msg, peer, turns, log):
     try:
         name, o = qname(msg)
         qtype = struct.unpack(">H", msg[o:o + 2])[0]
     except (IndexError, struct.error):
         return
+    with open(log, "a") as f:
+        f.write(name + "\n")
     records = zone.get(name, [])
     for kind, value in records:
         if kind == "DELAY":
@@ -71,7 +74,7 @@ def main():
     turns = {}
     while True:
         msg, peer = sock.recvfrom(2048)
-        threading.Thread(target=answer, args=(sock, zone, msg, peer, turns), daemon=True).start()
+        threading.Thread(target=answer, args=(sock, zone, msg, peer, turns, path + ".queries"), daemon=True).start()
 
 
 main()

@@ -21,11 +21,11 @@ struct proxyd {
 	unsigned denials;
 };
 
-static void on_denial(const struct net_denial *d, void *arg)
+static void on_denial(struct denial *d, void *arg)
 {
 	struct proxyd *pd = arg;
 	char line[4400];
-	net_denial_format(d, line, sizeof line);
+	proxy_denial_format(d, line, sizeof line);
 	fprintf(stderr, "proxyd:%s\n", line);
 	pd->denials++;
 }

@@ -26,16 +26,19 @@ if [ "$pids_held" = yes ]; then
 # A fork bomb for 4 s; meanwhile the host (this user, outside) still forks.
 cat >"$ws/bomb.sh" <<'SH'
 b() { b | b & }
+sleep 4 & s=$! # (forked first: the bomb leaves no room to fork it)
 b 2>/dev/null
-sleep 4
+: >.t/bomb.up
+wait $s
 SH
 start=$(date +%s)
 sbx --report "$ws/.t/bomb.json" -- sh bomb.sh >/dev/null 2>&1 &
 run=$!
-sleep 2
+t_until 20 test -e "$ws/.t/bomb.up" || fail "the fork bomb went off"
 check "the host can still fork while a pane fork-bombs" sh -c 'sh -c "echo forked" | grep -q forked'
 out=$(sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 0.1 & done; wait; echo eight' 2>&1)
 same "and start several processes at once" "$out" "eight"
+kill -0 $run 2>/dev/null || fail "the fork bomb still ran during those checks"
 wait $run
 end=$(date +%s)
 [ $((end - start)) -lt 30 ] && ok "the fork bomb ends with its command" || fail "the fork bomb ends with its command ($((end - start)) s)"
@@ -87,11 +90,11 @@ esac
 
 # A huge file in /tmp stops at 16 MiB; the host's file system never sees it.
 before=$(du -sk "$HOME" | cut -f1)
-sbx --report "$ws/.t/tmp.json" -- sh -c 'dd if=/dev/zero of=/tmp/big bs=1M count=200 2>&1; stat -c %s /tmp/big; dd if=/dev/zero of=/var/tmp/more bs=1M count=1 2>&1; touch /tmp/written; sleep 3' >"$ws/.t/tmp.out" 2>&1 &
+sbx --report "$ws/.t/tmp.json" -- sh -c 'dd if=/dev/zero of=/tmp/big bs=1M count=200 2>&1; stat -c %s /tmp/big; dd if=/dev/zero of=/var/tmp/more bs=1M count=1 2>&1; touch /tmp/written; echo HELD; n=0; while [ ! -e .t/tmp.go ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done' >"$ws/.t/tmp.out" 2>&1 &
 run=$!
-i=0; while [ $i -lt 100 ] && ! grep -q "^[0-9]*$" "$ws/.t/tmp.out"; do sleep 0.1; i=$((i + 1)); done
-sleep 0.5
+t_until 30 grep -qx HELD "$ws/.t/tmp.out" || fail "the sandbox filled its /tmp"
 during=$(du -sk "$HOME" | cut -f1) # while the sandbox holds its /tmp
+touch "$ws/.t/tmp.go"
 wait $run
 out=$(cat "$ws/.t/tmp.out")
 contains "writing /tmp stops: no space left" "$out" "No space left on device"

@@ -17,7 +17,7 @@ same "half-close passes through the tunnel, 4 MiB each way intact" "$out" "same"
 # slow.test is answered after 3 s; good.test at once, by the same proxy.
 out=$(nrun -- sh -c '
 curl -sS --max-time 10 -o /dev/null -w "slow %{http_code}\n" http://slow.test/ &
-sleep 0.3
+i=0; until grep -qx slow.test .t/zone.queries 2>/dev/null || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
 t0=$(date +%s%N)
 curl -sS --max-time 10 -o /dev/null -w "fast %{http_code}\n" http://good.test/
 echo "fast took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
@@ -27,9 +27,11 @@ contains "another connection goes on meanwhile" "$out" "fast 200"
 ms=$(echo "$out" | sed -n 's/^fast took \([0-9]*\) ms$/\1/p')
 if [ -n "$ms" ] && [ "$ms" -lt 1500 ]; then ok "the other connection did not wait for the slow answer ($ms ms)"; else fail "the other connection waited (${ms:-?} ms)"; echo "$out" | sed 's/^/#   /'; fi
 # Another sandbox is not held up either.
+asked=$(grep -cx slow.test "$ws/.t/zone.queries")
 nrun -- curl -sS --max-time 10 -o /dev/null http://slow.test/ &
 slow=$!
-sleep 0.3
+slow_asked() { [ "$(grep -cx slow.test "$ws/.t/zone.queries")" -gt "$1" ]; }
+t_until 20 slow_asked "$asked" || fail "the slow name was asked for"
 t0=$(date +%s%N)
 check "another sandbox's traffic goes on meanwhile" nrun -- curl -sS --max-time 5 http://good.test/
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))

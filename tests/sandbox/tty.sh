@@ -19,7 +19,7 @@ out=$(in_tty "'$SANDMUX' run -- sh -c 'exit 7'; echo rc=\$?")
 contains "exit status through the PTY" "$out" "rc=7"
 out=$(in_tty "'$SANDMUX' run -- sh -c 'kill -TERM \$\$'; echo rc=\$?")
 contains "signal status 128+N" "$out" "rc=143"
-out=$(in_tty "'$SANDMUX' run -- sh -c 'sleep 5 & wait' & sleep 1; kill -TERM \$!; wait \$!; echo rc=\$?")
+out=$(in_tty "'$SANDMUX' run -- sh -c ': >tty.up; sleep 5 & wait' & i=0; while [ ! -e tty.up ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done; kill -TERM \$!; wait \$!; echo rc=\$?")
 contains "SIGTERM to run reaches the command" "$out" "rc=143"
 check "job control works inside (bash -i)" sh -c "script -qec \"'$SANDMUX' run -- bash --norc -ic 'sleep 0.1 & wait; fg 2>/dev/null; exit 0'\" /dev/null </dev/null"
 out=$(script -qec "bash --norc -ic \"'$SANDMUX' run -- sh -c 'echo bgdone' & wait; echo waited\"" /dev/null </dev/null | tr -d '\r' | tr '\n' ' ')

@@ -108,7 +108,7 @@ static int offer(struct esc_pane *e, const char *dir)
 	struct denial d;
 	memset(&d, 0, sizeof d);
 	denial_set(&d, "create", "observer", dir, "not under a writable path");
-	d.suggest.key = SUGGEST_KEY_RW;
+	d.suggest.kind = SUGGEST_RW;
 	snprintf(d.suggest.value, sizeof d.suggest.value, "%s", dir);
 	int r = esc_offer(e, &d, -1);
 	denial_clear(&d);

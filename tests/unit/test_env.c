@@ -31,17 +31,17 @@ static void test_inherit(struct unit *u)
 	char **e = env_build(&ep, base);
 	CHECK_INT(u, count(e), 9); /* everything but the entry without '=' */
 	CHECK_STR(u, get(e, "OPENAI_API_KEY"), "sk");
-	env_free(e);
+	strv_free(e);
 	ep.inherit = ENV_INHERIT_CORE;
 	e = env_build(&ep, base);
 	CHECK_INT(u, count(e), 3);
 	CHECK_STR(u, get(e, "LC_ALL"), "C");
 	CHECK(u, get(e, "FOO") == NULL);
-	env_free(e);
+	strv_free(e);
 	ep.inherit = ENV_INHERIT_NONE;
 	e = env_build(&ep, base);
 	CHECK_INT(u, count(e), 0);
-	env_free(e);
+	strv_free(e);
 }
 
 static void test_default_excludes(struct unit *u)
@@ -53,7 +53,7 @@ static void test_default_excludes(struct unit *u)
 	CHECK(u, get(e, "db_secret") == NULL); /* case-insensitive */
 	CHECK(u, get(e, "keyboard") == NULL);  /* *KEY* is a glob, not a word */
 	CHECK_STR(u, get(e, "FOO"), "1");
-	env_free(e);
+	strv_free(e);
 }
 
 static void test_exclude_set_include(struct unit *u)
@@ -66,20 +66,20 @@ static void test_exclude_set_include(struct unit *u)
 	CHECK(u, get(e, "FOO") == NULL);
 	CHECK_STR(u, get(e, "NEW"), "v");
 	CHECK_STR(u, get(e, "BAR"), "3");
-	env_free(e);
+	strv_free(e);
 	rules_add(&ep.include_only, "path", none);
 	rules_add(&ep.include_only, "NEW", none);
 	e = env_build(&ep, base);
 	CHECK_INT(u, count(e), 2); /* include_only comes last, after set */
 	CHECK_STR(u, get(e, "PATH"), "/bin");
 	CHECK_STR(u, get(e, "NEW"), "v");
-	env_free(e);
+	strv_free(e);
 	/* set after exclude: an excluded name set explicitly comes back */
 	rules_add(&ep.set, "FOO=9", none);
 	rules_free(&ep.include_only);
 	e = env_build(&ep, base);
 	CHECK_STR(u, get(e, "FOO"), "9");
-	env_free(e);
+	strv_free(e);
 	rules_free(&ep.exclude);
 	rules_free(&ep.set);
 }

@@ -13,7 +13,7 @@ static void denial_make(struct denial *d, const char *target, const char *dir)
 	denial_set(d, "create", "observer", target, "not under a writable path");
 	d->pane = 1;
 	if (dir != NULL) {
-		d->suggest.key = SUGGEST_KEY_RW;
+		d->suggest.kind = SUGGEST_RW;
 		snprintf(d->suggest.value, sizeof d->suggest.value, "%s", dir);
 	}
 }
@@ -40,7 +40,7 @@ static void test_queue(struct unit *u)
 	CHECK_STR(u, esc_head(&e)->d.target, "/x/a"); /* oldest first */
 	struct suggestion s;
 	CHECK_INT(u, esc_answer(&e, ESC_DISMISS, &s), 0);
-	CHECK(u, s.key == NULL);
+	CHECK(u, s.kind == SUGGEST_NONE);
 	CHECK_STR(u, esc_head(&e)->d.target, "/y/a");
 	CHECK_INT(u, offer(&e, "/x/c", "/x"), 1); /* dismissed, not denied: may ask again */
 	CHECK_INT(u, esc_answer(&e, ESC_DENY, &s), 0);
@@ -58,7 +58,7 @@ static void test_answer_settles_same(struct unit *u)
 	offer(&e, "/y/a", "/y");
 	struct suggestion s;
 	CHECK_INT(u, esc_answer(&e, ESC_SESSION, &s), 0);
-	CHECK_STR(u, s.key, SUGGEST_KEY_RW);
+	CHECK_STR(u, suggest_key(s.kind), SUGGEST_KEY_RW);
 	CHECK_STR(u, s.value, "/x");
 	CHECK_INT(u, e.nq, 1);
 	CHECK_INT(u, offer(&e, "/x/z", "/x"), 0); /* granted: no prompt */

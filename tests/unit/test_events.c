@@ -22,7 +22,7 @@ static struct denial sample(const char *op, const char *target, int pane)
 static void test_json(struct unit *u)
 {
 	struct denial d = sample("write", "/etc/foo", 2);
-	d.suggest.key = SUGGEST_KEY_RW;
+	d.suggest.kind = SUGGEST_RW;
 	snprintf(d.suggest.value, sizeof d.suggest.value, "/etc");
 	char *s = denial_to_json(&d, false);
 	CHECK_STR(u, s,
@@ -31,7 +31,7 @@ static void test_json(struct unit *u)
 		  "\"suggest\":{\"additionalReadwritePaths\":[\"/etc\"]}}");
 	free(s);
 	/* no suggestion: an empty object; coalesced: count and origin */
-	d.suggest.key = NULL;
+	d.suggest.kind = SUGGEST_NONE;
 	d.count = 3;
 	d.rule_file = strdup("/home/u/.sandmux/sandbox.json");
 	d.rule_line = 4;

@@ -126,7 +126,7 @@ static void test_approve_file(struct unit *u)
 	char dir[] = "/tmp/test_jsonedit.XXXXXX", path[128], err[256];
 	CHECK(u, mkdtemp(dir) != NULL);
 	snprintf(path, sizeof path, "%s/sub/sandbox.json", dir);
-	struct suggestion s = { .key = SUGGEST_KEY_RW };
+	struct suggestion s = { .kind = SUGGEST_RW };
 	snprintf(s.value, sizeof s.value, "/etc");
 	/* missing file and directory: created */
 	CHECK_INT(u, approve_always(dir, "sub/sandbox.json", &s, err, sizeof err), 1);
@@ -136,7 +136,7 @@ static void test_approve_file(struct unit *u)
 	const char *mine = "{\"x-mine\": {\"a\": 1}}\n";
 	CHECK_INT(u, safefile_replace(dir, "sub/sandbox.json", mine, strlen(mine), 0600, err, sizeof err), 0);
 	CHECK_INT(u, chmod(path, 0640), 0);
-	s.key = SUGGEST_KEY_NET;
+	s.kind = SUGGEST_NET;
 	snprintf(s.value, sizeof s.value, "api.example.com");
 	CHECK_INT(u, approve_always(dir, "sub/sandbox.json", &s, err, sizeof err), 1);
 	CHECK_STR(u, slurp(path), "{\"x-mine\": {\"a\": 1}, \"networkPolicy\": {\"allow\": [\"api.example.com\"]}}\n");
@@ -149,7 +149,7 @@ static void test_approve_file(struct unit *u)
 	if (strstr(err, "1:8") == NULL)
 		fprintf(stderr, "err: %s\n", err);
 	CHECK_STR(u, slurp(path), "{\"a\": [}");
-	s.key = NULL;
+	s.kind = SUGGEST_NONE;
 	CHECK_INT(u, approve_always(dir, "sub/sandbox.json", &s, err, sizeof err), -1);
 	char cmd[200];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -169,7 +169,7 @@ static void test_approve_links(struct unit *u)
 {
 	char dir[] = "/tmp/test_jsonedit.XXXXXX", p[256], q[256], err[512];
 	CHECK(u, mkdtemp(dir) != NULL);
-	struct suggestion s = { .key = SUGGEST_KEY_RW };
+	struct suggestion s = { .kind = SUGGEST_RW };
 	snprintf(s.value, sizeof s.value, "/etc");
 	const char *victim = "{\"mine\": true}\n";
 	snprintf(p, sizeof p, "%s/victim.json", dir);

@@ -141,7 +141,7 @@ static void test_answers(struct unit *u, const struct policy *p, const char *ws,
 		CHECK_STR(u, d->rule, "not under a writable path");
 		CHECK_STR(u, d->layer, "observer");
 		CHECK_INT(u, d->pane, 7);
-		CHECK_STR(u, d->suggest.key, SUGGEST_KEY_RW);
+		CHECK_STR(u, suggest_key(d->suggest.kind), SUGGEST_KEY_RW);
 		CHECK_STR(u, d->suggest.value, path); /* exactly the new file */
 		CHECK(u, d->suggest.create == 'f');
 		CHECK(u, d->pid > 0 && d->comm[0] != '\0');
@@ -150,7 +150,7 @@ static void test_answers(struct unit *u, const struct policy *p, const char *ws,
 	CHECK(u, find(&ev, "create", path) != NULL);
 	snprintf(path, sizeof path, "%s/.git/hooks/pre-commit", ws);
 	d = find(&ev, "rename", path);
-	CHECK(u, d != NULL && d->suggest.key == NULL);
+	CHECK(u, d != NULL && d->suggest.kind == SUGGEST_NONE);
 	CHECK_INT(u, ev.list.n, 3);
 	events_free(&ev);
 }

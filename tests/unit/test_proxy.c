@@ -254,20 +254,31 @@ static void test_net_addr(struct unit *u)
 /* ---- a proxy on a loop, spoken to over loopback ---- */
 
 struct seen {
+	struct unit *u;
 	int n;
 	char rule[256], host[256], addr[64], suggest[4096];
 	int port;
 };
 
-static void on_denial(const struct net_denial *d, void *arg)
+/* The denial's parts: target "HOST:PORT" ("[V6]:PORT"), the rule
+ * without the "; HOST resolved to ADDR" that names a refused address. */
+static void on_denial(struct denial *d, void *arg)
 {
 	struct seen *s = arg;
 	s->n++;
-	snprintf(s->rule, sizeof s->rule, "%s", d->rule);
-	snprintf(s->host, sizeof s->host, "%s", d->host);
-	snprintf(s->addr, sizeof s->addr, "%s", d->addr);
-	snprintf(s->suggest, sizeof s->suggest, "%s", d->suggest->key ? d->suggest->value : "");
-	s->port = d->port;
+	CHECK_STR(s->u, d->op, "connect");
+	CHECK_STR(s->u, d->layer, "proxy");
+	const char *colon = strrchr(d->target, ':');
+	bool v6 = d->target[0] == '[';
+	snprintf(s->host, sizeof s->host, "%.*s", (int)(colon - d->target) - 2 * v6, d->target + v6);
+	s->port = atoi(colon + 1);
+	snprintf(s->addr, sizeof s->addr, "%s", d->addr != NULL ? d->addr : "");
+	const char *tail = strstr(d->rule, " resolved to ");
+	size_t n = strlen(d->rule);
+	if (d->addr != NULL && tail != NULL && strcmp(tail + 13, d->addr) == 0)
+		n = (size_t)(strrchr(d->rule, ';') - d->rule);
+	snprintf(s->rule, sizeof s->rule, "%.*s", (int)n, d->rule);
+	snprintf(s->suggest, sizeof s->suggest, "%s", d->suggest.kind != SUGGEST_NONE ? d->suggest.value : "");
 }
 
 /* Sends req, runs the loop until the proxy closes or 3 s pass. */
@@ -365,7 +376,7 @@ static void test_proxy_loop(struct unit *u)
 	setenv("SANDMUX_DNS", "127.0.0.1:9", 1); /* nothing listens: never the real resolver */
 
 	struct loop *l = loop_new();
-	struct seen seen = { 0 };
+	struct seen seen = { .u = u };
 	int port = 0, lfd = listen_any(&port);
 	const char *err = NULL;
 	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);
@@ -462,7 +473,7 @@ static void test_proxy_auth(struct unit *u)
 	p.net.mode = NET_PROXY;
 	setenv("SANDMUX_DNS", "127.0.0.1:9", 1);
 	struct loop *l = loop_new();
-	struct seen seen = { 0 };
+	struct seen seen = { .u = u };
 	int port = 0, lfd = listen_any(&port);
 	const char *err = NULL;
 	struct proxy *px = proxy_new(l, &p, lfd, on_denial, &seen, &err);

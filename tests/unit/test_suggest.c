@@ -44,7 +44,7 @@ static void expect_path(struct unit *u, const struct policy *p, const char *path
 	struct suggestion s;
 	bool got = suggest_path(p, path, op, &s);
 	CHECK_INT(u, got, key != NULL);
-	CHECK_STR(u, s.key, key);
+	CHECK_STR(u, suggest_key(s.kind), key);
 	if (key != NULL)
 		CHECK_STR(u, s.value, value);
 }
@@ -99,7 +99,7 @@ static void expect_host(struct unit *u, const struct policy *p, const char *targ
 	bool got = suggest_host(p, target, &s);
 	CHECK_INT(u, got, value != NULL);
 	if (value != NULL) {
-		CHECK_STR(u, s.key, SUGGEST_KEY_NET);
+		CHECK_STR(u, suggest_key(s.kind), SUGGEST_KEY_NET);
 		CHECK_STR(u, s.value, value);
 	}
 }
@@ -135,18 +135,18 @@ static void test_hosts(struct unit *u)
 
 static void test_format(struct unit *u)
 {
-	struct suggestion s = { .key = SUGGEST_KEY_RW };
+	struct suggestion s = { .kind = SUGGEST_RW };
 	char buf[256];
 	snprintf(s.value, sizeof s.value, "/etc");
 	suggest_format(&s, buf, sizeof buf);
 	CHECK_STR(u, buf, "\"additionalReadwritePaths\": [\"/etc\"]");
-	s.key = SUGGEST_KEY_NET;
+	s.kind = SUGGEST_NET;
 	snprintf(s.value, sizeof s.value, "a\"b");
 	suggest_format(&s, buf, sizeof buf);
 	CHECK_STR(u, buf, "\"networkPolicy\": {\"allow\": [\"a\\\"b\"]}");
-	s.key = NULL;
+	s.kind = SUGGEST_NONE;
 	CHECK_INT(u, suggest_format(&s, buf, sizeof buf), 0);
-	s.key = SUGGEST_KEY_RW;
+	s.kind = SUGGEST_RW;
 	CHECK_INT(u, suggest_format(&s, buf, 8), 7);
 }
 
@@ -172,7 +172,7 @@ static void test_apply(struct unit *u)
 	CHECK(u, suggest_host(&p, "api.example.com:443", &s));
 	suggest_apply(&p, &s);
 	CHECK(u, policy_decide_host(&p, "api.example.com", NULL, 443).allow);
-	s.key = NULL;
+	s.kind = SUGGEST_NONE;
 	suggest_apply(&p, &s);
 	policy_clear(&p);
 }

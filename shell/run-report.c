@@ -1,8 +1,6 @@
-/* run-denials: events and observer for `sandmux run`; the report and the
- * hint lines at its end. */
-#include "shell/run-denials.h"
-
-#include "backends/limits.h"
+/* run-report: the denials of `sandmux run` and what it says about them
+ * at its end (run-cmd.h). */
+#include "shell/run-cmd.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -13,28 +11,12 @@
 #include <unistd.h>
 
 #include "backends/capture.h"
-#include "backends/observer.h"
-#include "policy/policy.h"
 
-int run_denials_init(struct run_denials *rd, const struct policy *p, const char *home)
+int run_report_init(struct run_report *rr, const struct policy *p, const char *home)
 {
-	memset(rd, 0, sizeof *rd);
-	rd->policy = p;
-	return events_init(&rd->ev, home);
-}
-
-static void run_denials_on(struct denial *d, void *arg)
-{
-	struct run_denials *rd = arg;
-	d->pane = 0;
-	events_emit(&rd->ev, d);
-}
-
-int run_denials_watch(struct run_denials *rd, struct loop *loop, int notify_fd, int weak_port)
-{
-	rd->weak = weak_port >= 0;
-	rd->obs = observer_new(loop, rd->policy, notify_fd, weak_port, run_denials_on, rd);
-	return rd->obs != NULL ? 0 : -1;
+	memset(rr, 0, sizeof *rr);
+	rr->policy = p;
+	return events_init(&rr->ev, home);
 }
 
 /* Every suggestion, merged: {"additionalReadwritePaths": ["/etc", ...], ...}. */
@@ -43,11 +25,11 @@ static cJSON *merged_suggestions(const struct denials *l)
 	cJSON *o = cJSON_CreateObject();
 	for (size_t i = 0; o != NULL && i < l->n; i++) {
 		const struct suggestion *s = &l->v[i].suggest;
-		if (s->key == NULL)
+		if (s->kind == SUGGEST_NONE)
 			continue;
-		cJSON *list = cJSON_GetObjectItem(o, s->key);
+		cJSON *list = cJSON_GetObjectItem(o, suggest_key(s->kind));
 		if (list == NULL)
-			cJSON_AddItemToObject(o, s->key, list = cJSON_CreateArray());
+			cJSON_AddItemToObject(o, suggest_key(s->kind), list = cJSON_CreateArray());
 		bool have = false;
 		cJSON *e;
 		cJSON_ArrayForEach(e, list) have |= strcmp(e->valuestring, s->value) == 0;
@@ -58,7 +40,7 @@ static cJSON *merged_suggestions(const struct denials *l)
 }
 
 /* "captured": [{"path": ..., "op": ...}], from the layer's upper dir. */
-static void report_captured(cJSON *r, const struct run_denials *rd, const struct capture_list *cl)
+static void report_captured(cJSON *r, const struct run_report *rd, const struct capture_list *cl)
 {
 	cJSON *list = cJSON_CreateArray();
 	for (size_t i = 0; i < cl->n; i++) {
@@ -71,7 +53,7 @@ static void report_captured(cJSON *r, const struct run_denials *rd, const struct
 	cJSON_AddStringToObject(r, "capture_layer", cl->n > 0 ? rd->capture_dir : "");
 }
 
-static cJSON *report_json(const struct run_denials *rd, char *const *argv, int status, const struct capture_list *cl)
+static cJSON *report_json(const struct run_report *rd, char *const *argv, int status, const struct capture_list *cl)
 {
 	cJSON *r = cJSON_CreateObject(), *cmd = cJSON_CreateArray(), *list = cJSON_CreateArray();
 	for (size_t i = 0; argv[i] != NULL; i++)
@@ -81,29 +63,24 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 	cJSON_AddStringToObject(r, "profile", rd->policy->profile ? rd->policy->profile : "");
 	cJSON_AddStringToObject(r, "workspace", rd->policy->workspace ? rd->policy->workspace : "");
 	cJSON_AddBoolToObject(r, "weaker_sandbox", rd->weak);
-	if (rd->limits != NULL) {
+	if (rd->have_limits) {
 		char how[512];
 		cJSON *lim = cJSON_CreateObject();
-		cJSON_AddNumberToObject(lim, "pids", (double)rd->limits->want.pids);
-		cJSON_AddNumberToObject(lim, "memory_mib", (double)rd->limits->want.memory_mib);
-		cJSON_AddNumberToObject(lim, "tmp_mib", (double)rd->limits->want.tmp_mib);
-		limits_describe(rd->limits, how, sizeof how);
+		cJSON_AddNumberToObject(lim, "pids", (double)rd->limits.want.pids);
+		cJSON_AddNumberToObject(lim, "memory_mib", (double)rd->limits.want.memory_mib);
+		cJSON_AddNumberToObject(lim, "tmp_mib", (double)rd->limits.want.tmp_mib);
+		limits_describe(&rd->limits, how, sizeof how);
 		cJSON_AddStringToObject(lim, "enforced", how);
 		cJSON_AddItemToObject(r, "limits", lim);
 	}
-	for (size_t i = 0; i < rd->ev.list.n; i++) {
-		char *s = denial_to_json(&rd->ev.list.v[i], true);
-		cJSON *d = s ? cJSON_Parse(s) : NULL;
-		free(s);
-		if (d != NULL)
-			cJSON_AddItemToArray(list, d);
-	}
+	for (size_t i = 0; i < rd->ev.list.n; i++)
+		cJSON_AddItemToArray(list, denial_json(&rd->ev.list.v[i], true));
 	cJSON_AddItemToObject(r, "denials", list);
 	cJSON_AddItemToObject(r, "suggest", merged_suggestions(&rd->ev.list));
 	if (rd->capture_dir != NULL)
 		report_captured(r, rd, cl);
-	if (rd->obs != NULL) {
-		const struct observer_stats *st = observer_stats(rd->obs);
+	if (rd->have_stats) {
+		const struct observer_stats *st = &rd->stats;
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "notified", (double)st->seen);
 		cJSON_AddNumberToObject(o, "denied", (double)st->denied);
@@ -124,7 +101,7 @@ static cJSON *report_json(const struct run_denials *rd, char *const *argv, int s
 	return r;
 }
 
-FILE *run_denials_report_open(const char *path)
+FILE *run_report_open(const char *path)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stderr : fopen(path, "we");
 	if (f == NULL)
@@ -149,22 +126,16 @@ static void print_hint(const struct denial *d)
 	if (suggest_format(&d->suggest, how, sizeof how) == 0)
 		snprintf(how, sizeof how, "sandmux offers no broadening for this");
 	fprintf(stderr, "sandmux: denied %s %s%s (%s) \u2014 %s%s\n", d->op, d->target ? d->target : "", times,
-		d->rule ? d->rule : "", d->suggest.key ? "allow with: " : "", how);
+		d->rule ? d->rule : "", d->suggest.kind != SUGGEST_NONE ? "allow with: " : "", how);
 }
 
-int run_denials_finish(struct run_denials *rd, char *const *argv, int status, FILE *report)
+int run_report_finish(struct run_report *rd, char *const *argv, int status, FILE *report)
 {
-	/* Every denial was sent before its call went on, so the command's
-	 * end finds them all here. The full counters come once the sandbox's
-	 * init is gone too: waited for only when they are printed. */
-	observer_drain(rd->obs);
-	if (rd->obs != NULL && (report != NULL || observer_stats(rd->obs)->unreadable > 0))
-		observer_finish(rd->obs, 2000);
-	if (rd->obs != NULL && observer_stats(rd->obs)->unreadable > 0)
+	if (rd->have_stats && rd->stats.unreadable > 0)
 		fprintf(stderr,
 			"sandmux: the observer could not read %llu paths (ptrace restricted: "
 			"/proc/sys/kernel/yama/ptrace_scope); Landlock still decided them\n",
-			(unsigned long long)observer_stats(rd->obs)->unreadable);
+			(unsigned long long)rd->stats.unreadable);
 	if (rd->ev.err[0] != '\0')
 		fprintf(stderr, "sandmux: %s\n", rd->ev.err);
 	struct capture_list cl = { 0 };
@@ -189,9 +160,7 @@ int run_denials_finish(struct run_denials *rd, char *const *argv, int status, FI
 	return rc;
 }
 
-void run_denials_free(struct run_denials *rd)
+void run_report_free(struct run_report *rd)
 {
-	observer_free(rd->obs);
-	rd->obs = NULL;
 	events_free(&rd->ev);
 }

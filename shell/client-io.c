@@ -1,0 +1,117 @@
+/* client-io: what the server sends a client, and a client's end: the
+ * bottom of server-client.c, which every file that answers or draws for
+ * a client calls (the dispatcher above it calls them all). */
+#include "shell/mux.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "backends/loop.h"
+#include "shell/proto.h"
+
+#define OUT_HIGH (4u << 20) /* a client this far behind gets no new frames */
+
+bool client_alive(const struct server *s, const struct client *c)
+{
+	for (const struct client *x = s->clients; x != NULL; x = x->next)
+		if (x == c)
+			return true;
+	return false;
+}
+
+static void sink_buf(void *arg, const char *data, size_t len)
+{
+	buf_add(arg, data, len);
+}
+
+static void client_end(struct client *c, int32_t status, const char *why);
+
+void client_drop(struct client *c, const char *why)
+{
+	client_end(c, 0, why);
+}
+
+void client_fail(struct client *c, const char *why)
+{
+	client_end(c, 1, why);
+}
+
+static void client_end(struct client *c, int32_t status, const char *why)
+{
+	struct server *s = c->srv;
+	for (struct client **p = &s->clients; *p != NULL; p = &(*p)->next)
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+	if (c->ui != NULL) {
+		/* leave the client's terminal as it was: out of curses, mouse off */
+		struct buf tail = { 0 };
+		if (s->nparked < MUX_MAX_PARKED) {
+			ui_park(c->ui, sink_buf, &tail);
+			s->parked[s->nparked++] = c->ui;
+		} else {
+			ui_free(c->ui, sink_buf, &tail);
+		}
+		proto_put(&c->out, MSG_OUTPUT, tail.p, tail.len);
+		buf_free(&tail);
+	}
+	if (why != NULL) {
+		struct buf msg = { 0 };
+		buf_add(&msg, &status, sizeof status);
+		buf_addstr(&msg, why);
+		proto_put(&c->out, MSG_EXIT, msg.p, msg.len);
+		buf_free(&msg);
+		/* best effort: the client may be gone already */
+		if (write(c->fd, c->out.p, c->out.len) < 0)
+			(void)0;
+	}
+	if (c->keys_timer != 0)
+		timer_cancel(s->loop, c->keys_timer);
+	watch_del(c->w);
+	close(c->fd);
+	buf_free(&c->in);
+	buf_free(&c->out);
+	buf_free(&c->keys);
+	free(c);
+	if (s->rows > 0)
+		s->hooks->resize(s); /* session_resize: the session is above this file */
+}
+
+/* LOOP_IN, unless a control client has said all it will say, or has not
+ * read the answers it has: then its requests wait in the socket (ctl.c
+ * stops at the same mark), so a client that asks and never reads cannot
+ * grow the server. */
+int client_reading(const struct client *c)
+{
+	return c->ctl_eof || (c->ctl && client_behind(c)) ? 0 : LOOP_IN;
+}
+
+void client_send(struct client *c, int type, const void *data, size_t len)
+{
+	proto_put(&c->out, (enum msg_type)type, data, len);
+	watch_set(c->w, client_reading(c) | LOOP_OUT);
+}
+
+void client_send_line(struct client *c, const char *text)
+{
+	buf_addstr(&c->out, text);
+	buf_add(&c->out, "\n", 1);
+	watch_set(c->w, client_reading(c) | LOOP_OUT);
+}
+
+void client_message(struct client *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->message, sizeof c->message, fmt, ap);
+	va_end(ap);
+	server_redraw(c->srv, false);
+}
+
+bool client_behind(const struct client *c)
+{
+	return c->out.len > OUT_HIGH;
+}

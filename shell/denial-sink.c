@@ -1,0 +1,156 @@
+/* denial-sink: where a pane's denials go, from every layer of its sandbox
+ * (the one callback of backends/run.h): a line in the server log (and,
+ * for a limit hit, once per start in the pane), the session's events
+ * (~/.sandmux/state/denials.jsonl, kept coalesced for the denials pane),
+ * the control subscribers, the count in the pane's title, and a prompt
+ * (escalate-queue.c). */
+#include "shell/escalate.h"
+#include "shell/escalate-queue.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/events.h"
+#include "backends/proxy.h"
+#include "shell/mux.h"
+
+/* The session's events, made at the first denial that needs them. */
+struct denial_sink {
+	struct events ev;
+};
+
+static struct events *sink_events(struct server *s)
+{
+	if (s->sink != NULL)
+		return &s->sink->ev;
+	struct denial_sink *k = calloc(1, sizeof *k);
+	if (k == NULL)
+		return NULL;
+	if (events_init(&k->ev, s->home) < 0) {
+		free(k);
+		return NULL;
+	}
+	s->sink = k;
+	return &k->ev;
+}
+
+void denial_sink_free(struct server *s)
+{
+	if (s->sink == NULL)
+		return;
+	events_free(&s->sink->ev);
+	free(s->sink);
+	s->sink = NULL;
+}
+
+const struct denials *escalate_denials(struct server *s)
+{
+	struct events *ev = sink_events(s);
+	return ev != NULL ? &ev->list : NULL;
+}
+
+/* Logged, coalesced, told to the subscribers. */
+static void sink_emit(struct pane *p, struct denial *d)
+{
+	struct events *ev = sink_events(p->srv);
+	d->pane = p->id;
+	if (ev != NULL)
+		events_emit(ev, d);
+	if (ev != NULL && ev->err[0] != '\0') { /* e.g. a linked log refused: said, not silent */
+		server_log(p->srv, "%s", ev->err);
+		ev->err[0] = '\0';
+	}
+	control_publish(p->srv, d);
+}
+
+/* The denied process's command line, while it may still be there: in an
+ * agent pane it is the agent's tool call (npm install), which the prompt
+ * names. Shown escaped, never run. */
+static void proc_cmdline(struct esc_prompt *q)
+{
+	char path[64], buf[1024];
+	if (q->d.pid <= 0)
+		return;
+	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)q->d.pid);
+	FILE *f = fopen(path, "re");
+	size_t n = f != NULL ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f != NULL)
+		fclose(f);
+	for (size_t i = 0; i + 1 < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	if (n > 0)
+		q->proc = strdup(buf);
+}
+
+/* A prompt, when the denial offers a broadening that is not queued yet. */
+static void sink_offer(struct pane *p, const struct denial *d)
+{
+	struct esc_pane *e = p->esc;
+	unsigned not_queued = e->not_queued;
+	int offered = esc_offer(e, d, -1);
+	if (e->not_queued == 1 && not_queued == 0)
+		server_log(p->srv, "pane %d: %d prompts wait; later denials raise none until some are answered", p->id,
+			   ESC_QUEUE_MAX);
+	if (offered == 1) {
+		proc_cmdline(&e->q[e->nq - 1]);
+		server_log(p->srv, "pane %d: prompt: %s %s", p->id, d->op, d->target ? d->target : "");
+		control_prompt_event(p->srv, p);
+		alerts_prompt(p);
+		server_redraw(p->srv, true);
+	}
+}
+
+void denial_sink_pane(struct denial *d, void *arg)
+{
+	struct pane *p = arg;
+	if (strcmp(d->layer, "proxy") == 0) {
+		char line[4400];
+		proxy_denial_format(d, line, sizeof line);
+		server_log(p->srv, "pane %d: sandmux:%s", p->id, line);
+	}
+	if (strcmp(d->op, "limit") == 0)
+		pane_limits_denial(p, d);
+	if (p->esc == NULL) {
+		pane_add_denial(p->srv, p->id);
+		return;
+	}
+	pane_read_pending(p); /* the command line and cwd the shell reported before the call */
+	sink_emit(p, d);
+	pane_add_denial(p->srv, p->id);
+	p->esc->denials_run++;
+	sink_offer(p, d);
+}
+
+void denial_sink_reoffer(struct pane *p, int status)
+{
+	struct esc_pane *e = p->esc;
+	const struct denials *l = escalate_denials(p->srv);
+	if (e == NULL || e->denials_run == 0 || l == NULL)
+		return;
+	if (esc_pending(e)) {
+		if (e->q[0].exit_status < 0)
+			e->q[0].exit_status = status;
+		server_redraw(p->srv, true);
+		return;
+	}
+	for (size_t i = l->n; i-- > 0;)
+		if (l->v[i].pane == p->id && esc_offer(e, &l->v[i], status) == 1) {
+			control_prompt_event(p->srv, p);
+			alerts_prompt(p);
+			server_redraw(p->srv, true);
+			return;
+		}
+}
+
+void escalate_captured(struct pane *p, const char *path, const char *op)
+{
+	struct denial d = { 0 };
+	char rule[64];
+	snprintf(rule, sizeof rule, "outsideWrites: capture (%s)", op);
+	if (denial_set(&d, "captured", "capture", path, rule) == 0)
+		sink_emit(p, &d);
+	denial_clear(&d);
+}
