@@ -9,6 +9,7 @@
  *   session.c       windows of the session; its size (smallest client)
  *   window.c        a window's panes and layout: split, close, focus, zoom
  *   pane.c          a pane: its PTY, sandboxed process, screen, title
+ *   pane-io.c       a pane's PTY output read into its screen, input queued
  *   pane-spawn.c    a pane's policy and its sandbox (backends/run.h)
  *   pane-limits.c   a pane's resource limits
  *   denial-sink.c   where a pane's denials go (log, events, title, prompt)
@@ -314,22 +315,28 @@ void window_layout(struct window *);
 struct pane *pane_new(struct window *, const struct pane_spec *, int cols, int rows);
 void pane_free(struct pane *);
 void pane_resize(struct pane *, int w, int h);
-void pane_write(struct pane *, const char *, size_t);
 /* Ends what runs in the pane and starts spec's program again on a new
  * PTY, keeping the screen (an approved escalation, shell/escalate.h). */
 void pane_respawn(struct pane *, const struct pane_spec *);
-/* Reads what the program has written so far, now (a denial arrived: the
- * shell's OSC 633;E for the command that caused it came before it). */
-void pane_read_pending(struct pane *);
-
 /* The title line: "[1] name · profile · running · denials 0". */
 void pane_title(const struct pane *, char *buf, size_t cap);
-/* Adds one to the pane's denial counter (the denials engineer calls this). */
-void pane_add_denial(struct server *, int pane_id);
 /* Capture mode, after the command ended: counts what its layer holds and
  * lists each change in the denials pane (op "captured"). */
 void pane_captured(struct pane *);
 struct pane *pane_find(struct server *, int id);
+
+/* pane-io.c: queues input for the program (dropped once 1 MiB waits). */
+void pane_write(struct pane *, const char *, size_t);
+/* Reads what the program has written so far, now (a denial arrived: the
+ * shell's OSC 633;E for the command that caused it came before it). */
+void pane_read_pending(struct pane *);
+/* Watches the pane's new PTY master (p->fd) for output. */
+void pane_io_start(struct pane *);
+/* Stops watching the PTY and closes it; queued input is dropped. */
+void pane_close_fd(struct pane *);
+
+/* denial-sink.c: adds one to the pane's denial counter in its title. */
+void pane_add_denial(struct server *, int pane_id);
 
 /* pane-osc.c: routes the pane's OSC strings (clipboard, osc_hook). */
 void pane_osc_init(struct pane *);

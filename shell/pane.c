@@ -1,19 +1,15 @@
 /* pane: one PTY, the sandboxed program on it, and its screen (pty/vt.h).
- * Output is read at most READ_MAX bytes per loop turn, so a pane that
- * floods cannot starve the keyboard or the other panes; the screen is
- * drawn on the next tick, not per read. The program's end comes from its
+ * Its output and input go through pane-io.c. The program's end comes from its
  * sandbox (backends/run.h); the pane then stays, with its status in the
  * title, until closed. */
 #include "shell/mux.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "backends/capture.h"
 #include "backends/loop.h"
@@ -22,96 +18,6 @@
 #include "shell/escalate.h"
 #include "shell/mode.h"
 #include "shell/request.h"
-
-#define READ_MAX    65536
-#define READ_SIDE   4096
-#define READ_HIDDEN 4096
-
-static void on_pane_out(struct watch *w, int events, void *arg);
-
-static void pane_close_fd(struct pane *p)
-{
-	watch_del(p->fdw);
-	p->fdw = NULL;
-	if (p->fd >= 0)
-		close(p->fd);
-	p->fd = -1;
-	buf_free(&p->wq);
-}
-
-static void pane_flush(struct pane *p)
-{
-	while (p->wq.len > 0 && p->fd >= 0) {
-		ssize_t n = write(p->fd, p->wq.p, p->wq.len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		buf_drop(&p->wq, (size_t)n);
-	}
-	if (p->fdw != NULL)
-		watch_set(p->fdw, LOOP_IN | (p->wq.len > 0 ? LOOP_OUT : 0));
-}
-
-void pane_write(struct pane *p, const char *data, size_t len)
-{
-	if (p->fd < 0 || p->state != PANE_RUNNING)
-		return;
-	if (p->wq.len < (1u << 20)) /* a program that never reads loses input beyond 1 MiB */
-		buf_add(&p->wq, data, len);
-	pane_flush(p);
-}
-
-static void pane_read(struct pane *p)
-{
-	char buf[16384];
-	size_t total = 0;
-	/* a PTY hands out a few KiB per read: take up to READ_MAX a turn from
-	 * the pane being typed into, less from the others, so that parsing a
-	 * neighbour's flood never holds up long a loop turn the keyboard's
-	 * echo waits for */
-	bool visible = p->win == p->srv->cur;
-	size_t max = visible && p == p->win->active ? READ_MAX : visible ? READ_SIDE : READ_HIDDEN;
-	while (total < max) {
-		ssize_t n = pty_read(p->fd, buf, sizeof buf);
-		if (n == 0)
-			break;
-		if (n < 0) { /* every writer of the PTY is gone */
-			pane_close_fd(p);
-			break;
-		}
-		vt_write(p->vt, buf, (size_t)n);
-		total += (size_t)n;
-	}
-	/* only what can be seen makes a flood that holds drawing back: a
-	 * hidden window pouring out output must not slow another's echo */
-	server_output(p->srv, p->win == p->srv->cur ? total : 0);
-	if (p->fd < 0 || total == 0) {
-		server_redraw(p->srv, false);
-		return;
-	}
-	alerts_output(p);
-	if (vt_take_bell(p->vt))
-		alerts_bell(p);
-	char reply[256];
-	size_t r;
-	while ((r = vt_take_reply(p->vt, reply, sizeof reply)) > 0)
-		pane_write(p, reply, r);
-	if (p->win == p->srv->cur && p == p->win->active && total < 1024)
-		server_redraw_now(p->srv); /* an echo: not held back by a neighbour's flood */
-	else
-		server_redraw(p->srv, false);
-}
-
-static void on_pane_out(struct watch *w, int events, void *arg)
-{
-	(void)w;
-	struct pane *p = arg;
-	if (events & LOOP_OUT)
-		pane_flush(p);
-	if (p->fd >= 0 && (events & (LOOP_IN | LOOP_ERR)))
-		pane_read(p);
-}
 
 static void pane_exit_event(const struct pane *p)
 {
@@ -187,7 +93,7 @@ static void pane_start(struct pane *p, const struct pane_spec *spec, int rows, i
 	pty_close_slave(&pty);
 	if (r < 0)
 		goto failed;
-	p->fdw = watch_add(p->srv->loop, p->fd, LOOP_IN, on_pane_out, p);
+	pane_io_start(p);
 	return;
 failed:
 	/* the pane stays, showing why nothing runs in it */
@@ -239,12 +145,6 @@ void pane_free(struct pane *p)
 	escalate_pane_free(p);
 	request_pane_free(p);
 	free(p);
-}
-
-void pane_read_pending(struct pane *p)
-{
-	if (p->fd >= 0)
-		pane_read(p);
 }
 
 void pane_respawn(struct pane *p, const struct pane_spec *spec)
@@ -321,13 +221,4 @@ void pane_captured(struct pane *p)
 	if (cl.n > 0)
 		server_log(p->srv, "pane %d: %zu captured change(s) in %s", p->id, cl.n, p->capture);
 	capture_list_free(&cl);
-}
-
-void pane_add_denial(struct server *s, int pane_id)
-{
-	struct pane *p = pane_find(s, pane_id);
-	if (p == NULL)
-		return;
-	p->denials++;
-	server_redraw(s, false);
 }
