@@ -81,7 +81,7 @@ static void client_end(struct client *c, int32_t status, const char *why)
 	buf_free(&c->keys);
 	free(c);
 	if (s->rows > 0)
-		s->resize(s); /* session_resize: the session is above this file */
+		s->hooks->resize(s); /* session_resize: the session is above this file */
 }
 
 /* LOOP_IN, unless a control client has said all it will say, or has not

@@ -20,6 +20,7 @@
 #include "policy/paths.h"
 #include "policy/policy.h"
 #include "shell/cmd.h"
+#include "shell/command.h"
 #include "shell/home.h"
 #include "shell/mux.h"
 
@@ -259,7 +260,7 @@ static void doctor_limits(const char *home, struct policy *p)
 	char path[PATH_MAX], err[600], how[512];
 	sm_path(home, SM_PATH_CONFIG, path, sizeof path);
 	printf("\nresource limits (\"limits\" in %s; a profile's can only lower them):\n", path);
-	if (mux_config_load(&cfg, path, err, sizeof err) < 0)
+	if (mux_config_load_checked(&cfg, path, cmd_bindable, err, sizeof err) < 0)
 		printf("  error: %s (the defaults apply)\n", err);
 	printf("  defaults: pids %ld, memory %ldM, tmp %ldM (0: none)\n", cfg.limits.pids, cfg.limits.memory_mib,
 	       cfg.limits.tmp_mib);

@@ -1,6 +1,7 @@
 /* cmd-session: the session verbs. `sandmux` alone starts (or attaches) the
- * session of the current directory; attach, new, ls, events and kill-session talk
- * to a running server over its socket. Starting a server: the listening
+ * session of the current directory; attach, ls, events and the commands
+ * of the server's table (new, kill-session, tiled: command.h) talk to a
+ * running server over its socket. Starting a server: the listening
  * socket is bound here first (so two starters cannot race), then the
  * server is forked into the background with its own session id. */
 #include <dirent.h>
@@ -19,6 +20,7 @@
 
 #include "shell/client.h"
 #include "shell/cmd.h"
+#include "shell/command.h"
 #include "shell/mux.h"
 #include "shell/proto.h"
 
@@ -51,6 +53,27 @@ static int listen_at(const char *path)
 	return fd;
 }
 
+/* The server's calls into the files above it (mux.h). */
+/* A frame, then the title events of whatever changed a title in it. */
+static void session_draw(struct server *s)
+{
+	redraw_clients(s);
+	control_titles(s);
+}
+
+static const struct server_hooks hooks = {
+	.key = bindings_key,
+	.command = cmd_run_argv,
+	.ctl_input = ctl_input,
+	.subscribe = control_subscribe,
+	.caught_up = control_caught_up,
+	.bindable = cmd_bindable,
+	.draw = session_draw,
+	.draw_active = redraw_active,
+	.resize = session_resize,
+	.close_pane = window_close_pane,
+};
+
 /* The server process: detached from the terminal, in its own session. */
 static void daemonize(int listen_fd, const struct target *t, const char *workspace, const char *profile)
 {
@@ -68,7 +91,7 @@ static void daemonize(int listen_fd, const struct target *t, const char *workspa
 	}
 	if (chdir("/") < 0)
 		_exit(1);
-	_exit(server_start(t->name, t->path, listen_fd, workspace, profile));
+	_exit(server_start(t->name, t->path, listen_fd, workspace, profile, &hooks));
 }
 
 static int start_server(const struct target *t, const char *workspace, const char *profile)
@@ -260,7 +283,8 @@ static int verb_attach(int argc, char **argv)
 	return fd < 0 ? 1 : client_attach(fd, profile);
 }
 
-/* new, kill-session: an optional -t NAME first, the rest to the server. */
+/* A command of the server's table (new, kill-session, tiled...): an
+ * optional -t NAME first, the rest to the server. */
 static int verb_remote(int argc, char **argv, const char *verb)
 {
 	const char *name = NULL;
@@ -365,15 +389,11 @@ int cmd_session(int argc, char **argv)
 {
 	if (strcmp(argv[0], "attach") == 0)
 		return verb_attach(argc, argv);
-	if (strcmp(argv[0], "new") == 0)
-		return verb_remote(argc, argv, "new");
-	if (strcmp(argv[0], "kill-session") == 0)
-		return verb_remote(argc, argv, "kill-session");
-	if (strcmp(argv[0], "tiled") == 0) /* needs its line in main.c's verbs */
-		return verb_remote(argc, argv, "tiled");
 	if (strcmp(argv[0], "ls") == 0)
 		return verb_ls(argc, argv);
 	if (strcmp(argv[0], "events") == 0)
 		return verb_events(argc, argv);
+	if (cmd_lookup(argv[0], CMD_CLI) != NULL) /* the server's command table */
+		return verb_remote(argc, argv, argv[0]);
 	return verb_default(argc, argv);
 }

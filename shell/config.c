@@ -31,7 +31,8 @@ static int bad(const char *path, const struct json *v, char *err, size_t errlen,
 }
 
 /* "bind": {"v": "split-h", "C-x": "kill-pane"}: keys after the prefix. */
-static int config_binds(struct mux_config *cfg, const char *path, const struct json *obj, char *err, size_t errlen)
+static int config_binds(struct mux_config *cfg, const char *path, const struct json *obj,
+			bool (*bindable)(const char *), char *err, size_t errlen)
 {
 	if (obj->type != JSON_OBJECT)
 		return bad(path, obj, err, errlen,
@@ -44,7 +45,8 @@ static int config_binds(struct mux_config *cfg, const char *path, const struct j
 			return bad(path, b, err, errlen, "too many bindings");
 		if (!keys_parse(b->key, &mb->key))
 			return bad(path, b, err, errlen, "not a key name (such as \"v\", \"C-x\", \"M-Up\", \"F5\")");
-		if (b->type != JSON_STRING || !bindings_exists(b->str) || strlen(b->str) >= sizeof mb->cmd)
+		if (b->type != JSON_STRING || (bindable != NULL && !bindable(b->str)) ||
+		    strlen(b->str) >= sizeof mb->cmd)
 			return bad(path, b, err, errlen, "not a command (prefix ? lists them)");
 		snprintf(mb->cmd, sizeof mb->cmd, "%s", b->str);
 		cfg->nbinds++;
@@ -98,7 +100,10 @@ static int config_limits(struct mux_config *cfg, const char *path, const struct 
 	return 0;
 }
 
-static int config_member(struct mux_config *cfg, const char *path, const struct json *v, char *err, size_t errlen)
+/* bindable: whether a "bind" may name that command (the command table,
+ * given by the caller so that this file needs none of it); NULL: any. */
+static int config_member(struct mux_config *cfg, const char *path, const struct json *v, bool (*bindable)(const char *),
+			 char *err, size_t errlen)
 {
 	if (strcmp(v->key, "prefix") == 0) {
 		if (v->type != JSON_STRING || !keys_parse(v->str, &cfg->prefix))
@@ -118,7 +123,7 @@ static int config_member(struct mux_config *cfg, const char *path, const struct 
 		  : strcmp(v->key, "mouse") == 0 ? &cfg->mouse
 						 : &cfg->clipboard_write) = v->boolean;
 	} else if (strcmp(v->key, "bind") == 0) {
-		return config_binds(cfg, path, v, err, errlen);
+		return config_binds(cfg, path, v, bindable, err, errlen);
 	} else if (strcmp(v->key, "quiet_after") == 0) {
 		if (v->type != JSON_NUMBER || v->number < 0 || v->number > 3600 || v->number != (int)v->number)
 			return bad(path, v, err, errlen, "want a whole number of seconds from 0 (never) to 3600");
@@ -157,7 +162,8 @@ static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
 	return text;
 }
 
-int mux_config_load(struct mux_config *cfg, const char *path, char *err, size_t errlen)
+int mux_config_load_checked(struct mux_config *cfg, const char *path, bool (*bindable)(const char *), char *err,
+			    size_t errlen)
 {
 	mux_config_defaults(cfg);
 	err[0] = 0;
@@ -180,7 +186,7 @@ int mux_config_load(struct mux_config *cfg, const char *path, char *err, size_t 
 		const struct json *v;
 		json_each(v, root)
 		{
-			if ((r = config_member(cfg, path, v, err, errlen)) < 0)
+			if ((r = config_member(cfg, path, v, bindable, err, errlen)) < 0)
 				break;
 		}
 	}
@@ -188,4 +194,9 @@ int mux_config_load(struct mux_config *cfg, const char *path, char *err, size_t 
 	if (r < 0)
 		mux_config_defaults(cfg);
 	return r;
+}
+
+int mux_config_load(struct mux_config *cfg, const char *path, char *err, size_t errlen)
+{
+	return mux_config_load_checked(cfg, path, NULL, err, errlen);
 }

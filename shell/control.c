@@ -60,15 +60,14 @@ static unsigned kind_bit(const char *kind)
 
 /* The payload: int32 pane (0: all), then optionally a uint32 mask of
  * event kinds (bit i: event_kinds[i]; absent or 0: all). */
-void control_subscribe(struct client *c, const char *p, size_t len)
+int control_subscribe(struct client *c, const char *p, size_t len)
 {
 	int32_t pane;
 	uint32_t kinds = 0;
 	if ((len != sizeof pane && len != sizeof pane + sizeof kinds) || (memcpy(&pane, p, sizeof pane), pane < 0) ||
 	    c->attached || c->subscribed) {
 		server_log(c->srv, "client %d: malformed subscribe; dropped", c->fd);
-		client_fail(c, "protocol error");
-		return;
+		return -1;
 	}
 	if (len > sizeof pane)
 		memcpy(&kinds, p + sizeof pane, sizeof kinds);
@@ -78,6 +77,7 @@ void control_subscribe(struct client *c, const char *p, size_t len)
 	server_log(c->srv, "client %d subscribed to events (pane %d, 0: all)", c->fd, (int)pane);
 	int32_t ok = 0;
 	client_send(c, MSG_REPLY, &ok, sizeof ok);
+	return 0;
 }
 
 /* Drops once full, and keeps dropping until the queue has drained, so
@@ -117,7 +117,7 @@ static void publish(struct server *s, const char *kind, int pane, const char *js
 			sub_put(c, json, strlen(json));
 }
 
-static bool has_subscriber(const struct server *s)
+bool control_has_subscriber(const struct server *s)
 {
 	for (const struct client *c = s->clients; c != NULL; c = c->next)
 		if (c->subscribed)
@@ -127,7 +127,7 @@ static bool has_subscriber(const struct server *s)
 
 void control_event(struct server *s, const char *kind, int pane, cJSON *fields)
 {
-	if (!has_subscriber(s)) {
+	if (!control_has_subscriber(s)) {
 		cJSON_Delete(fields);
 		return;
 	}
@@ -151,7 +151,7 @@ void control_event(struct server *s, const char *kind, int pane, cJSON *fields)
  * "event" field put in front of its first key. */
 void control_publish(struct server *s, const struct denial *d)
 {
-	if (!has_subscriber(s))
+	if (!control_has_subscriber(s))
 		return;
 	char *json = denial_to_json(d, false);
 	struct buf line = { 0 };
@@ -185,14 +185,14 @@ static cJSON *prompt_json(const struct pane *p, const struct esc_prompt *q)
 
 void control_prompt_event(struct server *s, const struct pane *p)
 {
-	if (has_subscriber(s) && esc_pending(p->esc))
+	if (control_has_subscriber(s) && esc_pending(p->esc))
 		control_event(s, "prompt", p->id, prompt_json(p, &p->esc->q[p->esc->nq - 1]));
 }
 
 void control_answer_event(struct server *s, const struct pane *p, unsigned seq, const char *scope,
 			  const struct suggestion *given)
 {
-	if (!has_subscriber(s))
+	if (!control_has_subscriber(s))
 		return;
 	cJSON *o = cJSON_CreateObject();
 	char id[32], text[4200];
@@ -202,62 +202,6 @@ void control_answer_event(struct server *s, const struct pane *p, unsigned seq, 
 	if (given != NULL && suggest_format(given, text, sizeof text) > 0)
 		cJSON_AddStringToObject(o, "granted", text);
 	control_event(s, "answer", p->id, o);
-}
-
-/* Keeps only whole, valid UTF-8 sequences (a title cut at its buffer's
- * end, or a program's stray bytes), so that every event is valid JSON. */
-static void utf8_clean(char *s)
-{
-	unsigned char *in = (unsigned char *)s, *out = in;
-	while (*in) {
-		size_t n = *in < 0x80             ? 1
-			   : (*in & 0xe0) == 0xc0 ? 2
-			   : (*in & 0xf0) == 0xe0 ? 3
-			   : (*in & 0xf8) == 0xf0 ? 4
-						  : 0;
-		size_t k = 1;
-		while (n > 1 && k < n && (in[k] & 0xc0) == 0x80)
-			k++;
-		/* overlong forms, surrogates, past U+10FFFF */
-		bool bad = (n == 2 && *in < 0xc2) || (*in == 0xe0 && in[1] < 0xa0) || (*in == 0xed && in[1] > 0x9f) ||
-			   (*in == 0xf0 && in[1] < 0x90) || (*in == 0xf4 && in[1] > 0x8f) || *in > 0xf4;
-		if (n == 0 || k < n || bad) {
-			in++; /* not the start of a whole sequence: dropped */
-			continue;
-		}
-		memmove(out, in, n);
-		out += n;
-		in += n;
-	}
-	*out = '\0';
-}
-
-/* The title lines as drawn, told when they change. */
-void control_titles(struct server *s)
-{
-	if (!has_subscriber(s))
-		return;
-	for (struct window *w = s->windows; w != NULL; w = w->next)
-		for (struct pane *p = w->panes; p != NULL; p = p->next) {
-			char title[256], program[256];
-			pane_title(p, title, sizeof title);
-			uint64_t sum = 1469598103934665603u; /* FNV-1a */
-			for (const unsigned char *c = (const unsigned char *)title; *c; c++)
-				sum = (sum ^ *c) * 1099511628211u;
-			if (sum == p->title_sum)
-				continue;
-			p->title_sum = sum;
-			size_t n = strlen(title);
-			while (n > 0 && title[n - 1] == ' ')
-				title[--n] = '\0';
-			snprintf(program, sizeof program, "%s", vt_title(p->vt));
-			utf8_clean(title);
-			utf8_clean(program);
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "title", title + strspn(title, " "));
-			cJSON_AddStringToObject(o, "program", program);
-			control_event(s, "title", p->id, o);
-		}
 }
 
 /* "running", or how it ended: the words of the title (pane_title). */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pty/vt.h"
+#include "shell/mode.h"
 
 struct copy {
 	int scroll; /* lines scrolled up into the history */
@@ -18,45 +19,56 @@ struct copy {
 	char search[128];
 };
 
+static struct copy *copy_of(const struct pane *p)
+{
+	return p->mode == &mode_copy ? p->mode_data : NULL;
+}
+
 static int view_rows(const struct pane *p)
 {
 	return vt_rows(p->vt);
 }
 
+/* Enters copy mode (a pane in another mode stays in it), or scrolls it. */
 void copy_enter(struct pane *p, int scroll)
 {
-	if (p->copy == NULL) {
-		p->copy = calloc(1, sizeof *p->copy);
-		if (p->copy == NULL)
+	struct copy *c = copy_of(p);
+	if (p->mode != NULL && c == NULL)
+		return;
+	if (c == NULL) {
+		if ((c = calloc(1, sizeof *c)) == NULL)
 			return;
-		vt_cursor(p->vt, &p->copy->cy, &p->copy->cx);
+		vt_cursor(p->vt, &c->cy, &c->cx);
+		p->mode = &mode_copy;
+		p->mode_data = c;
 	}
-	p->copy->scroll += scroll;
-	if (p->copy->scroll > vt_history(p->vt))
-		p->copy->scroll = vt_history(p->vt);
+	c->scroll += scroll;
+	if (c->scroll > vt_history(p->vt))
+		c->scroll = vt_history(p->vt);
 	server_redraw(p->srv, true);
 }
 
-void copy_exit(struct pane *p)
+static void copy_free(struct pane *p)
 {
-	if (p->copy == NULL)
+	free(p->mode_data);
+	p->mode = NULL;
+	p->mode_data = NULL;
+}
+
+static void copy_exit(struct pane *p)
+{
+	if (copy_of(p) == NULL)
 		return;
-	free(p->copy);
-	p->copy = NULL;
+	copy_free(p);
 	server_redraw(p->srv, true);
 }
 
-int copy_scroll(const struct pane *p)
+/* How the pane shows: lines scrolled up, the cursor, the selection. */
+static void copy_view(const struct pane *p, int *scroll, int *cy, int *cx, struct ui_sel *sel)
 {
-	return p->copy != NULL ? p->copy->scroll : 0;
-}
-
-void copy_view(const struct pane *p, int *cy, int *cx, struct ui_sel *sel)
-{
-	const struct copy *c = p->copy;
+	const struct copy *c = copy_of(p);
 	*sel = (struct ui_sel){ 0 };
-	if (c == NULL)
-		return;
+	*scroll = c->scroll;
 	*cy = c->cy;
 	*cx = c->cx;
 	if (!c->selecting)
@@ -70,7 +82,7 @@ void copy_view(const struct pane *p, int *cy, int *cx, struct ui_sel *sel)
 /* Moves the cursor by rows, scrolling the view at its edges. */
 static void move_rows(struct pane *p, int d)
 {
-	struct copy *c = p->copy;
+	struct copy *c = copy_of(p);
 	c->cy += d;
 	if (c->cy < 0) {
 		c->scroll -= c->cy;
@@ -116,8 +128,8 @@ static size_t row_text(const struct vt *vt, int row, int c0, int c1, char *out, 
 static void copy_selection(struct pane *p)
 {
 	struct ui_sel sel;
-	int cy, cx;
-	copy_view(p, &cy, &cx, &sel);
+	int scroll, cy, cx;
+	copy_view(p, &scroll, &cy, &cx, &sel);
 	struct buf *b = &p->srv->paste;
 	b->len = 0;
 	if (!sel.on)
@@ -135,7 +147,7 @@ static void copy_selection(struct pane *p)
 /* Whether row r holds the search text; moves the cursor there if so. */
 static bool search_row(struct pane *p, int r)
 {
-	struct copy *c = p->copy;
+	struct copy *c = copy_of(p);
 	char line[4096];
 	row_text(p->vt, r, 0, vt_cols(p->vt) - 1, line, sizeof line);
 	char *hit = strstr(line, c->search);
@@ -149,7 +161,7 @@ static bool search_row(struct pane *p, int r)
 /* Upwards from the cursor, then on from the bottom of the screen. */
 static void search_up(struct pane *p)
 {
-	struct copy *c = p->copy;
+	struct copy *c = copy_of(p);
 	if (c->search[0] == 0)
 		return;
 	int from = c->cy - c->scroll;
@@ -161,19 +173,20 @@ static void search_up(struct pane *p)
 			return;
 }
 
-void copy_search_done(struct client *cl, struct pane *p, const char *text)
+/* The search prompt's text: the nearest line above that holds it. */
+static void copy_search_done(struct client *cl, const char *text)
 {
-	(void)cl;
-	if (p->copy == NULL)
+	struct pane *p = cl->srv->cur != NULL ? cl->srv->cur->active : NULL;
+	if (p == NULL || copy_of(p) == NULL)
 		return;
-	snprintf(p->copy->search, sizeof p->copy->search, "%s", text);
+	snprintf(copy_of(p)->search, sizeof copy_of(p)->search, "%s", text);
 	search_up(p);
 	server_redraw(p->srv, true);
 }
 
-void copy_key(struct client *cl, struct pane *p, const struct key *k)
+static void copy_key(struct client *cl, struct pane *p, const struct key *k)
 {
-	struct copy *c = p->copy;
+	struct copy *c = copy_of(p);
 	int rows = view_rows(p), cols = vt_cols(p->vt);
 	uint32_t code = k->code;
 	if (k->mods == VT_MOD_SHIFT && (code == VT_KEY_UP || code == VT_KEY_DOWN)) {
@@ -212,9 +225,7 @@ void copy_key(struct client *cl, struct pane *p, const struct key *k)
 		copy_exit(p);
 		return;
 	} else if (code == '/') {
-		cl->prompt_on = true;
-		cl->prompt_kind = PROMPT_SEARCH;
-		cl->prompt[0] = 0;
+		prompt_open(cl, "search: ", copy_search_done);
 	} else if (code == 'n')
 		search_up(p);
 	else if (code == 'q' || code == VT_KEY_ESCAPE || (code == 'c' && k->mods == VT_MOD_CTRL)) {
@@ -223,3 +234,19 @@ void copy_key(struct client *cl, struct pane *p, const struct key *k)
 	}
 	server_redraw(p->srv, true);
 }
+
+/* The wheel: up scrolls, down scrolls back and leaves at the bottom. */
+static void copy_wheel(struct client *cl, struct pane *p, int dir)
+{
+	struct key step = { .kind = KEY_PLAIN, .code = dir > 0 ? VT_KEY_UP : VT_KEY_DOWN, .mods = VT_MOD_SHIFT };
+	copy_key(cl, p, &step);
+}
+
+const struct pane_mode mode_copy = {
+	.name = "copy",
+	.title = " [copy mode]",
+	.key = copy_key,
+	.wheel = copy_wheel,
+	.view = copy_view,
+	.exit = copy_free,
+};

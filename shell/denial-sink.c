@@ -156,3 +156,12 @@ void escalate_captured(struct pane *p, const char *path, const char *op)
 		sink_emit(p, &d);
 	denial_clear(&d);
 }
+
+void pane_add_denial(struct server *s, int pane_id)
+{
+	struct pane *p = pane_find(s, pane_id);
+	if (p == NULL)
+		return;
+	p->denials++;
+	server_redraw(s, false);
+}

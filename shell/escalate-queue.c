@@ -2,8 +2,6 @@
  * multiplexer side (observer, restart, keys) is escalate-pane.c. */
 #include "shell/escalate-queue.h"
 
-#include "shell/request.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +38,8 @@ static bool queued(const struct esc_pane *e, const struct suggestion *s)
 	return false;
 }
 
-int esc_offer_request(struct esc_pane *e, const struct denial *d, struct request *req)
+int esc_offer_request(struct esc_pane *e, const struct denial *d, struct request *req,
+		      void (*cancel)(struct request *, const char *why))
 {
 	if (e->nq >= ESC_QUEUE_MAX)
 		return 0;
@@ -55,6 +54,7 @@ int esc_offer_request(struct esc_pane *e, const struct denial *d, struct request
 	p->exit_status = -1;
 	p->seq = ++e->next_seq;
 	p->req = req;
+	p->cancel = cancel;
 	e->nq++;
 	return 1;
 }
@@ -130,7 +130,7 @@ const struct esc_prompt *esc_head(const struct esc_pane *e)
 static void prompt_clear(struct esc_prompt *p)
 {
 	if (p->req != NULL)
-		request_cancel(p->req, "the prompt was dropped");
+		p->cancel(p->req, "the prompt was dropped");
 	p->req = NULL;
 	free(p->proc);
 	denial_clear(&p->d);
@@ -143,7 +143,7 @@ void esc_drop(struct esc_pane *e, size_t i, const char *why)
 	if (i >= e->nq)
 		return;
 	if (e->q[i].req != NULL)
-		request_cancel(e->q[i].req, why);
+		e->q[i].cancel(e->q[i].req, why);
 	e->q[i].req = NULL;
 	prompt_clear(&e->q[i]);
 	memmove(&e->q[i], &e->q[i + 1], (e->nq - i - 1) * sizeof e->q[0]);

@@ -39,6 +39,8 @@ struct esc_prompt {
 	char *proc;              /* the denied process's command line (an agent's tool call), or NULL */
 	int level;               /* how many directories up the person widened it (0: exact) */
 	struct request *req;     /* a `sandmux request` (shell/request.h), owned; NULL: a denial */
+	/* request_cancel, given with req: the queue is below request.c */
+	void (*cancel)(struct request *, const char *why);
 };
 
 struct esc_grants {
@@ -110,8 +112,10 @@ size_t esc_drop_stale(struct esc_pane *, bool (*gone)(const struct esc_prompt *,
  * next pane, the queue back in its order). */
 bool esc_turn(struct esc_pane *);
 /* Queues a prompt for a request (d: what the prompt bar shows, no
- * suggestion; req is then the queue's). 1, 0 when the queue is full, -1. */
-int esc_offer_request(struct esc_pane *, const struct denial *d, struct request *req);
+ * suggestion; req is then the queue's, ended by cancel when the prompt is
+ * dropped unanswered). 1, 0 when the queue is full, -1. */
+int esc_offer_request(struct esc_pane *, const struct denial *d, struct request *req,
+		      void (*cancel)(struct request *, const char *why));
 /* Removes prompt i unanswered (a request in it is cancelled with why). */
 void esc_drop(struct esc_pane *, size_t i, const char *why);
 /* The person widens (step 1) or narrows (-1) the head prompt's path by

@@ -1,9 +1,12 @@
 /* sandmux: a terminal multiplexer whose panes run in kernel-enforced
- * sandboxes. main only picks the verb; each verb is a shell/cmd-*.c. */
+ * sandboxes. main only picks the verb: a program of its own (run, policy,
+ * the control CLI: a shell/cmd-*.c each), or a command of the
+ * multiplexer's table (command.h) that the session's server runs. */
 #include <stdio.h>
 #include <string.h>
 
 #include "shell/cmd.h"
+#include "shell/command.h"
 
 static const struct verb {
 	const char *name;
@@ -18,13 +21,8 @@ static const struct verb {
 	{ "captured", cmd_captured,
 	  "captured [--layer DIR] [list [--json] | diff [PATH...] | apply (--all | PATH...) | discard]" },
 	{ "attach", cmd_session, "attach [-t NAME]" },
-	{ "new", cmd_session,
-	  "new [-t SESSION] [-n NAME] [--sandbox P] [--cwd DIR] [--agent NAME] [--layout L] [--json] -- CMD [ARG...] [::: CMD...]" },
-	{ "new", cmd_session, "new [-t SESSION] --file WALL.json" },
 	{ "ls", cmd_session, "ls [--json]" },
 	{ "events", cmd_session, "events [-t NAME] [--pane N] [--kind K,...]" },
-	{ "kill-session", cmd_session, "kill-session [-t NAME]" },
-	{ "tiled", cmd_session, "tiled [-t NAME]" },
 	{ "ctl", cmd_ctl, "ctl [-t NAME] [JSON]" },
 	{ "list", cmd_ctl, "list [-t NAME] [--json]" },
 	{ "send", cmd_ctl, "send -t [SESSION:]PANE KEY..." },
@@ -41,6 +39,22 @@ static void usage(FILE *f)
 	fprintf(f, "usage: sandmux [--sandbox NAME]          start or attach the session for this directory\n");
 	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
 		fprintf(f, "       sandmux %s\n", verbs[i].usage);
+	for (size_t i = 0; cmd_table[i] != NULL; i++) {
+		const struct cmd_entry *e = cmd_table[i];
+		if ((e->flags & CMD_CLI) && e->usage != NULL) /* the server's commands for scripts */
+			fprintf(f, "       sandmux %s%s%s\n", e->alias != NULL ? e->alias : e->name,
+				e->usage[0] ? " " : "", e->usage);
+	}
+}
+
+/* A command of the table that needs no session (list-commands). */
+static int local(int argc, char **argv)
+{
+	struct buf out = { 0 };
+	int status = cmd_run_argv(NULL, argc, (const char **)argv, NULL, &out);
+	fwrite(out.p, 1, out.len, status == 0 ? stdout : stderr);
+	buf_free(&out);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -54,6 +68,10 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
 			if (strcmp(argv[1], verbs[i].name) == 0)
 				return verbs[i].fn(argc - 1, argv + 1);
+		if (cmd_lookup(argv[1], CMD_LOCAL) != NULL)
+			return local(argc - 1, argv + 1);
+		if (cmd_lookup(argv[1], CMD_CLI) != NULL)
+			return cmd_session(argc - 1, argv + 1);
 		fprintf(stderr, "sandmux: unknown command \"%s\"\n", argv[1]);
 		usage(stderr);
 		return 2;

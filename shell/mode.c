@@ -1,4 +1,5 @@
-/* mode: entering, leaving and dispatching to a client's mode (mode.h). */
+/* mode: entering, leaving and dispatching to a client's mode (mode.h);
+ * a pane's mode is called through pane->mode where it is used. */
 #include "shell/mode.h"
 
 void mode_enter(struct client *c, const struct client_mode *m)
@@ -33,7 +34,7 @@ bool mode_key(struct client *c, const struct key *k)
 
 bool mode_draw(struct client *c)
 {
-	if (c->mode == NULL)
+	if (c->mode == NULL || c->mode->draw == NULL)
 		return false;
 	c->mode->draw(c);
 	return true;

@@ -9,17 +9,25 @@
  *   session.c       windows of the session; its size (smallest client)
  *   window.c        a window's panes and layout: split, close, focus, zoom
  *   pane.c          a pane: its PTY, sandboxed process, screen, title
+ *   pane-io.c       a pane's PTY output read into its screen, input queued
  *   pane-spawn.c    a pane's policy and its sandbox (backends/run.h)
  *   pane-limits.c   a pane's resource limits
  *   denial-sink.c   where a pane's denials go (log, events, title, prompt)
  *   pane-osc.c      a pane's OSC strings: clipboard, shell integration hook
  *   redraw.c        composing each client's screen with ui/
- *   bindings.c      the command table and key bindings
- *   command.c       verbs from `sandmux new`, `ls`, `kill-session`
+ *   bindings.c      a client's keys: the prefix, bound commands, the prompts
+ *   command.c       the one command table and its front ends (command.h)
+ *   args.c          every command's argument parser (args.h)
+ *   cmd-find.c      every command's target lookup: pane id, name, W.N
+ *   cmd-pane.c      the commands on a pane (split, kill, send-keys, capture...)
+ *   cmd-new-pane.c  new-pane: `sandmux new`, ctl's new-pane, `:new-pane`
+ *   cmd-window.c    the commands on windows (layouts, select, rename...)
+ *   cmd-server.c    the commands on the session and clients (detach, help...)
  *   control.c       events to subscribers, the session as JSON (`ls --json`)
  *   ctl.c           the control interface: JSON-line requests on the socket
  *   alerts.c        attention: prompts, bell, notifications, quiet panes
- *   mode.c          what covers a client's screen: help, overview.c
+ *   mode.c          a client's modes (help, overview.c, the prompt), a pane's (copy)
+ *   status-prompt.c the status line's prompt: `:`, rename, search, y/n
  *   copy.c          copy mode: scroll, search, select, copy
  *   config.c        ~/.sandmux/sandmux.json
  *   peer.c          refusing socket peers that run inside a sandbox
@@ -81,13 +89,16 @@ struct mux_config {
 			       * where they can be read (backends/run.h: opts.audit) */
 };
 /* Defaults, then the file at path (may be absent). 0, or -1 with
- * "FILE:LINE:COL: FIELD: what is wrong" in err. */
-int mux_config_load(struct mux_config *, const char *path, char *err, size_t errlen);
+ * "FILE:LINE:COL: FIELD: what is wrong" in err. bindable says which
+ * commands "bind" may name (cmd_bindable; NULL: any). */
+int mux_config_load_checked(struct mux_config *, const char *path, bool (*bindable)(const char *name), char *err,
+			    size_t errlen);
+int mux_config_load(struct mux_config *, const char *path, char *err, size_t errlen); /* bindable NULL */
 void mux_config_defaults(struct mux_config *);
 
 enum pane_state { PANE_RUNNING, PANE_EXITED, PANE_KILLED, PANE_FAILED };
 
-struct copy;        /* copy.c */
+struct pane_mode;   /* mode.h */
 struct client_mode; /* mode.h */
 
 struct pane {
@@ -110,7 +121,8 @@ struct pane {
 	int denials;
 	int x, y, w, h; /* on screen, title line included */
 	bool resized;
-	struct copy *copy;
+	const struct pane_mode *mode; /* copy mode (shell/mode.h), or NULL */
+	void *mode_data;              /* ... its state, the mode's own */
 	/* OSC 7/133/633 from the program (shell integration) go here; set it
 	 * after pane_new(). OSC 52 is handled by pane-osc.c. */
 	void (*osc_hook)(int command, const char *arg, size_t len, void *data);
@@ -163,11 +175,13 @@ struct client {
 	uint64_t keys_timer;            /* flushes them if no more come (client_keys_late) */
 	struct layout *drag;            /* a border being dragged with the mouse */
 	int drag_index;
-	char prompt[128]; /* a line being typed in the status bar; prompt_on says so */
-	bool prompt_on;
-	enum { PROMPT_SEARCH, PROMPT_COMMAND, PROMPT_RENAME, PROMPT_CONFIRM } prompt_kind;
-	int confirm_pane;  /* PROMPT_CONFIRM: the pane (id) y kills */
-	char message[128]; /* one line shown in the status bar until a key */
+	/* the status line's prompt (mode_prompt, shell/status-prompt.c) */
+	char prompt[128];                                       /* what is typed so far */
+	char prompt_label[64];                                  /* ":", "search: ", or a y/n question */
+	void (*prompt_done)(struct client *, const char *text); /* on Enter */
+	void (*prompt_yes)(struct client *, int arg);           /* a question's y, else NULL */
+	int prompt_arg;                                         /* ... its argument (the pane y kills) */
+	char message[128];                                      /* one line shown in the status bar until a key */
 	/* escalation (shell/escalate-view.c) */
 	int denials_filter; /* its pane filter, 0: all */
 	int denials_top;    /* its first line shown (mode_denials) */
@@ -185,7 +199,26 @@ struct client {
 	unsigned long dropped; /* events not queued since it fell behind */
 };
 
+/* What the server's lower files (server.c, server-client.c, server-draw.c,
+ * client-io.c, pane.c) call in the higher ones — the key bindings, the
+ * command table, the control interface, the event subscribers, drawing,
+ * the session's size, closing a pane's window — given by the caller of
+ * server_start(), so that no arrow points up (README "Layout"). */
+struct server_hooks {
+	void (*key)(struct client *, const struct key *, const char *raw, size_t rawlen); /* bindings_key */
+	int (*command)(struct server *, int argc, const char **argv, const char *cwd, struct buf *reply);
+	void (*ctl_input)(struct client *);                                 /* ctl.c */
+	int (*subscribe)(struct client *, const char *payload, size_t len); /* control.c; -1: malformed */
+	void (*caught_up)(struct client *);                                 /* control.c */
+	bool (*bindable)(const char *name);                                 /* config.c's check */
+	void (*draw)(struct server *);                                      /* redraw_clients, for server-draw.c */
+	void (*resize)(struct server *);                                    /* session_resize, for client-io.c */
+	void (*close_pane)(struct window *, struct pane *);                 /* window_close_pane, for pane.c */
+	void (*draw_active)(struct server *);                               /* redraw_active, for server-draw.c */
+};
+
 struct server {
+	const struct server_hooks *hooks;
 	struct loop *loop;
 	struct mux_config cfg;
 	char cfg_err[600]; /* shown to each client that attaches */
@@ -207,11 +240,6 @@ struct server {
 	struct ui *parked[MUX_MAX_PARKED]; /* screens of gone clients, for reuse (ui_park) */
 	int nparked;
 	uint64_t draw_timer, last_draw;
-	/* set by server.c, so that the lower files call nothing above them: */
-	void (*draw)(struct server *);                      /* redraw_clients, for server-draw.c */
-	void (*resize)(struct server *);                    /* session_resize, for client-io.c */
-	void (*close_pane)(struct window *, struct pane *); /* window_close_pane, for pane.c */
-	void (*draw_active)(struct server *);               /* redraw_active, for server-draw.c */
 	uint32_t term_rgb[3];           /* the attached terminal's fg, bg, cursor (shell/term-colors.h) */
 	unsigned term_known;            /* bit i: term_rgb[i] was answered */
 	uint64_t last_input;            /* when a client last typed (pane.c: floods rest meanwhile) */
@@ -227,7 +255,8 @@ struct server {
 };
 
 /* server.c */
-int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile);
+int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile,
+		 const struct server_hooks *);
 /* server-log.c: ~/.sandmux/state/server.log. */
 void server_log(struct server *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* From now on a fatal signal writes one line into the log first. */
@@ -301,22 +330,28 @@ void window_layout(struct window *);
 struct pane *pane_new(struct window *, const struct pane_spec *, int cols, int rows);
 void pane_free(struct pane *);
 void pane_resize(struct pane *, int w, int h);
-void pane_write(struct pane *, const char *, size_t);
 /* Ends what runs in the pane and starts spec's program again on a new
  * PTY, keeping the screen (an approved escalation, shell/escalate.h). */
 void pane_respawn(struct pane *, const struct pane_spec *);
-/* Reads what the program has written so far, now (a denial arrived: the
- * shell's OSC 633;E for the command that caused it came before it). */
-void pane_read_pending(struct pane *);
-
 /* The title line: "[1] name · profile · running · denials 0". */
 void pane_title(const struct pane *, char *buf, size_t cap);
-/* Adds one to the pane's denial counter (the denials engineer calls this). */
-void pane_add_denial(struct server *, int pane_id);
 /* Capture mode, after the command ended: counts what its layer holds and
  * lists each change in the denials pane (op "captured"). */
 void pane_captured(struct pane *);
-struct pane *pane_find(struct server *, int id);
+struct pane *pane_find(const struct server *, int id); /* cmd-find.c */
+
+/* pane-io.c: queues input for the program (dropped once 1 MiB waits). */
+void pane_write(struct pane *, const char *, size_t);
+/* Reads what the program has written so far, now (a denial arrived: the
+ * shell's OSC 633;E for the command that caused it came before it). */
+void pane_read_pending(struct pane *);
+/* Watches the pane's new PTY master (p->fd) for output. */
+void pane_io_start(struct pane *);
+/* Stops watching the PTY and closes it; queued input is dropped. */
+void pane_close_fd(struct pane *);
+
+/* denial-sink.c: adds one to the pane's denial counter in its title. */
+void pane_add_denial(struct server *, int pane_id);
 
 /* pane-osc.c: routes the pane's OSC strings (clipboard, osc_hook). */
 void pane_osc_init(struct pane *);
@@ -375,32 +410,19 @@ int pane_spawn(struct pane *, const struct pane_spec *, char *const *argv, char 
  * (pane_free and every respawn). */
 void pane_run_stop(struct pane *);
 
-/* bindings.c */
-/* Handles one key typed by a client. */
+/* bindings.c: handles one key typed by a client. */
 void bindings_key(struct client *, const struct key *, const char *raw, size_t rawlen);
-/* Whether a command of that name exists (config.c checks "bind"). */
-bool bindings_exists(const char *name);
-/* Help lines, for the help screen; returns the count. */
-int bindings_help(const struct server *, char lines[][96], int max);
 
-/* command.c: runs a verb a client sent (new, info, workspace,
- * kill-session, tiled); returns its exit status, text in reply. */
-int command_run(struct server *, int argc, const char **argv, const char *cwd, struct buf *reply);
-/* A pane for spec in w (NULL: the current window), or in a new window when
- * w has no room; NULL with err. */
-struct pane *command_new_pane(struct server *, struct window *w, const struct pane_spec *, char *err, size_t errlen);
+/* The command table, its front ends and target lookup: command.h. */
 
 /* ctl.c: the control interface (JSON lines; a connection whose first
  * byte is '{'). Takes every whole request line in the client's input. */
 void ctl_input(struct client *);
-/* A pane by "ID", "W.N" (window W's Nth pane from 0) or name (or, name
- * NULL, by id). */
-struct pane *ctl_find_pane(struct server *, const char *name, int id);
 
 /* control.c: events to subscribers and the session as JSON. */
 struct denial;
 /* MSG_SUBSCRIBE from a client: it gets every event from now on. */
-void control_subscribe(struct client *, const char *payload, size_t len);
+int control_subscribe(struct client *, const char *payload, size_t len); /* -1: malformed, drop it */
 /* "denial,exit" as a mask of event kinds; 0 when one is unknown. */
 unsigned control_kinds_parse(const char *list);
 /* One denial (every one, not coalesced) to the subscribers that want it. */
@@ -417,8 +439,11 @@ void control_answer_event(struct server *, const struct pane *, unsigned seq, co
 			  const struct suggestion *given);
 /* The session, its windows and panes (`ls --json`, ctl's "list"). */
 struct cJSON *control_session_json(const struct server *);
-/* At each draw: a "title" event for every pane whose title line (its
- * program's OSC 0/2, or sandmux's own text) changed since last told. */
+/* Whether any client follows the events. */
+bool control_has_subscriber(const struct server *);
+/* control-titles.c, at each draw: a "title" event for every pane whose
+ * title line (its program's OSC 0/2, or sandmux's own text) changed since
+ * last told. */
 void control_titles(struct server *);
 /* The client's queue is empty: a subscriber that lost events hears how
  * many, and gets events again. */
@@ -426,15 +451,8 @@ void control_caught_up(struct client *);
 /* `ls --json`: the session as one JSON object. */
 int control_ls(struct server *, struct buf *out);
 
-/* copy.c */
+/* copy.c: copy mode, a pane mode (mode.h's mode_copy). */
 void copy_enter(struct pane *, int scroll);
-void copy_exit(struct pane *);
-/* A key in copy mode; the client is used for the search prompt. */
-void copy_key(struct client *, struct pane *, const struct key *);
-void copy_search_done(struct client *, struct pane *, const char *text);
-/* What redraw needs: lines scrolled up, the cursor, the selection. */
-int copy_scroll(const struct pane *);
-void copy_view(const struct pane *, int *cy, int *cx, struct ui_sel *);
 
 /* sockdir.c */
 /* The private directory for sockets: $XDG_RUNTIME_DIR/sandmux or

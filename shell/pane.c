@@ -1,143 +1,23 @@
 /* pane: one PTY, the sandboxed program on it, and its screen (pty/vt.h).
- * Output is read at most READ_MAX bytes per loop turn, so a pane that
- * floods cannot starve the keyboard or the other panes; the screen is
- * drawn on the next tick, not per read. The program's end comes from its
+ * Its output and input go through pane-io.c. The program's end comes from its
  * sandbox (backends/run.h); the pane then stays, with its status in the
  * title, until closed. */
 #include "shell/mux.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "backends/capture.h"
 #include "backends/loop.h"
 #include "pty/pty.h"
 #include "pty/vt.h"
 #include "shell/escalate.h"
+#include "shell/mode.h"
 #include "shell/request.h"
-
-#define READ_MAX    65536
-#define READ_SIDE   4096
-#define READ_HIDDEN 4096
-#define READ_REST   1    /* ms a flooding pane not typed into waits between reads */
-#define TYPING_MS   1000 /* ... for this long after a key was typed */
-
-static void on_pane_out(struct watch *w, int events, void *arg);
-
-static void pane_close_fd(struct pane *p)
-{
-	if (p->read_timer != 0)
-		timer_cancel(p->srv->loop, p->read_timer);
-	p->read_timer = 0;
-	watch_del(p->fdw);
-	p->fdw = NULL;
-	if (p->fd >= 0)
-		close(p->fd);
-	p->fd = -1;
-	buf_free(&p->wq);
-}
-
-static void pane_flush(struct pane *p)
-{
-	while (p->wq.len > 0 && p->fd >= 0) {
-		ssize_t n = write(p->fd, p->wq.p, p->wq.len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		buf_drop(&p->wq, (size_t)n);
-	}
-	if (p->fdw != NULL)
-		watch_set(p->fdw, (p->read_timer != 0 ? 0 : LOOP_IN) | (p->wq.len > 0 ? LOOP_OUT : 0));
-}
-
-static void pane_rested(void *arg)
-{
-	struct pane *p = arg;
-	p->read_timer = 0;
-	pane_flush(p);
-}
-
-/* While a person types, a pane that filled its share of a turn and is not
- * the one typed into rests a moment: its program blocks on the full PTY
- * instead of competing for the CPU with the echo the person waits for.
- * Its output is still all parsed, a little later; with nobody typing,
- * floods go at full speed. */
-static void pane_rest(struct pane *p)
-{
-	p->read_timer = timer_add(p->srv->loop, READ_REST, pane_rested, p);
-	if (p->read_timer != 0)
-		pane_flush(p);
-}
-
-void pane_write(struct pane *p, const char *data, size_t len)
-{
-	if (p->fd < 0 || p->state != PANE_RUNNING)
-		return;
-	if (p->wq.len < (1u << 20)) /* a program that never reads loses input beyond 1 MiB */
-		buf_add(&p->wq, data, len);
-	pane_flush(p);
-}
-
-static void pane_read(struct pane *p)
-{
-	char buf[16384];
-	size_t total = 0;
-	/* a PTY hands out a few KiB per read: take up to READ_MAX a turn from
-	 * the pane being typed into, less from the others, so that parsing a
-	 * neighbour's flood never holds up long a loop turn the keyboard's
-	 * echo waits for */
-	bool visible = p->win == p->srv->cur;
-	size_t max = visible && p == p->win->active ? READ_MAX : visible ? READ_SIDE : READ_HIDDEN;
-	while (total < max) {
-		size_t want = max - total < sizeof buf ? max - total : sizeof buf;
-		ssize_t n = pty_read(p->fd, buf, want);
-		if (n == 0)
-			break;
-		if (n < 0) { /* every writer of the PTY is gone */
-			pane_close_fd(p);
-			break;
-		}
-		vt_write(p->vt, buf, (size_t)n);
-		total += (size_t)n;
-	}
-	if (p->fd >= 0 && total >= max && max < READ_MAX && loop_now_ms() - p->srv->last_input < TYPING_MS)
-		pane_rest(p);
-	/* only what can be seen makes a flood that holds drawing back: a
-	 * hidden window pouring out output must not slow another's echo */
-	server_output(p->srv, p->win == p->srv->cur ? total : 0);
-	if (p->fd < 0 || total == 0) {
-		server_redraw(p->srv, false);
-		return;
-	}
-	alerts_output(p);
-	if (vt_take_bell(p->vt))
-		alerts_bell(p);
-	char reply[256];
-	size_t r;
-	while ((r = vt_take_reply(p->vt, reply, sizeof reply)) > 0)
-		pane_write(p, reply, r);
-	if (p->win == p->srv->cur && p == p->win->active && total < 1024)
-		server_redraw_now(p->srv); /* an echo: not held back by a neighbour's flood */
-	else
-		server_redraw(p->srv, false);
-}
-
-static void on_pane_out(struct watch *w, int events, void *arg)
-{
-	(void)w;
-	struct pane *p = arg;
-	if (events & LOOP_OUT)
-		pane_flush(p);
-	if (p->fd >= 0 && (events & (LOOP_IN | LOOP_ERR)))
-		pane_read(p);
-}
 
 static void pane_exit_event(const struct pane *p)
 {
@@ -162,7 +42,7 @@ static void on_pane_exit(int code, int sig, void *arg)
 	/* a shell that ends well closes its pane, like tmux; a command given
 	 * with `sandmux new`, or one that failed, stays to show its status */
 	if (!p->keep_on_exit && p->state == PANE_EXITED && p->status == 0)
-		p->srv->close_pane(p->win, p); /* window_close_pane: windows are above panes */
+		p->srv->hooks->close_pane(p->win, p); /* window_close_pane: windows are above panes */
 }
 
 /* The environment panes start from: the server's, minus the outer
@@ -213,7 +93,7 @@ static void pane_start(struct pane *p, const struct pane_spec *spec, int rows, i
 	pty_close_slave(&pty);
 	if (r < 0)
 		goto failed;
-	p->fdw = watch_add(p->srv->loop, p->fd, LOOP_IN, on_pane_out, p);
+	pane_io_start(p);
 	return;
 failed:
 	/* the pane stays, showing why nothing runs in it */
@@ -256,20 +136,15 @@ struct pane *pane_new(struct window *w, const struct pane_spec *spec, int cols, 
 
 void pane_free(struct pane *p)
 {
-	pane_run_stop(p); /* the whole tree, reaped; its proxy and observer freed */
-	copy_exit(p);
+	pane_run_stop(p);    /* the whole tree, reaped; its proxy and observer freed */
+	if (p->mode != NULL) /* copy mode */
+		p->mode->exit(p);
 	pane_close_fd(p);
 	vt_free(p->vt);
 	alerts_pane_free(p);
 	escalate_pane_free(p);
 	request_pane_free(p);
 	free(p);
-}
-
-void pane_read_pending(struct pane *p)
-{
-	if (p->fd >= 0)
-		pane_read(p);
 }
 
 void pane_respawn(struct pane *p, const struct pane_spec *spec)
@@ -321,17 +196,8 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 	if (p->captured > 0)
 		snprintf(captured, sizeof captured, " · captured %d", p->captured);
 	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s%s%s ", p->id, p->name,
-		 p->copy != NULL ? " [copy mode]" : "", state, p->profile, p->weak ? " (weak)" : "", p->denials,
+		 p->mode != NULL ? p->mode->title : "", state, p->profile, p->weak ? " (weak)" : "", p->denials,
 		 captured, mark, lim, t[0] ? " · " : "", t);
-}
-
-struct pane *pane_find(struct server *s, int id)
-{
-	for (struct window *w = s->windows; w != NULL; w = w->next)
-		for (struct pane *p = w->panes; p != NULL; p = p->next)
-			if (p->id == id)
-				return p;
-	return NULL;
 }
 
 void pane_captured(struct pane *p)
@@ -347,13 +213,4 @@ void pane_captured(struct pane *p)
 	if (cl.n > 0)
 		server_log(p->srv, "pane %d: %zu captured change(s) in %s", p->id, cl.n, p->capture);
 	capture_list_free(&cl);
-}
-
-void pane_add_denial(struct server *s, int pane_id)
-{
-	struct pane *p = pane_find(s, pane_id);
-	if (p == NULL)
-		return;
-	p->denials++;
-	server_redraw(s, false);
 }

@@ -35,10 +35,9 @@ static void draw_pane(struct client *c, struct pane *p, bool active, bool all)
 				    : UI_TITLE);
 	struct ui_sel sel = { 0 };
 	int scroll = 0;
-	if (p->copy != NULL) {
+	if (p->mode != NULL) { /* copy mode: scrolled, a selection */
 		int cy, cx;
-		scroll = copy_scroll(p);
-		copy_view(p, &cy, &cx, &sel);
+		p->mode->view(p, &scroll, &cy, &cx, &sel);
 		all = true;
 	}
 	ui_draw_vt(c->ui, p->vt, p->x, p->y + 1, p->w, p->h - 1, scroll, all || p->resized, &sel);
@@ -58,15 +57,10 @@ static void draw_borders(struct client *c, struct window *w)
 		ui_vline(c->ui, a->x - 1, a->y, a->h, UI_BORDER_ACTIVE);
 }
 
-/* The prompt being typed, with its label. */
+/* The status line's prompt, when the client's mode is one. */
 static const char *prompt_line(const struct client *c, char *line, size_t size)
 {
-	static const char *const label[] = { [PROMPT_SEARCH] = "search: ",
-					     [PROMPT_COMMAND] = ":",
-					     [PROMPT_RENAME] = "rename window: ",
-					     [PROMPT_CONFIRM] = "" };
-	snprintf(line, size, "%s%s", label[c->prompt_kind], c->prompt);
-	return line;
+	return c->mode != NULL && c->mode->status != NULL ? c->mode->status(c, line, size) : NULL;
 }
 
 static void draw_status(struct client *c)
@@ -76,9 +70,9 @@ static void draw_status(struct client *c)
 		return;
 	int row = s->rows - 1;
 	char line[512];
-	if (c->prompt_on) {
+	if (prompt_line(c, line, sizeof line) != NULL) {
 		/* as in tmux, a prompt takes the whole line, from the left */
-		ui_text(c->ui, row, 0, s->cols, prompt_line(c, line, sizeof line), UI_STATUS_CURRENT);
+		ui_text(c->ui, row, 0, s->cols, line, UI_STATUS_CURRENT);
 		return;
 	}
 	int n = snprintf(line, sizeof line, "[%s] ", s->name);
@@ -134,21 +128,23 @@ static void draw_outside(struct client *c)
 static void draw_cursor(struct client *c, struct window *w)
 {
 	struct pane *p = w->active;
-	if (c->prompt_on && c->srv->cfg.status) {
-		char line[512];
-		int at = (int)strlen(prompt_line(c, line, sizeof line));
+	char line[512];
+	bool prompt = prompt_line(c, line, sizeof line) != NULL;
+	if (prompt && c->srv->cfg.status) {
+		int at = (int)strlen(line);
 		ui_cursor(c->ui, c->srv->rows - 1, at < c->srv->cols ? at : c->srv->cols - 1, true);
 		return;
 	}
-	if (c->prompt_on || p == NULL) {
+	if (prompt || p == NULL) {
 		ui_cursor(c->ui, c->srv->rows - 1, c->srv->cols - 1, false);
 		return;
 	}
 	int cy, cx;
 	bool visible = vt_modes(p->vt)->cursor_visible;
-	if (p->copy != NULL) {
+	if (p->mode != NULL) {
 		struct ui_sel sel;
-		copy_view(p, &cy, &cx, &sel);
+		int scroll;
+		p->mode->view(p, &scroll, &cy, &cx, &sel);
 		visible = true;
 	} else {
 		vt_cursor(p->vt, &cy, &cx);
@@ -184,7 +180,7 @@ static void draw_client(struct client *c)
 	/* the outer terminal reports the mouse only while the mouse option is
 	 * on or the pane in front asked for reports */
 	struct pane *a = w != NULL ? w->active : NULL;
-	ui_mouse(c->ui, s->cfg.mouse || (a != NULL && a->copy == NULL && vt_modes(a->vt)->mouse != 0));
+	ui_mouse(c->ui, s->cfg.mouse || (a != NULL && a->mode == NULL && vt_modes(a->vt)->mouse != 0));
 	ui_flush(c->ui, sink_client, c);
 	draw_outside(c); /* every frame: curses clears its lines to their end */
 }
@@ -193,7 +189,7 @@ static void draw_client(struct client *c)
  * (zoomed or not), nothing covering it that would need the rest redrawn. */
 static bool active_alone(const struct client *c)
 {
-	return !c->full && !c->prompt_on && c->srv->cur != NULL && c->srv->cur->active != NULL && c->mode == NULL;
+	return !c->full && c->srv->cur != NULL && c->srv->cur->active != NULL && c->mode == NULL;
 }
 
 void redraw_active(struct server *s)

@@ -263,7 +263,7 @@ static bool offer(struct request *r, struct pane *p)
 		d.pid = r->from;
 		snprintf(d.comm, sizeof d.comm, "%s", r->comm);
 		d.pane = p->id;
-		q = esc_offer_request(p->esc, &d, r);
+		q = esc_offer_request(p->esc, &d, r, request_cancel);
 	}
 	denial_clear(&d);
 	free(cmd);

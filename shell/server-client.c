@@ -68,10 +68,10 @@ static void client_flush(struct client *c)
 		}
 		buf_drop(&c->out, (size_t)n);
 	}
-	control_caught_up(c);
+	c->srv->hooks->caught_up(c);
 	if (c->ctl && c->in.len > 0 && !client_behind(c)) {
 		struct server *s = c->srv;
-		ctl_input(c); /* the requests that waited for it to read */
+		s->hooks->ctl_input(c); /* the requests that waited for it to read */
 		if (!client_alive(s, c))
 			return;
 	}
@@ -191,7 +191,7 @@ static bool client_keys(struct client *c, bool late)
 		}
 		if (n == 0)
 			break;
-		bindings_key(c, &k, c->keys.p + at, n);
+		c->srv->hooks->key(c, &k, c->keys.p + at, n);
 		at += n;
 		if (!client_alive(s, c) || c->closing)
 			return false;
@@ -239,7 +239,7 @@ static void client_command(struct client *c, const char *p, size_t len)
 		return;
 	}
 	struct buf reply = { 0 };
-	int32_t status = command_run(c->srv, argc - 1, argv + 1, argv[0], &reply);
+	int32_t status = c->srv->hooks->command(c->srv, argc - 1, argv + 1, argv[0], &reply);
 	struct buf msg = { 0 };
 	buf_add(&msg, &status, sizeof status);
 	buf_add(&msg, reply.p, reply.len);
@@ -275,7 +275,8 @@ static bool client_dispatch(struct client *c)
 			client_command(c, p, h.len);
 			break;
 		case MSG_SUBSCRIBE:
-			control_subscribe(c, p, h.len);
+			if (c->srv->hooks->subscribe(c, p, h.len) < 0)
+				client_fail(c, "protocol error");
 			break;
 		default:
 			server_log(s, "client %d: unexpected message %u; dropped", c->fd, h.type);
@@ -329,7 +330,7 @@ static void on_client(struct watch *w, int events, void *arg)
 	buf_add(&c->in, buf, (size_t)n);
 	if (c->ctl) {
 		struct server *s = c->srv;
-		ctl_input(c);
+		c->srv->hooks->ctl_input(c);
 		if (client_alive(s, c) && c->out.len > 0)
 			client_flush(c);
 		return;

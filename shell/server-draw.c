@@ -1,6 +1,6 @@
 /* server-draw: when the session is drawn. Every file that changes what a
  * client sees asks here (server_redraw); the frame itself is drawn by
- * redraw.c through s->draw, so this file calls nothing above it. */
+ * redraw.c through s->hooks->draw, so this file calls nothing above it. */
 #include "shell/mux.h"
 
 #include "backends/loop.h"
@@ -26,7 +26,7 @@ static void draw_tick(void *arg)
 	s->draw_timer = 0;
 	s->draw_pending = false;
 	s->last_draw = loop_now_ms();
-	s->draw(s); /* redraw_clients: the drawing files are above this one */
+	s->hooks->draw(s); /* redraw_clients: the drawing files are above this one */
 }
 
 /* Small changes (a typed key's echo, a prompt) are drawn at the end of
@@ -54,7 +54,7 @@ static void echo_tick(void *arg)
 	struct server *s = arg;
 	s->echo_pending = false;
 	if (s->draw_pending && s->draw_held)
-		s->draw_active(s); /* redraw_active: the drawing files are above this one */
+		s->hooks->draw_active(s); /* redraw_active: the drawing files are above this one */
 }
 
 /* The pane being typed into printed a little (an echo): draw it at the end

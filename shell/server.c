@@ -22,13 +22,6 @@
 #include "policy/paths.h"
 #include "shell/home.h"
 
-/* A frame, then the title events of whatever changed a title in it. */
-static void server_draw(struct server *s)
-{
-	redraw_clients(s);
-	control_titles(s);
-}
-
 static void on_listen(struct watch *w, int events, void *arg)
 {
 	(void)w;
@@ -74,10 +67,6 @@ static int server_init(struct server *s, const char *name, const char *sock_path
 	s->rows = 24;
 	s->cols = 80;
 	s->loop = loop_new();
-	s->draw = server_draw;
-	s->draw_active = redraw_active;
-	s->resize = session_resize;
-	s->close_pane = window_close_pane;
 	sigset_t set;
 	s->sig_fd = signals_open(&set);
 	if (s->loop == NULL || s->sig_fd < 0 || s->sock_path == NULL || s->workspace == NULL || s->profile == NULL)
@@ -147,13 +136,16 @@ static void server_locale(void)
 		setlocale(LC_CTYPE, "en_US.UTF-8");
 }
 
-int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile)
+int server_start(const char *name, const char *sock_path, int listen_fd, const char *workspace, const char *profile,
+		 const struct server_hooks *hooks)
 {
 	server_locale();
 	/* HOME is read once, here: every file under ~/.sandmux the session
 	 * writes is named from this copy, and with no absolute HOME none is. */
 	const char *env_home = home_env();
-	struct server s = { .listen_fd = -1, .sig_fd = -1, .home = env_home != NULL ? strdup(env_home) : NULL };
+	struct server s = {
+		.hooks = hooks, .listen_fd = -1, .sig_fd = -1, .home = env_home != NULL ? strdup(env_home) : NULL
+	};
 	/* ~/.sandmux/state/server.log: never through a link (backends/safefile.h) */
 	char err[512];
 	int logfd = s.home != NULL ? safefile_append(s.home, sm_path_rel(SM_PATH_SERVER_LOG), err, sizeof err) : -1;
@@ -166,7 +158,7 @@ int server_start(const char *name, const char *sock_path, int listen_fd, const c
 	char cfgpath[4200];
 	const char *home = s.home;
 	sm_path(home, SM_PATH_CONFIG, cfgpath, sizeof cfgpath);
-	if (mux_config_load(&s.cfg, cfgpath, err, sizeof err) < 0) {
+	if (mux_config_load_checked(&s.cfg, cfgpath, hooks->bindable, err, sizeof err) < 0) {
 		server_log(&s, "%s (using the defaults)", err);
 		size_t hl = home != NULL ? strlen(home) : 0;
 		bool under = hl > 1 && strncmp(err, home, hl) == 0 && err[hl] == '/';

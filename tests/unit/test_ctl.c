@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "shell/command.h"
 #include "shell/escalate-queue.h"
 #include "shell/mux.h"
 #include "tests/unit/unit.h"
@@ -19,20 +20,20 @@ static void test_targets(struct unit *u)
 	w0.panes = &a;
 	w1.panes = &b;
 	b.next = &c;
-	CHECK(u, ctl_find_pane(&s, "1", -1) == &a);
-	CHECK(u, ctl_find_pane(&s, NULL, 5) == &c);
-	CHECK(u, ctl_find_pane(&s, "5", -1) == &c);
-	CHECK(u, ctl_find_pane(&s, "1.0", -1) == &b); /* window 1, its first pane */
-	CHECK(u, ctl_find_pane(&s, "1.1", -1) == &c);
-	CHECK(u, ctl_find_pane(&s, "0.0", -1) == &a);
-	CHECK(u, ctl_find_pane(&s, "1.2", -1) == NULL);
-	CHECK(u, ctl_find_pane(&s, "7.0", -1) == NULL);
-	CHECK(u, ctl_find_pane(&s, "1.x", -1) == NULL);
-	CHECK(u, ctl_find_pane(&s, "codex", -1) == &c);
-	CHECK(u, ctl_find_pane(&s, "nobody", -1) == NULL);
-	CHECK(u, ctl_find_pane(&s, "9", -1) == NULL);
-	CHECK(u, ctl_find_pane(&s, "", -1) == NULL);
-	CHECK(u, ctl_find_pane(&s, NULL, 0) == NULL);
+	CHECK(u, cmd_find_pane(&s, "1") == &a);
+	CHECK(u, cmd_find_pane(&s, "5") == &c);
+	CHECK(u, cmd_find_pane(&s, "5") == &c);
+	CHECK(u, cmd_find_pane(&s, "1.0") == &b); /* window 1, its first pane */
+	CHECK(u, cmd_find_pane(&s, "1.1") == &c);
+	CHECK(u, cmd_find_pane(&s, "0.0") == &a);
+	CHECK(u, cmd_find_pane(&s, "1.2") == NULL);
+	CHECK(u, cmd_find_pane(&s, "7.0") == NULL);
+	CHECK(u, cmd_find_pane(&s, "1.x") == NULL);
+	CHECK(u, cmd_find_pane(&s, "codex") == &c);
+	CHECK(u, cmd_find_pane(&s, "nobody") == NULL);
+	CHECK(u, cmd_find_pane(&s, "9") == NULL);
+	CHECK(u, cmd_find_pane(&s, "") == NULL);
+	CHECK(u, cmd_find_pane(&s, NULL) == NULL);
 }
 
 /* The verdict of peer_refusal() on a process `depth` levels below a
