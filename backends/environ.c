@@ -20,7 +20,7 @@
 #include "policy/policy.h"
 
 static const char *const environ_own[] = { "SANDMUX_SANDBOX", "SANDMUX_ORIG_UID", "SANDMUX_ORIG_GID", "TMPDIR",
-					    REQCHAN_ENV };
+					   REQCHAN_ENV };
 #define ENVIRON_NOWN (sizeof environ_own / sizeof environ_own[0])
 
 static bool environ_named(const char *entry, const char *name, size_t len)
