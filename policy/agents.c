@@ -302,7 +302,6 @@ void agents_apply(struct policy *p, const struct config *cfg, const char *path_e
 		if (!admin_allow)
 			add_labeled_list(&p->net.allow, &ag->hosts, ag->name, "API host");
 		add_labeled_list(&p->net.deny, &ag->telemetry, ag->name, "telemetry, refused");
-		add_labeled_list(&a->quiet_hosts, &ag->quiet, ag->name, "not needed, refused quietly");
 		ag->present = agent_present(p, ag, path_env);
 		if (ag->present) {
 			agent_shadows(p, ag);
@@ -379,6 +378,16 @@ static bool host_in(const struct rules *r, const char *host)
 bool agents_quiet_host(const struct policy *p, const char *host)
 {
 	return p->agents != NULL && host_in(&p->agents->quiet_hosts, host);
+}
+
+const char *agents_quiet_for(const struct policy *p, const char *host)
+{
+	for (size_t i = 0; p->agents != NULL && i < p->agents->n; i++) {
+		const struct policy_agent *ag = &p->agents->v[i];
+		if (ag->enabled && host_in(&ag->quiet, host))
+			return ag->name;
+	}
+	return NULL;
 }
 
 bool agents_names_host(const struct policy *p, const char *host)

@@ -13,6 +13,8 @@
 
 #include "backends/events.h"
 #include "backends/proxy.h"
+#include "policy/agents.h"
+#include "shell/shell-report.h"
 #include "shell/mux.h"
 
 /* The session's events, made at the first denial that needs them. */
@@ -85,6 +87,29 @@ static void proc_cmdline(struct esc_prompt *q)
 		q->proc = strdup(buf);
 }
 
+/* A host the agent running in the pane tries and does without (codex's
+ * github.com at its start): logged and counted, no prompt. The same host
+ * asked for by anything else (git clone in the shell) prompts as usual. */
+static bool sink_agent_quiet(const struct pane *p, const struct denial *d)
+{
+	const struct esc_pane *e = p->esc;
+	char host[256], resumed[1024];
+	if (strcmp(d->op, "connect") != 0 || d->target == NULL || p->run_policy == NULL)
+		return false;
+	const char *t = d->target, *colon = strrchr(t, ':');
+	size_t n = colon != NULL ? (size_t)(colon - t) : strlen(t);
+	if (t[0] == '[' && n >= 2 && t[n - 1] == ']')
+		t++, n -= 2;
+	snprintf(host, sizeof host, "%.*s", (int)n, t);
+	const char *quiet = agents_quiet_for(p->run_policy, host);
+	if (quiet == NULL)
+		return false;
+	/* the pane's command, or what its shell runs now */
+	const char *line = e->gate.state == REPORT_RUNNING ? e->gate.cmd : NULL;
+	const char *agent = escalate_resume(p, line, resumed, sizeof resumed);
+	return agent != NULL && strcmp(agent, quiet) == 0;
+}
+
 /* A prompt, when the denial offers a broadening that is not queued yet. */
 static void sink_offer(struct pane *p, const struct denial *d)
 {
@@ -121,7 +146,8 @@ void denial_sink_pane(struct denial *d, void *arg)
 	sink_emit(p, d);
 	pane_add_denial(p->srv, p->id);
 	p->esc->denials_run++;
-	sink_offer(p, d);
+	if (!sink_agent_quiet(p, d))
+		sink_offer(p, d);
 	if (d->held)
 		escalate_held_tick(p); /* the title counts down while it waits */
 }

@@ -10,6 +10,8 @@ net_up || { fail "test hosts in a network namespace"; exit 1; }
 . "$TESTS/e2e/mux.lib"
 trap 'm_cleanup; net_down' EXIT
 command -v python3 >/dev/null || { echo "ok - # SKIP python3 not installed"; exit 0; }
+command -v bash >/dev/null || { echo "ok - # SKIP bash not installed"; exit 0; }
+SHELL=$(command -v bash); export SHELL # its integration says what runs (codex, below)
 mkdir -p "$HOME/.sandmux"
 cp "$ws/.t/policy.json" "$HOME/.sandmux/sandbox.json"
 export SANDMUX_NET_HOLD=15
@@ -57,12 +59,42 @@ m_expect "approved: the held connection proceeds" "hello from 198.51.100.10:80 /
 m_expect "curl succeeds" "done1:0"
 m_waitnot main "held, refused in" 3 && ok "the countdown is gone from the title" || fail "the countdown is gone from the title"
 
-# Hosts a preset names: refused at once, never held, no prompt.
+# Hosts a preset names are never held. Claude's telemetry host: refused
+# at once with no prompt, whoever asks.
 t0=$(date +%s)
-m_type 'clear; curl -sS --max-time 40 https://statsig.anthropic.com/ >/dev/null 2>&1; echo "tele""metry:$?"; curl -sS --max-time 40 https://github.com/ >/dev/null 2>&1; echo "qui""et:$?"'
+m_type 'clear; curl -sS --max-time 40 https://statsig.anthropic.com/ >/dev/null 2>&1; echo "tele""metry:$?"'
 m_expect "claude's telemetry host is refused" "telemetry:"
-m_expect "codex's quiet host is refused" "quiet:"
 t1=$(date +%s)
 [ $((t1 - t0)) -lt 8 ] && ok "at once, not after the hold ($((t1 - t0)) s)" || fail "at once, not after the hold ($((t1 - t0)) s)"
 case "$(m_screen | head -1)" in *"held, refused"* | *prompt!*) fail "neither held nor prompted" ;; *) ok "neither held nor prompted" ;; esac
+
+# Codex's quiet github.com, asked for by the shell (git clone, say): not
+# held, but a prompt the person may approve.
+t0=$(date +%s)
+m_type 'clear; curl -sS --max-time 40 https://github.com/ >/dev/null 2>&1; echo "sh""ell:$?"'
+m_expect "github.com from the shell is refused" "shell:"
+t1=$(date +%s)
+[ $((t1 - t0)) -lt 8 ] && ok "at once, not held ($((t1 - t0)) s)" || fail "at once, not held ($((t1 - t0)) s)"
+m_wait main "prompt!" 5 && ok "github.com from the shell prompts" || fail "github.com from the shell prompts"
+m_keys C-b a
+m_expect "its prompt opens" "connect github.com:443"
+m_keys x
+m_waitnot main "prompt!" 5 && ok "dismissed" || fail "dismissed"
+
+# The same host asked for by codex itself (its update check at start):
+# no prompt, while codex runs in the pane.
+mkdir -p "$M_HOME/bin"
+cp "$TESTS/agents/codex" "$M_HOME/bin/codex"
+cat >"$HOME/.fake-agent-then" <<'EOF2'
+curl -sS --max-time 40 https://github.com/ >/dev/null 2>&1; echo "qui""et:$?"; sleep 30
+EOF2
+ndenials() { m_screen | head -1 | sed -n 's/.*denials \([0-9]*\).*/\1/p'; }
+m_type "clear; export PATH=$M_HOME/bin:\$PATH"
+d0=$(ndenials)
+m_type 'codex' # a plain command line: the pane knows codex runs
+m_expect "codex starts in the pane" "codex ready:"
+m_expect "its github.com is refused" "quiet:"
+_i=0; while [ "$(ndenials)" -le "$d0" ] && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+[ "$(ndenials)" -gt "$d0" ] && ok "and counted ($d0, then $(ndenials) denials in the title)" || fail "and counted ($d0, then $(ndenials) denials in the title)"
+case "$(m_screen | head -1)" in *"held, refused"* | *prompt!*) fail "codex's own github.com: neither held nor prompted" ;; *) ok "codex's own github.com: neither held nor prompted" ;; esac
 exit $T_FAILED

@@ -135,7 +135,11 @@ static void test_apply(struct unit *u)
 	CHECK_STR(u, d.rule, "agent claude: telemetry, refused");
 	struct suggestion s;
 	CHECK(u, !suggest_host(p, "statsig.anthropic.com:443", &s));
-	CHECK(u, !suggest_host(p, "github.com:443", &s)); /* codex's quiet host */
+	/* codex's quiet host: quiet only while codex runs (denial-sink.c);
+	 * anything else asking for it gets the usual suggestion */
+	CHECK(u, suggest_host(p, "github.com:443", &s));
+	CHECK(u, agents_quiet_for(p, "github.com") != NULL && strcmp(agents_quiet_for(p, "github.com"), "codex") == 0);
+	CHECK(u, agents_quiet_for(p, "gitlab.com") == NULL);
 	/* the hosts a preset names, which the proxy never holds */
 	CHECK(u, agents_names_host(p, "api.anthropic.com"));
 	CHECK(u, agents_names_host(p, "x.statsig.com"));
