@@ -326,7 +326,7 @@ static int verb_events(int argc, char **argv)
 			continue;
 		else {
 			fprintf(stderr, "usage: sandmux events [-t NAME] [--pane N] [--kind "
-					"denial,prompt,answer,exit,attention]\n");
+					"denial,prompt,answer,exit,attention,title]\n");
 			return 2;
 		}
 	}
