@@ -53,6 +53,17 @@ static void test_escape(struct unit *u)
 	CHECK(u, strchr(buf, '\033') == NULL && strchr(buf, '\r') == NULL && strchr(buf, '\007') == NULL);
 	CHECK(u, strchr(buf, '\n') == buf + n - 1); /* one line */
 	CHECK(u, strstr(buf, "/w/\\x1b[2J\\x0ax") != NULL);
+	/* C1 controls (as UTF-8 and as raw bytes), broken UTF-8 and bidi
+	 * overrides are escaped too; shown text such as "é" is kept */
+	struct denial c1 = mk("create",
+			      "/w/x\xc2\x9d"
+			      "52;c;QQ==\xc2\x9c\x9d\xe2\x80\xae\xc3\xa9",
+			      "r", SUGGEST_RW, "/w/x");
+	hint_format(&c1, NULL, NULL, buf, sizeof buf);
+	CHECK(u, strstr(buf, "/w/x\\xc2\\x9d"
+			     "52;c;QQ==\\xc2\\x9c\\x9d\\xe2\\x80\\xae\xc3\xa9") != NULL);
+	for (const unsigned char *p = (const unsigned char *)buf; *p; p++)
+		CHECK(u, !(p[0] == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0) && *p != 0x9d && *p != 0x9c);
 	/* cut to fit, still one line ending in a newline */
 	n = hint_format(&d, NULL, argv, buf, 20);
 	CHECK_INT(u, (long)n, 19);
