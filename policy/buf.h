@@ -16,8 +16,8 @@ struct buf {
 	bool failed;     /* an add did not fit (out of memory, or past max) */
 };
 
-/* Bounds the buffer to max bytes and allocates them now; false when out
- * of memory. */
+/* Makes b an empty buffer bounded to max bytes, allocated now (what it
+ * held is dropped); false when out of memory. */
 bool buf_bound(struct buf *, size_t max);
 /* Adds all of data or nothing: false (and failed set) when out of memory
  * or when a bounded buffer would pass its bound. */
