@@ -9,9 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backends/bufsock.h"
 #include "backends/dns.h"
 #include "backends/loop.h"
 #include "backends/proxy.h"
+#include "policy/buf.h"
 
 #define HEAD_MS    30000 /* to send a whole request */
 #define CONNECT_MS 10000 /* per connect() attempt */
@@ -20,12 +22,6 @@
 enum conn_state { ST_HEAD, ST_SOCKS_AUTH, ST_SOCKS_REQ, ST_DIAL, ST_RELAY, ST_CLOSING };
 enum conn_proto { PROTO_UNKNOWN, PROTO_HTTP, PROTO_CONNECT, PROTO_SOCKS };
 
-/* Bytes data[off, off+len) of a PROXY_BUF buffer, allocated on first use. */
-struct buf {
-	char *data;
-	size_t off, len;
-};
-
 struct conn {
 	struct proxy *px;
 	struct conn *next, **pprev;
@@ -33,7 +29,7 @@ struct conn {
 	enum conn_proto proto;
 	int cfd, ufd; /* client (sandbox side), upstream */
 	struct watch *cw, *uw;
-	struct buf up, down; /* client -> upstream, upstream -> client */
+	struct buf up, down; /* client -> upstream, upstream -> client; PROXY_BUF each */
 	bool c_eof, u_eof;   /* that side will send nothing more */
 	bool c_shut, u_shut; /* we told that side we send nothing more */
 	bool greeted;        /* SOCKS: method reply sent */
@@ -82,14 +78,6 @@ void dial_start(struct conn *);
 void conn_upstream_cb(struct watch *, int events, void *conn);
 
 /* proxy-relay.c */
-int buf_alloc(struct buf *);
-size_t buf_room(const struct buf *);
-void buf_put(struct buf *, const void *, size_t);
-/* Reads what fits from fd, up to max bytes in the buffer; 1 data, 0 EOF,
- * -1 error, -2 nothing yet (or no room). */
-int buf_read(struct buf *, int fd, size_t max);
-/* Sends what it can: 0, or -1 when the peer is gone. */
-int buf_write(struct buf *, int fd);
 /* Recomputes what each fd waits for, and ends a finished tunnel. */
 void relay_update(struct conn *);
 /* Readiness on the client (client true) or upstream side of a tunnel. */

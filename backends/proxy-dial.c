@@ -151,7 +151,7 @@ static void dial_connected(struct conn *c)
 	setsockopt(c->ufd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	if (c->proto == PROTO_CONNECT) {
 		static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
-		buf_put(&c->down, ok, sizeof ok - 1);
+		buf_add(&c->down, ok, sizeof ok - 1);
 	} else if (c->proto == PROTO_SOCKS) {
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof ss;
@@ -168,7 +168,7 @@ static void dial_connected(struct conn *c)
 			port = ntohs(s4->sin_port);
 		}
 		uint8_t reply[32];
-		buf_put(&c->down, reply, proxy_socks_reply(reply, SOCKS_OK, &bound, port));
+		buf_add(&c->down, reply, proxy_socks_reply(reply, SOCKS_OK, &bound, port));
 	}
 	relay_start(c);
 }

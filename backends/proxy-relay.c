@@ -6,71 +6,10 @@
  * empty event mask, and a hung-up fd we cannot yet read would spin. */
 #include "backends/proxy-conn.h"
 
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "backends/loop.h"
-
-int buf_alloc(struct buf *b)
-{
-	if (b->data == NULL)
-		b->data = malloc(PROXY_BUF);
-	return b->data != NULL ? 0 : -1;
-}
-
-size_t buf_room(const struct buf *b)
-{
-	return b->data == NULL ? 0 : PROXY_BUF - b->len; /* reads compact first */
-}
-
-static void buf_compact(struct buf *b)
-{
-	if (b->off > 0 && b->len > 0)
-		memmove(b->data, b->data + b->off, b->len);
-	b->off = 0;
-}
-
-void buf_put(struct buf *b, const void *p, size_t n)
-{
-	buf_compact(b);
-	if (n > PROXY_BUF - b->len)
-		n = PROXY_BUF - b->len;
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-}
-
-int buf_read(struct buf *b, int fd, size_t max)
-{
-	buf_compact(b);
-	if (max > PROXY_BUF)
-		max = PROXY_BUF;
-	if (b->len >= max)
-		return -2;
-	ssize_t n = recv(fd, b->data + b->len, max - b->len, 0);
-	if (n > 0) {
-		b->len += (size_t)n;
-		return 1;
-	}
-	if (n == 0)
-		return 0;
-	return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? -2 : -1;
-}
-
-int buf_write(struct buf *b, int fd)
-{
-	while (b->len > 0) {
-		ssize_t n = send(fd, b->data + b->off, b->len, MSG_NOSIGNAL);
-		if (n < 0)
-			return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
-		b->off += (size_t)n;
-		b->len -= (size_t)n;
-	}
-	b->off = 0;
-	return 0;
-}
 
 static void set_watch(struct conn *c, struct watch **w, int fd, int events, watch_cb cb)
 {
@@ -143,14 +82,14 @@ void relay_update(struct conn *c)
 static int relay_pump(int fd, int other, struct buf *in, bool *eof)
 {
 	for (int i = 0; i < 8 && !*eof && buf_room(in) > 0; i++) {
-		int r = buf_read(in, fd, PROXY_BUF);
+		int r = bufsock_recv(in, fd, PROXY_BUF);
 		if (r == -1)
 			return -1;
 		if (r == 0)
 			*eof = true;
 		if (r != 1)
 			break;
-		if (other >= 0 && buf_write(in, other) < 0)
+		if (other >= 0 && bufsock_send(in, other) < 0)
 			return -1;
 		if (in->len > 0) /* the other side is full: wait for it */
 			break;
@@ -169,7 +108,7 @@ void relay_io(struct conn *c, int events, bool client)
 		conn_free(c);
 		return;
 	}
-	if ((events & (LOOP_OUT | LOOP_ERR)) && out->len > 0 && buf_write(out, fd) < 0) {
+	if ((events & (LOOP_OUT | LOOP_ERR)) && out->len > 0 && bufsock_send(out, fd) < 0) {
 		conn_free(c);
 		return;
 	}
@@ -182,7 +121,7 @@ void relay_start(struct conn *c)
 	c->px->stats.tunnels++;
 	if (c->timer != 0)
 		conn_timer(c, -1, NULL);
-	if (c->ufd >= 0 && c->up.len > 0 && buf_write(&c->up, c->ufd) < 0) {
+	if (c->ufd >= 0 && c->up.len > 0 && bufsock_send(&c->up, c->ufd) < 0) {
 		conn_free(c);
 		return;
 	}

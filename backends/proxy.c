@@ -32,8 +32,8 @@ void conn_free(struct conn *c)
 	*c->pprev = c->next;
 	if (c->next != NULL)
 		c->next->pprev = c->pprev;
-	free(c->up.data);
-	free(c->down.data);
+	buf_free(&c->up);
+	buf_free(&c->down);
 	free(c);
 	px->stats.active--;
 }
@@ -86,15 +86,15 @@ void conn_fail(struct conn *c, int status, int socks_code, const char *text)
 	}
 	dns_cancel(c->dq);
 	c->dq = NULL;
-	c->up.off = c->up.len = 0;
-	c->down.off = c->down.len = 0;
+	buf_clear(&c->up);
+	buf_clear(&c->down);
 	if (c->proto == PROTO_SOCKS && !c->greeted) {
-		buf_put(&c->down, "\x05\xff", 2);
+		buf_add(&c->down, "\x05\xff", 2);
 	} else if (c->proto == PROTO_SOCKS && c->state == ST_SOCKS_AUTH) {
-		buf_put(&c->down, "\x01\x01", 2); /* RFC 1929: failure */
+		buf_add(&c->down, "\x01\x01", 2); /* RFC 1929: failure */
 	} else if (c->proto == PROTO_SOCKS) {
 		uint8_t reply[32];
-		buf_put(&c->down, reply, proxy_socks_reply(reply, socks_code, NULL, 0));
+		buf_add(&c->down, reply, proxy_socks_reply(reply, socks_code, NULL, 0));
 	} else {
 		char head[256];
 		int n = snprintf(head, sizeof head,
@@ -102,13 +102,13 @@ void conn_fail(struct conn *c, int status, int socks_code, const char *text)
 				 "Connection: close\r\n\r\n",
 				 status, http_reason(status), strlen(text) + 1,
 				 status == 407 ? "Proxy-Authenticate: Basic realm=\"sandmux\"\r\n" : "");
-		buf_put(&c->down, head, (size_t)n);
-		buf_put(&c->down, text, strlen(text));
-		buf_put(&c->down, "\n", 1);
+		buf_add(&c->down, head, (size_t)n);
+		buf_add(&c->down, text, strlen(text));
+		buf_add(&c->down, "\n", 1);
 	}
 	c->state = ST_CLOSING;
 	conn_timer(c, CLOSE_MS, conn_linger_over);
-	if (buf_write(&c->down, c->cfd) < 0) {
+	if (bufsock_send(&c->down, c->cfd) < 0) {
 		conn_free(c);
 		return;
 	}
@@ -117,7 +117,7 @@ void conn_fail(struct conn *c, int status, int socks_code, const char *text)
 
 static void closing_io(struct conn *c, int events)
 {
-	if (c->down.len > 0 && buf_write(&c->down, c->cfd) < 0) {
+	if (c->down.len > 0 && bufsock_send(&c->down, c->cfd) < 0) {
 		conn_free(c);
 		return;
 	}
@@ -126,8 +126,8 @@ static void closing_io(struct conn *c, int events)
 		c->c_shut = true;
 	}
 	if (c->down.len == 0 && (events & (LOOP_IN | LOOP_ERR))) {
-		int r = buf_read(&c->up, c->cfd, PROXY_BUF);
-		c->up.off = c->up.len = 0;
+		int r = bufsock_recv(&c->up, c->cfd, PROXY_BUF);
+		buf_clear(&c->up);
 		if (r == 0 || r == -1) {
 			conn_free(c);
 			return;
@@ -237,28 +237,22 @@ size_t proxy_held_count(const struct proxy *px)
 	return n;
 }
 
-static void conn_consume(struct conn *c, size_t n)
-{
-	c->up.off += n;
-	c->up.len -= n;
-}
-
 /* A plain request: the head becomes its origin-form rewrite, followed by
  * whatever body bytes came with it. */
 static int http_plain(struct conn *c, const struct http_req *r)
 {
-	char *out = malloc(PROXY_BUF);
-	if (out == NULL)
+	struct buf out = { 0 };
+	if (!buf_bound(&out, PROXY_BUF))
 		return -1;
-	int n = proxy_http_rewrite(c->up.data + c->up.off, r, out, PROXY_BUF);
-	size_t rest = c->up.len - r->head_len;
-	if (n < 0 || (size_t)n + rest > PROXY_BUF) {
-		free(out);
+	int n = proxy_http_rewrite(buf_data(&c->up), r, buf_reserve(&out, PROXY_BUF), PROXY_BUF);
+	if (n >= 0)
+		buf_commit(&out, (size_t)n);
+	if (n < 0 || !buf_add(&out, buf_data(&c->up) + r->head_len, c->up.len - r->head_len)) {
+		buf_free(&out);
 		return -1;
 	}
-	memcpy(out + n, c->up.data + c->up.off + r->head_len, rest);
-	free(c->up.data);
-	c->up = (struct buf){ .data = out, .len = (size_t)n + rest };
+	buf_free(&c->up);
+	c->up = out;
 	return 0;
 }
 
@@ -331,14 +325,14 @@ static void conn_dial(struct conn *c, const char *host, int port)
 static void head_http(struct conn *c)
 {
 	struct http_req r;
-	int p = proxy_http_parse(c->up.data + c->up.off, c->up.len, &r);
+	int p = proxy_http_parse(buf_data(&c->up), c->up.len, &r);
 	if (p == PARSE_MORE && !c->c_eof) {
 		relay_update(c);
 		return;
 	}
 	if (p == PARSE_MORE) /* cut short by EOF: the rest never comes */
 		p = PARSE_BAD;
-	if (p == PARSE_OK && !http_authorized(c->px, c->up.data + c->up.off, &r)) {
+	if (p == PARSE_OK && !http_authorized(c->px, buf_data(&c->up), &r)) {
 		c->px->stats.unauthorized++;
 		conn_fail(c, 407, 0, RULE_UNAUTHORIZED);
 		return;
@@ -354,7 +348,7 @@ static void head_http(struct conn *c)
 		return;
 	}
 	if (r.is_connect)
-		conn_consume(c, r.head_len);
+		buf_drop(&c->up, r.head_len);
 	c->proto = r.is_connect ? PROTO_CONNECT : PROTO_HTTP;
 	conn_dial(c, r.host, r.port);
 }
@@ -370,7 +364,7 @@ static void socks_error(struct conn *c, int code)
 static bool socks_greet(struct conn *c)
 {
 	bool auth = c->px->secret[0] != '\0';
-	int offered, n = proxy_socks_greeting((uint8_t *)c->up.data + c->up.off, c->up.len,
+	int offered, n = proxy_socks_greeting((uint8_t *)buf_data(&c->up), c->up.len,
 					      auth ? SOCKS_USERPASS : SOCKS_NOAUTH, &offered);
 	if (n == PARSE_MORE && !c->c_eof) {
 		relay_update(c);
@@ -381,11 +375,11 @@ static bool socks_greet(struct conn *c)
 		socks_error(c, SOCKS_FAIL);
 		return false;
 	}
-	conn_consume(c, (size_t)n);
-	buf_put(&c->down, auth ? "\x05\x02" : "\x05\x00", 2);
+	buf_drop(&c->up, (size_t)n);
+	buf_add(&c->down, auth ? "\x05\x02" : "\x05\x00", 2);
 	c->greeted = true;
 	c->state = auth ? ST_SOCKS_AUTH : ST_SOCKS_REQ;
-	if (buf_write(&c->down, c->cfd) < 0) {
+	if (bufsock_send(&c->down, c->cfd) < 0) {
 		conn_free(c);
 		return false;
 	}
@@ -396,7 +390,7 @@ static bool socks_greet(struct conn *c)
 static bool socks_login(struct conn *c)
 {
 	char user[256], pass[256];
-	int n = proxy_socks_auth((uint8_t *)c->up.data + c->up.off, c->up.len, user, pass);
+	int n = proxy_socks_auth((uint8_t *)buf_data(&c->up), c->up.len, user, pass);
 	if (n == PARSE_MORE && !c->c_eof) {
 		relay_update(c);
 		return false;
@@ -408,10 +402,10 @@ static bool socks_login(struct conn *c)
 		conn_fail(c, 407, SOCKS_FAIL, "");
 		return false;
 	}
-	conn_consume(c, (size_t)n);
-	buf_put(&c->down, "\x01\x00", 2);
+	buf_drop(&c->up, (size_t)n);
+	buf_add(&c->down, "\x01\x00", 2);
 	c->state = ST_SOCKS_REQ;
-	if (buf_write(&c->down, c->cfd) < 0) {
+	if (bufsock_send(&c->down, c->cfd) < 0) {
 		conn_free(c);
 		return false;
 	}
@@ -425,7 +419,7 @@ static void head_socks(struct conn *c)
 	if (c->state == ST_SOCKS_AUTH && !socks_login(c))
 		return;
 	struct socks_req r;
-	int n = proxy_socks_request((uint8_t *)c->up.data + c->up.off, c->up.len, &r);
+	int n = proxy_socks_request((uint8_t *)buf_data(&c->up), c->up.len, &r);
 	if (n == PARSE_MORE && !c->c_eof) {
 		relay_update(c);
 		return;
@@ -436,7 +430,7 @@ static void head_socks(struct conn *c)
 		socks_error(c, -n);
 		return;
 	}
-	conn_consume(c, (size_t)n);
+	buf_drop(&c->up, (size_t)n);
 	conn_dial(c, r.host, r.port);
 }
 
@@ -444,7 +438,7 @@ static void head_socks(struct conn *c)
  * so the rewrite of a plain request always fits its buffer. */
 static void head_io(struct conn *c, int events)
 {
-	if (c->down.len > 0 && buf_write(&c->down, c->cfd) < 0) {
+	if (c->down.len > 0 && bufsock_send(&c->down, c->cfd) < 0) {
 		conn_free(c);
 		return;
 	}
@@ -452,7 +446,7 @@ static void head_io(struct conn *c, int events)
 		relay_update(c);
 		return;
 	}
-	int r = c->up.len < PROXY_HEAD_MAX ? buf_read(&c->up, c->cfd, PROXY_HEAD_MAX) : 1;
+	int r = c->up.len < PROXY_HEAD_MAX ? bufsock_recv(&c->up, c->cfd, PROXY_HEAD_MAX) : 1;
 	if (r == -1 || (r == 0 && c->up.len == 0)) {
 		conn_free(c);
 		return;
@@ -463,7 +457,7 @@ static void head_io(struct conn *c, int events)
 		return;
 	}
 	if (c->proto == PROTO_UNKNOWN)
-		c->proto = c->up.data[c->up.off] == 5 ? PROTO_SOCKS : PROTO_HTTP;
+		c->proto = buf_data(&c->up)[0] == 5 ? PROTO_SOCKS : PROTO_HTTP;
 	if (c->proto == PROTO_SOCKS)
 		head_socks(c);
 	else
@@ -502,9 +496,9 @@ static void head_timeout(void *arg)
 static void conn_new(struct proxy *px, int fd)
 {
 	struct conn *c = calloc(1, sizeof *c);
-	if (c == NULL || buf_alloc(&c->up) < 0 || buf_alloc(&c->down) < 0) {
+	if (c == NULL || !buf_bound(&c->up, PROXY_BUF) || !buf_bound(&c->down, PROXY_BUF)) {
 		if (c != NULL) {
-			free(c->up.data);
+			buf_free(&c->up);
 			free(c);
 		}
 		close(fd);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/buf.h"
 #include "policy/json.h"
 
 #define MAX_DEPTH 64
@@ -160,39 +161,8 @@ static size_t skip_value(struct scan *sc, size_t i, int depth)
 	return j;
 }
 
-/* A growing output string. */
-struct out {
-	char *s;
-	size_t n, cap;
-	bool oom;
-};
-
-static void out_mem(struct out *o, const char *p, size_t len)
-{
-	if (o->oom)
-		return;
-	if (o->n + len + 1 > o->cap) {
-		size_t cap = (o->n + len + 1) * 2;
-		char *s = realloc(o->s, cap);
-		if (s == NULL) {
-			o->oom = true;
-			return;
-		}
-		o->s = s;
-		o->cap = cap;
-	}
-	memcpy(o->s + o->n, p, len);
-	o->n += len;
-	o->s[o->n] = '\0';
-}
-
-static void out_str(struct out *o, const char *p)
-{
-	out_mem(o, p, strlen(p));
-}
-
-static void out_fmt(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out_fmt(struct out *o, const char *fmt, ...)
+static void out_fmt(struct buf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_fmt(struct buf *o, const char *fmt, ...)
 {
 	char buf[8192];
 	va_list ap;
@@ -200,46 +170,46 @@ static void out_fmt(struct out *o, const char *fmt, ...)
 	int len = vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	if (len < 0 || (size_t)len >= sizeof buf)
-		o->oom = true;
+		o->failed = true;
 	else
-		out_mem(o, buf, (size_t)len);
+		buf_add(o, buf, (size_t)len);
 }
 
 /* The value as a JSON string body (no quotes): json_quote() less its
  * quotes, so the edit escapes exactly as the reader expects. */
-static void escape(struct out *o, const char *v)
+static void escape(struct buf *o, const char *v)
 {
 	char *q = json_quote(v);
-	out_mem(o, q + 1, strlen(q) - 2);
+	buf_add(o, q + 1, strlen(q) - 2);
 	free(q);
 }
 
 /* The new member for keys[k..]: "key": ["value"], nested in objects for
  * the remaining dotted parts, using the file's own ':' spacing. */
-static void new_member(struct out *o, char keys[][64], int k, int nkeys, const char *colon, const char *value)
+static void new_member(struct buf *o, char keys[][64], int k, int nkeys, const char *colon, const char *value)
 {
 	out_fmt(o, "\"%s\"%s", keys[k], colon);
 	if (k + 1 < nkeys) {
-		out_str(o, "{");
+		buf_addstr(o, "{");
 		new_member(o, keys, k + 1, nkeys, colon, value);
-		out_str(o, "}");
+		buf_addstr(o, "}");
 		return;
 	}
-	out_str(o, "[\"");
+	buf_addstr(o, "[\"");
 	escape(o, value);
-	out_str(o, "\"]");
+	buf_addstr(o, "\"]");
 }
 
 /* The separator before a new last item: the whitespace the current last
  * one has, or one space when the container was written on one line with
  * a single item. */
-static void out_sep(struct out *o, const struct scan *sc, const struct span *sp)
+static void out_sep(struct buf *o, const struct scan *sc, const struct span *sp)
 {
 	size_t len = sp->last_start - sp->last_ws;
 	if (len == 0 && sp->count == 1)
-		out_str(o, " ");
+		buf_addstr(o, " ");
 	else
-		out_mem(o, sc->s + sp->last_ws, len);
+		buf_add(o, sc->s + sp->last_ws, len);
 }
 
 /* Writes text with `insert` produced after offset `at`. */
@@ -248,19 +218,16 @@ struct edit {
 	size_t replace_to; /* > at: bytes [at, replace_to) are dropped */
 };
 
-static char *splice(const struct scan *sc, struct edit e, struct out *ins)
+static char *splice(const struct scan *sc, struct edit e, struct buf *ins)
 {
-	struct out o = { 0 };
-	out_mem(&o, sc->s, e.at);
-	out_mem(&o, ins->s ? ins->s : "", ins->n);
+	struct buf o = { 0 };
+	buf_add(&o, sc->s, e.at);
+	buf_add(&o, buf_data(ins), ins->len);
 	size_t from = e.replace_to > e.at ? e.replace_to : e.at;
-	out_mem(&o, sc->s + from, sc->n - from);
-	free(ins->s);
-	if (o.oom || ins->oom) {
-		free(o.s);
-		return NULL;
-	}
-	return o.s;
+	buf_add(&o, sc->s + from, sc->n - from);
+	o.failed |= ins->failed;
+	buf_free(ins);
+	return buf_string(&o);
 }
 
 /* The ':' spacing of the object's members, or ": " when it has none. */
@@ -276,16 +243,16 @@ static void colon_of(const struct scan *sc, const struct span *sp, char *buf, si
 static char *add_member(struct scan *sc, const struct span *sp, char keys[][64], int k, int nkeys, const char *value,
 			bool top)
 {
-	struct out ins = { 0 };
+	struct buf ins = { 0 };
 	char colon[16];
 	colon_of(sc, sp, colon, sizeof colon);
 	if (sp->count == 0) {
-		out_str(&ins, top ? "\n  " : "");
+		buf_addstr(&ins, top ? "\n  " : "");
 		new_member(&ins, keys, k, nkeys, colon, value);
-		out_str(&ins, top ? "\n" : "");
+		buf_addstr(&ins, top ? "\n" : "");
 		return splice(sc, (struct edit){ sp->open + 1, sp->close }, &ins);
 	}
-	out_str(&ins, ",");
+	buf_addstr(&ins, ",");
 	out_sep(&ins, sc, sp);
 	new_member(&ins, keys, k, nkeys, colon, value);
 	return splice(sc, (struct edit){ sp->last_end, 0 }, &ins);
@@ -293,26 +260,27 @@ static char *add_member(struct scan *sc, const struct span *sp, char keys[][64],
 
 static char *add_element(struct scan *sc, size_t at, const char *value, bool *added)
 {
-	struct out want = { 0 };
-	escape(&want, value);
-	if (want.oom)
+	struct buf quoted = { 0 };
+	escape(&quoted, value);
+	char *want = buf_string(&quoted);
+	if (want == NULL)
 		return NULL;
 	struct span sp;
-	skip_container(sc, at, 1, want.s, &sp);
-	struct out ins = { 0 };
+	skip_container(sc, at, 1, want, &sp);
+	struct buf ins = { 0 };
 	if (sc->failed || sp.found_end) {
-		free(want.s);
+		free(want);
 		if (sc->failed)
 			return NULL;
 		*added = false;
 		return strdup(sc->s);
 	}
 	if (sp.count > 0) {
-		out_str(&ins, ",");
+		buf_addstr(&ins, ",");
 		out_sep(&ins, sc, &sp);
 	}
-	out_fmt(&ins, "\"%s\"", want.s);
-	free(want.s);
+	out_fmt(&ins, "\"%s\"", want);
+	free(want);
 	*added = true;
 	if (sp.count == 0)
 		return splice(sc, (struct edit){ sp.open + 1, sp.close }, &ins);

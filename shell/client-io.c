@@ -57,17 +57,17 @@ static void client_end(struct client *c, int32_t status, const char *why)
 		} else {
 			ui_free(c->ui, sink_buf, &tail);
 		}
-		proto_put(&c->out, MSG_OUTPUT, tail.p, tail.len);
+		proto_put(&c->out, MSG_OUTPUT, buf_data(&tail), tail.len);
 		buf_free(&tail);
 	}
 	if (why != NULL) {
 		struct buf msg = { 0 };
 		buf_add(&msg, &status, sizeof status);
 		buf_addstr(&msg, why);
-		proto_put(&c->out, MSG_EXIT, msg.p, msg.len);
+		proto_put(&c->out, MSG_EXIT, buf_data(&msg), msg.len);
 		buf_free(&msg);
 		/* best effort: the client may be gone already */
-		if (write(c->fd, c->out.p, c->out.len) < 0)
+		if (write(c->fd, buf_data(&c->out), c->out.len) < 0)
 			(void)0;
 	}
 	if (c->keys_timer != 0)
@@ -123,7 +123,7 @@ bool client_behind(const struct client *c)
 void client_push(struct client *c)
 {
 	while (c->out.len > 0) {
-		ssize_t n = write(c->fd, c->out.p, c->out.len);
+		ssize_t n = write(c->fd, buf_data(&c->out), c->out.len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)

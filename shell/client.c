@@ -77,8 +77,8 @@ static void on_sock(struct watch *w, int events, void *arg);
 static void send_msg(struct attach *a, int type, const void *p, size_t len)
 {
 	proto_put(&a->out, (enum msg_type)type, p, len);
-	int r = safefile_write_all(a->sock, a->out.p, a->out.len);
-	a->out.len = 0;
+	int r = safefile_write_all(a->sock, buf_data(&a->out), a->out.len);
+	buf_clear(&a->out);
 	/* the server may have said why it closed: read that first */
 	while (r < 0 && !a->done)
 		on_sock(NULL, LOOP_IN, a);
@@ -217,7 +217,7 @@ static int attach_loop(struct attach *a, const char *profile)
 	bool tc = ct != NULL && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0);
 	buf_add(&hello, tc ? "truecolor" : "", tc ? 10 : 1);
 	colors_ask(a);
-	send_msg(a, MSG_HELLO, hello.p, hello.len);
+	send_msg(a, MSG_HELLO, buf_data(&hello), hello.len);
 	buf_free(&hello);
 	struct watch *w[3] = {
 		watch_add(a->loop, STDIN_FILENO, LOOP_IN, on_stdin, a),
@@ -359,10 +359,10 @@ int client_request(int sock, int argc, char **argv, char *reply, size_t cap)
 	buf_add(&msg, cwd, strlen(cwd) + 1);
 	for (int i = 0; i < argc; i++)
 		buf_add(&msg, argv[i], strlen(argv[i]) + 1);
-	proto_put(&out, MSG_COMMAND, msg.p, msg.len);
+	proto_put(&out, MSG_COMMAND, buf_data(&msg), msg.len);
 	int status = -1;
 	snprintf(reply, cap, "no answer from the server\n");
-	if (safefile_write_all(sock, out.p, out.len) == 0) {
+	if (safefile_write_all(sock, buf_data(&out), out.len) == 0) {
 		char buf[65536];
 		ssize_t n;
 		struct msg_hdr h;
@@ -418,7 +418,7 @@ static int events_message(const struct msg_hdr *h, const char *p, bool *accepted
 	struct buf line = { 0 };
 	buf_add(&line, p, h->len);
 	buf_add(&line, "\n", 1);
-	int r = safefile_write_all(STDOUT_FILENO, line.p, line.len);
+	int r = safefile_write_all(STDOUT_FILENO, buf_data(&line), line.len);
 	buf_free(&line);
 	return r < 0 ? 0 : 1; /* the reader went away: a normal end */
 }
@@ -466,7 +466,7 @@ int client_events(int sock, int pane, unsigned kinds)
 	struct buf out = { 0 }, in = { 0 };
 	proto_put(&out, MSG_SUBSCRIBE, &filter, sizeof filter);
 	bool accepted = false;
-	int r = safefile_write_all(sock, out.p, out.len) < 0 ? -1 : events_loop(sock, &in, &accepted);
+	int r = safefile_write_all(sock, buf_data(&out), out.len) < 0 ? -1 : events_loop(sock, &in, &accepted);
 	close(sock);
 	buf_free(&out);
 	buf_free(&in);

@@ -16,19 +16,19 @@
 
 #include "policy/json.h"
 #include "backends/safefile.h"
-#include "shell/buf.h"
+#include "policy/buf.h"
 #include "shell/cmd.h"
 
 /* Reads one line into line (without the newline); 1, 0 at the end, -1. */
 static int read_line(int fd, struct buf *in, struct buf *line)
 {
 	for (;;) {
-		char *nl = in->len > 0 ? memchr(in->p, '\n', in->len) : NULL;
+		char *nl = in->len > 0 ? memchr(buf_data(in), '\n', in->len) : NULL;
 		if (nl != NULL) {
-			line->len = 0;
-			buf_add(line, in->p, (size_t)(nl - in->p));
+			buf_clear(line);
+			buf_add(line, buf_data(in), (size_t)(nl - buf_data(in)));
 			buf_add(line, "", 1);
-			buf_drop(in, (size_t)(nl - in->p) + 1);
+			buf_drop(in, (size_t)(nl - buf_data(in)) + 1);
 			return 1;
 		}
 		char b[65536];
@@ -59,11 +59,11 @@ static int roundtrip(const char *session, cJSON *req, bool follow, cJSON **out)
 			? -1
 			: read_line(fd, &in, &line);
 	free(text);
-	*out = r == 1 ? cJSON_Parse(line.p) : NULL;
-	if (r == 1 && follow && (printf("%s\n", line.p) < 0 || fflush(stdout) != 0))
+	*out = r == 1 ? cJSON_Parse(buf_data(&line)) : NULL;
+	if (r == 1 && follow && (printf("%s\n", buf_data(&line)) < 0 || fflush(stdout) != 0))
 		r = 0;
 	while (r == 1 && follow && (r = read_line(fd, &in, &line)) == 1)
-		if (printf("%s\n", line.p) < 0 || fflush(stdout) != 0)
+		if (printf("%s\n", buf_data(&line)) < 0 || fflush(stdout) != 0)
 			break;
 	close(fd);
 	buf_free(&in);

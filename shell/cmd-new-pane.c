@@ -21,9 +21,9 @@ static void new_reply_text(struct cmdq *q, struct new_run *r)
 	buf_add(&r->ids, "", 1);
 	if (cmdq_get(q, "json") != NULL)
 		snprintf(line, sizeof line, "{\"pane\":%d,\"panes\":[%s]}\n", r->first != NULL ? r->first->id : 0,
-			 r->ids.p);
+			 buf_data(&r->ids));
 	else
-		snprintf(line, sizeof line, "pane %s\n", r->ids.p);
+		snprintf(line, sizeof line, "pane %s\n", buf_data(&r->ids));
 	if (q->out != NULL && (r->status == 0 || r->ids.len > 1))
 		buf_addstr(q->out, line);
 }

@@ -274,10 +274,10 @@ static int capture_exec(struct cmdq *q)
 	struct buf line = { 0 };
 	int from = start < -vt_history(p->vt) ? -vt_history(p->vt) : start;
 	for (int row = from; row < vt_rows(p->vt); row++) {
-		line.len = 0;
+		buf_clear(&line);
 		row_text(p->vt, row, cmdq_get(q, "attributes") != NULL, &line);
 		buf_add(&line, "", 1);
-		cJSON_AddItemToArray(lines, cJSON_CreateString(line.p));
+		cJSON_AddItemToArray(lines, cJSON_CreateString(buf_data(&line)));
 	}
 	buf_free(&line);
 	int cy, cx;
@@ -325,7 +325,7 @@ static int paste_exec(struct cmdq *q)
 	char *out = malloc(cap);
 	if (out == NULL)
 		return cmdq_error(q, 1, NULL, "out of memory");
-	size_t n = vt_paste(p->vt, q->s->paste.p, q->s->paste.len, out, cap);
+	size_t n = vt_paste(p->vt, buf_data(&q->s->paste), q->s->paste.len, out, cap);
 	pane_write(p, out, n);
 	free(out);
 	return 0;

@@ -131,8 +131,8 @@ static void cmd_run_client(struct client *c, const struct cmd_entry *e, enum cmd
 	if (client_alive(q.s, c) && r < 0 && q.err[0] != 0)
 		client_message(c, "%s%s%s", q.field, q.field[0] ? ": " : "", q.err);
 	else if (client_alive(q.s, c) && out.len > 0) {
-		const char *nl = memchr(out.p, '\n', out.len);
-		client_message(c, "%.*s", (int)(nl != NULL ? (size_t)(nl - out.p) : out.len), out.p);
+		const char *nl = memchr(buf_data(&out), '\n', out.len);
+		client_message(c, "%.*s", (int)(nl != NULL ? (size_t)(nl - buf_data(&out)) : out.len), buf_data(&out));
 	}
 	buf_free(&out);
 }

@@ -162,7 +162,7 @@ void control_publish(struct server *s, const struct denial *d)
 		buf_free(&line);
 		return;
 	}
-	publish(s, "denial", d->pane, line.p);
+	publish(s, "denial", d->pane, buf_data(&line));
 	free(json);
 	buf_free(&line);
 }

@@ -131,7 +131,7 @@ static void copy_selection(struct pane *p)
 	int scroll, cy, cx;
 	copy_view(p, &scroll, &cy, &cx, &sel);
 	struct buf *b = &p->srv->paste;
-	b->len = 0;
+	buf_clear(b);
 	if (!sel.on)
 		return;
 	char line[4096];

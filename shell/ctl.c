@@ -114,13 +114,13 @@ void ctl_input(struct client *c)
 {
 	struct server *s = c->srv;
 	while (c->in.len > 0 && !client_behind(c)) { /* the rest waits for it to read (client_flush) */
-		char *nl = memchr(c->in.p, '\n', c->in.len);
+		char *nl = memchr(buf_data(&c->in), '\n', c->in.len);
 		if (c->ctl_skip) { /* the rest of a refused line */
 			c->ctl_skip = nl == NULL;
-			buf_drop(&c->in, nl != NULL ? (size_t)(nl - c->in.p) + 1 : c->in.len);
+			buf_drop(&c->in, nl != NULL ? (size_t)(nl - buf_data(&c->in)) + 1 : c->in.len);
 			continue;
 		}
-		size_t len = nl != NULL ? (size_t)(nl - c->in.p) : c->in.len;
+		size_t len = nl != NULL ? (size_t)(nl - buf_data(&c->in)) : c->in.len;
 		if (len > CTL_LINE_MAX) {
 			struct req r = { .c = c };
 			fail(&r, NULL, "line too long (at most 65536 bytes a request)");
@@ -130,7 +130,7 @@ void ctl_input(struct client *c)
 		if (nl == NULL)
 			return; /* the rest of the line is on its way */
 		if (len > 0)
-			ctl_request(c, c->in.p, len);
+			ctl_request(c, buf_data(&c->in), len);
 		if (!client_alive(s, c))
 			return;
 		buf_drop(&c->in, len + 1);

@@ -52,7 +52,7 @@ static int local(int argc, char **argv)
 {
 	struct buf out = { 0 };
 	int status = cmd_run_argv(NULL, argc, (const char **)argv, NULL, &out);
-	fwrite(out.p, 1, out.len, status == 0 ? stdout : stderr);
+	fwrite(buf_data(&out), 1, out.len, status == 0 ? stdout : stderr);
 	buf_free(&out);
 	return status;
 }

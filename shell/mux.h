@@ -44,7 +44,7 @@
 #include <sys/types.h>
 
 #include "policy/policy.h"
-#include "shell/buf.h"
+#include "policy/buf.h"
 #include "shell/keys.h"
 #include "shell/layout.h"
 #include "ui/ui.h"

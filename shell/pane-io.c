@@ -34,7 +34,7 @@ void pane_close_fd(struct pane *p)
 static void pane_flush(struct pane *p)
 {
 	while (p->wq.len > 0 && p->fd >= 0) {
-		ssize_t n = write(p->fd, p->wq.p, p->wq.len);
+		ssize_t n = write(p->fd, buf_data(&p->wq), p->wq.len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)

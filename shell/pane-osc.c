@@ -31,7 +31,7 @@ static void clipboard_set(struct server *s, const char *arg, size_t len)
 	const unsigned char *p = (const unsigned char *)semi + 1, *end = (const unsigned char *)arg + len;
 	if (end - p == 1 && *p == '?')
 		return; /* a read of the clipboard: never answered */
-	s->paste.len = 0;
+	buf_clear(&s->paste);
 	unsigned bits = 0;
 	int nbits = 0;
 	for (; p < end && s->paste.len < CLIP_MAX; p++) {

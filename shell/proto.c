@@ -19,12 +19,12 @@ int proto_get(const struct buf *in, struct msg_hdr *h, const char **payload)
 {
 	if (in->len < sizeof *h)
 		return 0;
-	memcpy(h, in->p, sizeof *h);
+	memcpy(h, buf_data(in), sizeof *h);
 	if (!known(h->type) || h->len > MSG_MAX)
 		return -1;
 	if (in->len < sizeof *h + h->len)
 		return 0;
-	*payload = in->p + sizeof *h;
+	*payload = buf_data(in) + sizeof *h;
 	return 1;
 }
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shell/buf.h"
+#include "policy/buf.h"
 
 #define MSG_MAX          (1u << 20)
 #define PROTO_VERSION    1

@@ -121,7 +121,7 @@ static void draw_outside(struct client *c)
 			buf_add(&b, ".", 1);
 	}
 	buf_addstr(&b, "\0338");
-	sink_client(c, b.p, b.len);
+	sink_client(c, buf_data(&b), b.len);
 	buf_free(&b);
 }
 

@@ -57,7 +57,7 @@ void client_accept(struct server *s)
 static void client_flush(struct client *c)
 {
 	while (c->out.len > 0) {
-		ssize_t n = write(c->fd, c->out.p, c->out.len);
+		ssize_t n = write(c->fd, buf_data(&c->out), c->out.len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -182,16 +182,16 @@ static bool client_keys(struct client *c, bool late)
 	struct server *s = c->srv;
 	while (at < c->keys.len) {
 		struct key k;
-		size_t n = keys_next(c->keys.p + at, c->keys.len - at, &k);
+		size_t n = keys_next(buf_data(&c->keys) + at, c->keys.len - at, &k);
 		if (n == 0 && late) {
-			n = keys_next(c->keys.p + at, 1, &k); /* ESC alone: Escape */
+			n = keys_next(buf_data(&c->keys) + at, 1, &k); /* ESC alone: Escape */
 			if (n == 0)
 				n = 1, k = (struct key){ .kind = KEY_UNKNOWN };
 			late = false;
 		}
 		if (n == 0)
 			break;
-		c->srv->hooks->key(c, &k, c->keys.p + at, n);
+		c->srv->hooks->key(c, &k, buf_data(&c->keys) + at, n);
 		at += n;
 		if (!client_alive(s, c) || c->closing)
 			return false;
@@ -242,8 +242,8 @@ static void client_command(struct client *c, const char *p, size_t len)
 	int32_t status = c->srv->hooks->command(c->srv, argc - 1, argv + 1, argv[0], &reply);
 	struct buf msg = { 0 };
 	buf_add(&msg, &status, sizeof status);
-	buf_add(&msg, reply.p, reply.len);
-	client_send(c, MSG_REPLY, msg.p, msg.len);
+	buf_add(&msg, buf_data(&reply), reply.len);
+	client_send(c, MSG_REPLY, buf_data(&msg), msg.len);
 	buf_free(&msg);
 	buf_free(&reply);
 	c->closing = true;

@@ -124,8 +124,8 @@ static void server_free(struct server *s)
 static void flush_clients(struct server *s)
 {
 	for (struct client *c = s->clients; c != NULL; c = c->next)
-		if (c->out.len > 0 && write(c->fd, c->out.p, c->out.len) > 0)
-			c->out.len = 0;
+		if (c->out.len > 0 && write(c->fd, buf_data(&c->out), c->out.len) > 0)
+			buf_clear(&c->out);
 }
 
 /* Cells are drawn as UTF-8 whatever locale the server was started in. */

@@ -1,0 +1,16 @@
+/* bufsock: a buf's bytes to and from a non-blocking socket (the proxy's
+ * relay). send() never raises SIGPIPE, whatever the process ignores. */
+#ifndef BUFSOCK_H
+#define BUFSOCK_H
+
+#include <stddef.h>
+
+#include "policy/buf.h"
+
+/* Reads what fits from fd, up to max bytes in the buffer (and never past
+ * its bound): 1 data, 0 EOF, -1 error, -2 nothing yet (or no room). */
+int bufsock_recv(struct buf *, int fd, size_t max);
+/* Sends what it can and drops it: 0, or -1 when the peer is gone. */
+int bufsock_send(struct buf *, int fd);
+
+#endif
