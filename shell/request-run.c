@@ -65,14 +65,17 @@ static void on_reply_running(struct watch *w, int events, void *arg)
 	}
 }
 
-/* Its denials are the pane's to count and log; they prompt nothing (an
- * answer would restart the pane's own command). */
+/* Its denials are the requesting pane's, like the pane's own: logged,
+ * counted, listed by `sandmux why`, offered as prompts whose answer
+ * re-runs nothing (denial-sink.c). */
 static void on_denial_cb(struct denial *d, void *arg)
 {
 	struct request *r = arg;
+	struct pane *p = pane_find(r->srv, r->pane);
 	server_log(r->srv, "pane %d: request's command: denied %s %s (%s)", r->pane, d->op,
 		   d->target != NULL ? d->target : "", d->rule != NULL ? d->rule : "");
-	pane_add_denial(r->srv, r->pane);
+	if (p != NULL)
+		denial_sink_request(p, d);
 }
 
 /* The pane's policy, broadened by the session grants and the request's. */
@@ -86,8 +89,7 @@ static struct policy *broadened(struct request *r, char *err, size_t errlen)
 	}
 	if (pane_policy(p, &pol, err, errlen) < 0)
 		return NULL;
-	for (size_t i = 0; i < p->esc->session.n; i++)
-		suggest_apply(pol, &p->esc->session.v[i]);
+	esc_broaden_request(p->esc, pol);
 	for (int i = 0; i < r->ngrants; i++) {
 		char why[600];
 		if (escalate_grant_make(&r->grant[i], why, sizeof why) < 0) /* so Landlock can grant exactly it */
