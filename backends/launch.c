@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "backends/chan.h"
@@ -43,6 +44,7 @@ void launch_init(struct launch *l)
 {
 	memset(l, 0, sizeof *l);
 	l->tty = -1;
+	l->pty_like = -1;
 	for (int i = 0; i < 3; i++)
 		l->stdio[i] = -1;
 	l->pid = -1;
@@ -144,31 +146,29 @@ static void launch_exec(struct sbx *s)
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
 			signal(sig, SIG_DFL);
-	if (s->tty >= 0) {
-		for (int fd = 0; fd < 3; fd++)
-			if (dup2(s->tty, fd) < 0)
-				goto fail_dup;
-	} else {
-		for (int fd = 0; fd < 3; fd++)
-			if (l->stdio[fd] >= 0 && l->stdio[fd] != fd && dup2(l->stdio[fd], fd) < 0)
-				goto fail_dup;
+	/* A made PTY (want_pty) leaves a stdio given on purpose in place. */
+	bool keep = s->tty < 0 || l->want_pty;
+	for (int fd = 0; fd < 3; fd++) {
+		int from = keep && l->stdio[fd] >= 0 ? l->stdio[fd] : s->tty;
+		if (from >= 0 && from != fd && dup2(from, fd) < 0)
+			goto fail_dup;
 	}
-	/* The originals are not the command's to keep (no fd above 2 leaks). */
-	if (s->tty > 2)
-		close(s->tty);
-	for (int fd = 0; fd < 3; fd++)
-		if (l->stdio[fd] > 2 && s->tty < 0)
-			close(l->stdio[fd]);
 	/* A session of its own and the PTY as its controlling terminal, so
 	 * /dev/tty and job control work, and it is not the person's tty. */
 	if (setsid() < 0) {
 		chan_send_err(s->chan, "session: setsid", strerror(errno));
 		_exit(127);
 	}
-	if (s->tty >= 0 && ioctl(0, TIOCSCTTY, 0) < 0) {
+	if (s->tty >= 0 && ioctl(s->tty, TIOCSCTTY, 0) < 0) {
 		chan_send_err(s->chan, "session: make the pty the controlling terminal", strerror(errno));
 		_exit(127);
 	}
+	/* The originals are not the command's to keep (no fd above 2 leaks). */
+	if (s->tty > 2)
+		close(s->tty);
+	for (int fd = 0; fd < 3; fd++)
+		if (l->stdio[fd] > 2 && keep)
+			close(l->stdio[fd]);
 	const char *cwd = l->cwd ? l->cwd : (l->policy ? l->policy->workspace : NULL);
 	if (cwd != NULL && chdir(cwd) < 0) {
 		chan_send_err(s->chan, "chdir", strerror(errno));
@@ -281,6 +281,14 @@ static int launch_inner_pty(struct sbx *s)
 	s->tty = ioctl(s->pty_master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (s->tty < 0)
 		return sbx_fail(s, "pty", "open the slave");
+	/* The terminal it stands in for: its modes and size from the first
+	 * byte, so that nothing the command asks early sees 0x0. */
+	struct termios tm;
+	struct winsize ws;
+	if (s->l->pty_like >= 0 && tcgetattr(s->l->pty_like, &tm) == 0)
+		tcsetattr(s->tty, TCSANOW, &tm);
+	if (s->l->pty_like >= 0 && ioctl(s->l->pty_like, TIOCGWINSZ, &ws) == 0)
+		ioctl(s->tty, TIOCSWINSZ, &ws);
 	return 0;
 }
 

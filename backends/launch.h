@@ -28,7 +28,11 @@ struct launch {
 	bool want_pty;                       /* instead: make the PTY inside the sandbox's own devpts
 				 * (its name resolves inside, the host's terminals stay
 				 * out of sight) and hand back the master in pty_fd */
-	int stdio[3];                        /* used when tty < 0; -1 means inherit */
+	int stdio[3];                        /* used when tty < 0; -1 means inherit; with want_pty,
+				 * one >= 0 stays the command's instead of the PTY (a
+				 * pipe stays a pipe) */
+	int pty_like;                        /* want_pty: a terminal whose modes and size the PTY
+				 * starts with, before the command runs; or -1 */
 	bool want_notify;                    /* hand back a seccomp user-notification fd (observer) */
 	bool want_proxy_listener;            /* create a TCP listener inside the netns, hand it back;
 				 * the proxy variables pointing at it are set too */

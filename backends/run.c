@@ -50,6 +50,7 @@ void run_opts_init(struct run_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->tty = -1;
+	o->pty_like = -1;
 	o->pass_fd = -1;
 	o->request_fd = -1;
 	for (int i = 0; i < 3; i++)
@@ -208,6 +209,7 @@ static void launch_fill(struct launch *l, const struct run_opts *o, struct run *
 	l->cwd = o->cwd;
 	l->tty = o->tty;
 	l->want_pty = o->want_pty;
+	l->pty_like = o->pty_like;
 	for (int i = 0; i < 3; i++)
 		l->stdio[i] = o->stdio[i];
 	l->want_notify = p->sandboxed && o->observer;

@@ -63,7 +63,9 @@ struct run_opts {
 	 * inherit). run_opts_init() sets tty and stdio to -1. */
 	int tty;
 	bool want_pty;
-	int stdio[3];
+	int stdio[3]; /* with want_pty, one >= 0 stays the command's */
+	int pty_like; /* want_pty: the terminal whose modes and size the
+		       * PTY starts with (not closed here), or -1 */
 
 	/* Layers and options. */
 	bool observer;               /* the denial observer (sandboxed policies only; the

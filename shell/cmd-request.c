@@ -4,19 +4,27 @@
  * comes on a socketpair of this process's own, passed with the request.
  *
  * request: exits with the command's status once the person approved and
- * it ran; 126 with one line on stderr when refused, denied or timed out. */
+ * it ran; 126 with one line on stderr when refused, denied or timed out.
+ * On a terminal, the command runs on a PTY of its own in its sandbox,
+ * whose master comes back here ("pty"): this process relays it to and
+ * from its terminal (raw, as `sandmux run` does: run-tty.h) and passes
+ * on the terminal's size changes, until the command's status comes. */
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backends/loop.h"
 #include "backends/reqchan.h"
 #include "shell/cmd.h"
+#include "shell/run-tty.h"
 
 #define REFUSED 126
 
@@ -137,6 +145,112 @@ static int why(int chan)
 	return r == 1 && strcmp(type, "end") == 0 ? 0 : fail("why", "the host did not answer");
 }
 
+/* Waiting for the answer to a request, and relaying the command's PTY
+ * once it runs. */
+struct req_wait {
+	struct loop *loop;
+	int sock, sfd;
+	char *buf;
+	bool relay; /* tty holds the command's PTY */
+	struct run_tty tty;
+	int code; /* -1 until the request has ended */
+	char why[REQCHAN_MAX_FIELD + 1];
+};
+
+/* The command's PTY: relayed to the terminal its stdin (else its stdout)
+ * is; output goes to stdout when that is the terminal too. */
+static void relay_start(struct req_wait *w, int master)
+{
+	int outer = isatty(STDIN_FILENO) ? STDIN_FILENO : STDOUT_FILENO;
+	if (w->relay || run_tty_open(&w->tty, outer, false) < 0) {
+		close(master);
+		return;
+	}
+	w->tty.to = isatty(STDOUT_FILENO) ? STDOUT_FILENO : outer;
+	run_tty_attach(&w->tty, master);
+	w->relay = true;
+	if (run_tty_start(&w->tty, w->loop) < 0)
+		fprintf(stderr, "sandmux: request: %s\n", w->tty.err);
+}
+
+static void on_answer(struct watch *wt, int events, void *arg)
+{
+	struct req_wait *w = arg;
+	int fds[REQCHAN_FDS], nfds = 0;
+	pid_t pid;
+	const char *type, *text;
+	(void)events;
+	ssize_t n = reqchan_recv(watch_fd(wt), w->buf, REQCHAN_MAX_MSG, fds, &nfds, &pid);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0 || reqchan_reply_parse(w->buf, (size_t)n, &type, &text) < 0) {
+		for (int i = 0; i < nfds; i++)
+			close(fds[i]);
+		snprintf(w->why, sizeof w->why, "the host ended the request");
+		w->code = REFUSED;
+		return;
+	}
+	if (strcmp(type, "pty") == 0 && nfds == 1) {
+		relay_start(w, fds[0]);
+		return;
+	}
+	for (int i = 0; i < nfds; i++)
+		close(fds[i]);
+	if (strcmp(type, "exit") == 0)
+		w->code = atoi(text);
+	else {
+		snprintf(w->why, sizeof w->why, "%s",
+			 strcmp(type, "refused") == 0 ? text : "the host ended the request");
+		w->code = REFUSED;
+	}
+}
+
+/* SIGWINCH: the new size to the command's PTY. Another signal ends the
+ * wait (the terminal restored); the host then ends the command. */
+static void on_signal(struct watch *wt, int events, void *arg)
+{
+	struct req_wait *w = arg;
+	struct signalfd_siginfo si;
+	(void)events;
+	while (read(watch_fd(wt), &si, sizeof si) == (ssize_t)sizeof si) {
+		if (si.ssi_signo == SIGWINCH && w->relay)
+			run_tty_resize(&w->tty);
+		else if (si.ssi_signo != SIGWINCH)
+			w->code = 128 + (int)si.ssi_signo;
+	}
+}
+
+static int wait_answer(int sock, char *buf)
+{
+	struct req_wait w = { .sock = sock, .sfd = -1, .buf = buf, .code = -1 };
+	sigset_t set, old;
+	sigemptyset(&set);
+	int sigs[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	w.loop = loop_new();
+	w.sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (w.loop == NULL || w.sfd < 0 || watch_add(w.loop, sock, LOOP_IN, on_answer, &w) == NULL ||
+	    watch_add(w.loop, w.sfd, LOOP_IN, on_signal, &w) == NULL) {
+		snprintf(w.why, sizeof w.why, "event loop: %s", strerror(errno));
+		w.code = REFUSED;
+	}
+	while (w.code < 0)
+		loop_once(w.loop, -1);
+	if (w.relay) {
+		run_tty_drain(&w.tty);
+		run_tty_close(&w.tty);
+	}
+	if (w.sfd >= 0)
+		close(w.sfd);
+	loop_free(w.loop);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (w.why[0] != '\0')
+		return fail("request", w.why);
+	return w.code;
+}
+
 static int request(int chan, int argc, char **argv)
 {
 	static char paths[REQCHAN_MAX_GRANTS][PATH_MAX];
@@ -153,12 +267,10 @@ static int request(int chan, int argc, char **argv)
 	int sock = ask(chan, buf, len, true);
 	if (sock < 0)
 		return fail("request", "cannot ask the host");
-	const char *type, *text;
-	int r = answer(sock, buf, REQCHAN_MAX_MSG, &type, &text);
+	int code = wait_answer(sock, buf);
 	close(sock);
-	if (r == 1 && strcmp(type, "exit") == 0)
-		return atoi(text);
-	return fail("request", r == 1 && strcmp(type, "refused") == 0 ? text : "the host ended the request");
+	free(buf);
+	return code;
 }
 
 int cmd_request(int argc, char **argv)

@@ -111,7 +111,7 @@ static bool sink_agent_quiet(const struct pane *p, const struct denial *d)
 }
 
 /* A prompt, when the denial offers a broadening that is not queued yet. */
-static void sink_offer(struct pane *p, const struct denial *d)
+static void sink_offer(struct pane *p, const struct denial *d, bool by_request)
 {
 	struct esc_pane *e = p->esc;
 	unsigned not_queued = e->not_queued;
@@ -120,6 +120,7 @@ static void sink_offer(struct pane *p, const struct denial *d)
 		server_log(p->srv, "pane %d: %d prompts wait; later denials raise none until some are answered", p->id,
 			   ESC_QUEUE_MAX);
 	if (offered == 1) {
+		e->q[e->nq - 1].by_request = by_request;
 		proc_cmdline(&e->q[e->nq - 1]);
 		server_log(p->srv, "pane %d: prompt: %s %s", p->id, d->op, d->target ? d->target : "");
 		control_prompt_event(p->srv, p);
@@ -147,9 +148,24 @@ void denial_sink_pane(struct denial *d, void *arg)
 	pane_add_denial(p->srv, p->id);
 	p->esc->denials_run++;
 	if (!sink_agent_quiet(p, d))
-		sink_offer(p, d);
+		sink_offer(p, d, false);
 	if (d->held)
 		escalate_held_tick(p); /* the title counts down while it waits */
+}
+
+void denial_sink_request(struct pane *p, struct denial *d)
+{
+	if (strcmp(d->layer, "proxy") == 0) {
+		char line[4400];
+		proxy_denial_format(d, line, sizeof line);
+		server_log(p->srv, "pane %d: request's command: sandmux:%s", p->id, line);
+	}
+	if (p->esc != NULL) {
+		sink_emit(p, d);
+		/* no denials_run: the pane's own command's failure re-offers none of these */
+		sink_offer(p, d, true);
+	}
+	pane_add_denial(p->srv, p->id);
 }
 
 void denial_sink_reoffer(struct pane *p, int status)

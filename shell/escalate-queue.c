@@ -64,7 +64,8 @@ int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 {
 	const struct suggestion *s = &d->suggest;
 	if (s->kind == SUGGEST_NONE || esc_grants_has(&e->denied, s) || esc_grants_has(&e->session, s) ||
-	    queued(e, s) || (e->once_on && same_suggestion(&e->once, s)))
+	    queued(e, s) || (e->once_on && same_suggestion(&e->once, s)) ||
+	    (e->req_once_on && same_suggestion(&e->req_once, s)))
 		return 0;
 	if (e->nq >= ESC_QUEUE_MAX) {
 		e->not_queued++;
@@ -169,16 +170,19 @@ int esc_answer(struct esc_pane *e, enum esc_scope scope, struct suggestion *out)
 	if (e->nq == 0)
 		return -1;
 	struct suggestion s = e->q[0].d.suggest;
-	free(e->rerun_cmd);
-	free(e->rerun_cwd);
-	e->rerun_cmd = e->q[0].cmd; /* what this prompt showed is what re-runs */
-	e->rerun_cwd = e->q[0].cwd;
-	e->q[0].cmd = e->q[0].cwd = NULL;
+	bool by_request = e->q[0].by_request;
+	if (!by_request) { /* a request's command's denial re-runs nothing */
+		free(e->rerun_cmd);
+		free(e->rerun_cwd);
+		e->rerun_cmd = e->q[0].cmd; /* what this prompt showed is what re-runs */
+		e->rerun_cwd = e->q[0].cwd;
+		e->q[0].cmd = e->q[0].cwd = NULL;
+	}
 	int rc = 0;
 	switch (scope) {
 	case ESC_ONCE:
-		e->once = s;
-		e->once_on = true;
+		*(by_request ? &e->req_once : &e->once) = s;
+		*(by_request ? &e->req_once_on : &e->once_on) = true;
 		break;
 	case ESC_SESSION:
 	case ESC_ALWAYS_USER:
@@ -209,6 +213,15 @@ void esc_broaden(struct esc_pane *e, struct policy *p, bool consume)
 		if (consume)
 			e->once_on = false;
 	}
+}
+
+void esc_broaden_request(struct esc_pane *e, struct policy *p)
+{
+	for (size_t i = 0; i < e->session.n; i++)
+		suggest_apply(p, &e->session.v[i]);
+	if (e->req_once_on)
+		suggest_apply(p, &e->req_once);
+	e->req_once_on = false;
 }
 
 size_t esc_drop_stale(struct esc_pane *e, bool (*gone)(const struct esc_prompt *, void *arg), void *arg)
@@ -274,5 +287,5 @@ void esc_pane_clear(struct esc_pane *e)
 	free(e->rerun_cwd);
 	e->rerun_cmd = e->rerun_cwd = NULL;
 	e->denied = (struct esc_grants){ 0 };
-	e->once_on = false;
+	e->once_on = e->req_once_on = false;
 }

@@ -39,6 +39,7 @@ struct esc_prompt {
 	char *proc;              /* the denied process's command line (an agent's tool call), or NULL */
 	int level;               /* how many directories up the person widened it (0: exact) */
 	struct request *req;     /* a `sandmux request` (shell/request.h), owned; NULL: a denial */
+	bool by_request;         /* a denial of a request's command: an answer re-runs nothing */
 	/* request_cancel, given with req: the queue is below request.c */
 	void (*cancel)(struct request *, const char *why);
 };
@@ -60,6 +61,8 @@ struct esc_pane {
 	struct esc_grants denied;  /* never offered again in this pane */
 	struct suggestion once;    /* applied at the next start only */
 	bool once_on;
+	struct suggestion req_once; /* a request's command's denial, once: the next request only */
+	bool req_once_on;
 	unsigned denials_run; /* denials since the command last started */
 	unsigned next_seq;    /* the last prompt's seq */
 	unsigned not_queued;  /* denials past ESC_QUEUE_MAX prompts: events only */
@@ -101,6 +104,9 @@ int esc_answer(struct esc_pane *, enum esc_scope, struct suggestion *out);
 /* Broadens a policy by the session grants and, if set, the once grant,
  * which is then dropped (consume). */
 void esc_broaden(struct esc_pane *, struct policy *, bool consume);
+/* The same for an approved request's command: the session grants and the
+ * once grant of a request's denial (dropped). */
+void esc_broaden_request(struct esc_pane *, struct policy *);
 bool esc_grants_has(const struct esc_grants *, const struct suggestion *);
 void esc_pane_clear(struct esc_pane *);
 /* The pane moved on: drops the prompts that gone(prompt, arg) says are

@@ -267,6 +267,11 @@ static const char keys_norun[] =
 static const char keys_none[] = " d deny · x dismiss · Esc later · n next · the pane is too small to show what "
 				" would be allowed: zoom it (prefix z) to answer";
 
+/* A denial of a request's command (denial-sink.c): nothing restarts. */
+static const char by_request_note[] =
+	"denied in a request's command: nothing re-runs or restarts; o: for this pane's next request only · "
+	"s, a, r: for its later requests, and its own command from its next start";
+
 static char *exact_or_empty(const char *text)
 {
 	char *t = ui_exact_text(text);
@@ -341,8 +346,8 @@ static void prompt_view(const struct pane *p, struct prompt_view *v)
 	free(rule);
 	free(val);
 	free(proc);
-	bool held = strcmp(q->d.op, "connect") == 0 && escalate_net_held(p);
-	char *run = held ? NULL : what_runs(p, q->cmd, q->cwd);
+	bool held = !q->by_request && strcmp(q->d.op, "connect") == 0 && escalate_net_held(p);
+	char *run = held ? NULL : q->by_request ? strdup(by_request_note) : what_runs(p, q->cmd, q->cwd);
 	int left = held ? run_held_left_ms(p->run) : -1;
 	if ((!held && run == NULL) ||
 	    (held && asprintf(&v->l[2],
@@ -501,6 +506,20 @@ static void grant_restart(struct client *c, struct pane *p, const struct suggest
 	escalate_restart(p);
 }
 
+/* A grant from a request's command's denial: made, said, and kept for
+ * later (esc_answer); nothing of the pane restarts. */
+static void grant_quiet(struct client *c, struct pane *p, const struct suggestion *s, enum esc_scope scope)
+{
+	char err[700];
+	if (escalate_grant_make(s, err, sizeof err) < 0) {
+		client_message(c, "allow: %s", err);
+		server_log(p->srv, "pane %d: allow: %s", p->id, err);
+		return;
+	}
+	client_message(c, "allowed %s %s (%s): %s; nothing restarts", suggest_key(s->kind), s->value, scope_name(scope),
+		       scope == ESC_ONCE ? "for this pane's next request" : "for the pane's later requests");
+}
+
 static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 {
 	struct esc_pane *e = p->esc;
@@ -511,7 +530,8 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 	}
 	if (!answer_shown(c, p, scope, &rerun))
 		return;
-	if (scope == ESC_ONCE && shell && esc_head(e)->cmd == NULL) {
+	bool by_request = esc_head(e)->by_request;
+	if (scope == ESC_ONCE && shell && esc_head(e)->cmd == NULL && !by_request) {
 		client_message(c,
 			       "once: no command line to re-run here (no shell integration); s keeps it for the pane");
 		return;
@@ -519,7 +539,7 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 	if ((scope == ESC_ALWAYS_USER || scope == ESC_ALWAYS_REPO) && write_always(c, p, scope) < 0)
 		return;
 	/* a held connection proceeds (or fails) in place: no restart */
-	bool in_place = strcmp(esc_head(e)->d.op, "connect") == 0 && escalate_net_held(p);
+	bool in_place = !by_request && strcmp(esc_head(e)->d.op, "connect") == 0 && escalate_net_held(p);
 	struct suggestion s;
 	unsigned seq = esc_head(e)->seq;
 	if (esc_answer(e, scope, &s) < 0)
@@ -529,7 +549,9 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 	if (in_place) {
 		e->once_on = false; /* once: this run only, which goes on */
 		escalate_net_answer(p, s.kind != SUGGEST_NONE ? &s : NULL);
-	} else if (s.kind != SUGGEST_NONE)
+	} else if (s.kind != SUGGEST_NONE && by_request)
+		grant_quiet(c, p, &s, scope);
+	else if (s.kind != SUGGEST_NONE)
 		grant_restart(c, p, &s, scope, rerun);
 	if (!esc_pending(p->esc))
 		c->answer_pane = 0;

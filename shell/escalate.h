@@ -53,6 +53,11 @@ void escalate_pane_exited(struct pane *);
  * arg the pane): logged, counted in the title, in the session's events
  * and to the control subscribers, and offered as a prompt. */
 void denial_sink_pane(struct denial *, void *pane);
+/* A denial of the command an approved request of the pane runs: the
+ * same, attributed to the pane, but its prompt (by_request) re-runs
+ * nothing when answered, and it is not offered again when the pane's
+ * own command fails. */
+void denial_sink_request(struct pane *, struct denial *);
 /* The command ended badly (status) after denials: the prompt still open
  * says so, or the latest denial's prompt is offered again. */
 void denial_sink_reoffer(struct pane *, int status);

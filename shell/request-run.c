@@ -65,14 +65,17 @@ static void on_reply_running(struct watch *w, int events, void *arg)
 	}
 }
 
-/* Its denials are the pane's to count and log; they prompt nothing (an
- * answer would restart the pane's own command). */
+/* Its denials are the requesting pane's, like the pane's own: logged,
+ * counted, listed by `sandmux why`, offered as prompts whose answer
+ * re-runs nothing (denial-sink.c). */
 static void on_denial_cb(struct denial *d, void *arg)
 {
 	struct request *r = arg;
+	struct pane *p = pane_find(r->srv, r->pane);
 	server_log(r->srv, "pane %d: request's command: denied %s %s (%s)", r->pane, d->op,
 		   d->target != NULL ? d->target : "", d->rule != NULL ? d->rule : "");
-	pane_add_denial(r->srv, r->pane);
+	if (p != NULL)
+		denial_sink_request(p, d);
 }
 
 /* The pane's policy, broadened by the session grants and the request's. */
@@ -86,8 +89,7 @@ static struct policy *broadened(struct request *r, char *err, size_t errlen)
 	}
 	if (pane_policy(p, &pol, err, errlen) < 0)
 		return NULL;
-	for (size_t i = 0; i < p->esc->session.n; i++)
-		suggest_apply(pol, &p->esc->session.v[i]);
+	esc_broaden_request(p->esc, pol);
 	for (int i = 0; i < r->ngrants; i++) {
 		char why[600];
 		if (escalate_grant_make(&r->grant[i], why, sizeof why) < 0) /* so Landlock can grant exactly it */
@@ -95,6 +97,37 @@ static struct policy *broadened(struct request *r, char *err, size_t errlen)
 		suggest_apply(pol, &r->grant[i]);
 	}
 	return pol;
+}
+
+/* A requester on a terminal: the command gets a PTY of its own in the
+ * new sandbox, as its controlling terminal (the requester's terminal is
+ * the pane's, whose session is the pane shell's: no other session can
+ * take it), standing in for each of the requester's stdio that is a
+ * terminal; the others (a pipe, a file) stay what they are. The
+ * requester relays the PTY's master to its terminal (cmd-request.c). */
+static void pty_opts(const struct request *r, struct run_opts *o)
+{
+	bool tty = isatty(r->stdio[0]) || isatty(r->stdio[1]);
+	for (int i = 0; i < 3; i++)
+		o->stdio[i] = tty && isatty(r->stdio[i]) ? -1 : r->stdio[i];
+	o->want_pty = tty;
+	o->pty_like = !tty ? -1 : isatty(r->stdio[0]) ? r->stdio[0] : r->stdio[1];
+}
+
+/* The PTY's master goes to the requester, which relays it; the server
+ * keeps no copy. */
+static int pty_pass(struct request *r, char *err, size_t errlen)
+{
+	int master = run_take_pty(r->run);
+	if (master < 0)
+		return 0;
+	char buf[64];
+	size_t n = reqchan_reply_build("pty", "", buf, sizeof buf);
+	int rc = n > 0 ? reqchan_send(r->reply, buf, n, &master, 1) : -1;
+	close(master);
+	if (rc < 0)
+		snprintf(err, errlen, "the terminal could not be passed to the requester: %s", strerror(errno));
+	return rc;
 }
 
 int request_run(struct request *r, struct request_pane *rp, char *err, size_t errlen)
@@ -108,8 +141,7 @@ int request_run(struct request *r, struct request_pane *rp, char *err, size_t er
 	o.argv = r->argv;
 	o.envp = environ;
 	o.cwd = r->cwd;
-	for (int i = 0; i < 3; i++)
-		o.stdio[i] = r->stdio[i];
+	pty_opts(r, &o);
 	o.observer = pol->sandboxed;
 	o.audit = r->srv->cfg.denials_audit;
 	o.on_denial = on_denial_cb;
@@ -122,6 +154,10 @@ int request_run(struct request *r, struct request_pane *rp, char *err, size_t er
 		return -1;
 	}
 	r->policy = pol;
+	if (pty_pass(r, err, errlen) < 0) {
+		request_run_kill(r);
+		return -1;
+	}
 	for (int i = 0; i < 3; i++) { /* the command has them now */
 		close(r->stdio[i]);
 		r->stdio[i] = -1;

@@ -17,6 +17,7 @@ int run_tty_open(struct run_tty *t, int outer, bool make_pty)
 {
 	memset(t, 0, sizeof *t);
 	t->outer = outer;
+	t->to = STDOUT_FILENO;
 	t->slave = t->master = -1;
 	if (tcgetattr(outer, &t->saved) < 0) {
 		snprintf(t->err, sizeof t->err, "pty: read the terminal's modes: %s", strerror(errno));
@@ -101,7 +102,7 @@ static void run_tty_on_master(struct watch *w, int events, void *arg)
 {
 	struct run_tty *t = arg;
 	(void)events;
-	if (run_tty_copy(t->master, STDOUT_FILENO) <= 0) {
+	if (run_tty_copy(t->master, t->to) <= 0) {
 		watch_del(w);
 		t->out = NULL;
 	}
@@ -135,7 +136,7 @@ void run_tty_drain(struct run_tty *t)
 	 * Bounded all the same. */
 	for (int i = 0; i < 1024; i++) {
 		struct pollfd p = { t->master, POLLIN, 0 };
-		if (poll(&p, 1, 50) <= 0 || run_tty_copy(t->master, STDOUT_FILENO) <= 0)
+		if (poll(&p, 1, 50) <= 0 || run_tty_copy(t->master, t->to) <= 0)
 			break;
 	}
 }

@@ -15,6 +15,7 @@ struct watch;
 
 struct run_tty {
 	int outer;            /* the person's terminal (stdin) */
+	int to;               /* where the command's output goes (stdout) */
 	int master, slave;    /* slave goes to the command; -1 when closed */
 	struct termios saved; /* the outer terminal's modes, restored at the end */
 	bool raw;

@@ -68,6 +68,66 @@ contains "saying what a request carries" "$(m_screen)" "a request comes with its
 m_type "$S request --write $HOME/.sandmux/x -- true; echo RC=\$?"
 m_expect "a grant of sandmux's own files is refused at once" "cannot be granted"
 
+# on a terminal the command gets a PTY of its own (in a pane of its
+# own: a fresh pane's rate): tty names it, /dev/tty opens, keys typed
+# reach it, it sees the pane's size, and the new one after a resize
+m_sandmux new -n tty -- sh >/dev/null
+# size_of NAME: the last "NAME=ROWS COLS" on the screen, waited for
+size_of() {
+	_i=0
+	while [ $_i -lt 100 ]; do
+		_v=$(m_screen | sed -n "s/.*$1=\([0-9][0-9]* [0-9][0-9]*\).*/\1/p" | tail -n 1)
+		[ -n "$_v" ] && { echo "$_v"; return; }
+		sleep 0.1; _i=$((_i + 1))
+	done
+}
+m_type "stty size | sed 's/^/PANESIZE=/'"
+psize=$(size_of PANESIZE)
+CMD='tty | sed s/^/TTY=/; s0=$(stty size </dev/tty); echo REQSIZE=$s0; read x </dev/tty; echo GOT=$x; i=0; while [ $i -lt 100 ] && [ "$(stty size </dev/tty)" = "$s0" ]; do sleep 0.1; i=$((i+1)); done; stty size </dev/tty | sed s/^/NEWSIZE=/'
+m_type "$S request -- sh -c '$CMD'; echo RC=\$?"
+m_wait main "prompt!" 5
+m_keys C-b a
+m_wait main "sandbox request" 5
+m_keys o
+m_expect "on a terminal the request's command has one" "TTY=/dev/pts/"
+same "it opens /dev/tty and sees the pane's size" "$(size_of REQSIZE)" "$psize"
+m_type "typed"
+m_expect "keys typed reach its /dev/tty" "GOT=typed"
+$TM resize-window -t main -x 100 -y 30
+nsize=$(size_of NEWSIZE)
+m_expect "the request ends after the resize" "RC=0"
+m_type "stty size | sed 's/^/PANESIZE2=/'"
+psize2=$(size_of PANESIZE2)
+if [ -n "$psize2" ] && [ "$psize2" != "$psize" ]; then same "a resize reaches its terminal" "$nsize" "$psize2"
+else fail "a resize reaches its terminal (the pane went $psize -> $psize2)"; fi
+
+# a denial of a request's command prompts in the requesting pane and is
+# in its `sandmux why`; approved (s), nothing of the pane restarts, and
+# the pane's later requests have it
+m_type "X=alive"
+m_type "$S request -- sh -c 'touch $OUT/q 2>/dev/null; echo Q-\$?'; echo RC=\$?"
+m_wait main "sandbox prompt: request" 5
+m_keys C-b a
+m_wait main "sandbox request" 5
+m_keys o
+m_expect "the request's command is denied" "Q-1"
+m_expect "its denial raises a prompt in the pane" "sandbox prompt: create"
+m_type "$S why | grep -c outside/q; echo WHY3=\$?"
+m_expect "why lists the request's command's denial" "WHY3=0"
+m_keys C-b a
+m_expect "the prompt says nothing re-runs" "denied in a request's command"
+m_keys s
+m_waitnot main "sandbox prompt: create" 5
+m_type "echo STILL-\$X"
+m_expect "the pane's own command did not restart" "STILL-alive"
+m_type "$S request -- sh -c 'touch $OUT/q && echo Q2-\$((6*7))'"
+m_wait main "sandbox prompt: request" 5
+m_keys C-b a
+m_wait main "sandbox request" 5
+m_keys o
+m_expect "a later request of the pane has the grant" "Q2-42"
+[ -e "$OUT/q" ] && ok "the approved file exists (seen from outside)" || fail "the approved file exists (seen from outside)"
+
 # over the rate (per pane: a fresh pane has a burst of 4): the fifth and
 # sixth are refused at once; the four others time out unanswered
 m_sandmux new -n burst -- sh -c "for i in 1 2 3 4 5 6; do $S request -- true 2>>$WS/rl.txt & done; wait; echo RATE-DONE-\$((6*7)); sleep 60" >/dev/null
