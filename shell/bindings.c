@@ -154,8 +154,6 @@ void bindings_key(struct client *c, const struct key *k, const char *raw, size_t
 	}
 	if (w == NULL || w->active == NULL)
 		return;
-	if (w->active->mode != NULL) /* copy mode */
-		w->active->mode->key(c, w->active, k);
-	else
+	if (w->active->mode == NULL || !w->active->mode->key(c, w->active, k)) /* copy mode takes them all */
 		send_key(w->active, k, raw, rawlen);
 }

@@ -104,7 +104,8 @@ static bool denials_key(struct client *c, const struct key *k)
 	switch (k->code) {
 	case 'q':
 	case VT_KEY_ESCAPE:
-		return false;
+		mode_leave(c);
+		return true;
 	case 'f':
 		next_filter(c);
 		break;

@@ -25,11 +25,7 @@ void mode_leave(struct client *c)
 
 bool mode_key(struct client *c, const struct key *k)
 {
-	if (c->mode == NULL)
-		return false;
-	if (!c->mode->key(c, k))
-		mode_leave(c);
-	return true;
+	return c->mode != NULL && c->mode->key(c, k);
 }
 
 bool mode_draw(struct client *c)

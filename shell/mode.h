@@ -8,7 +8,12 @@
  * the pane shows and takes the keys typed at it (copy mode); the pane
  * holds at most one (pane->mode, with its state in pane->mode_data), and
  * keeps it while the focus is elsewhere. The lower files (pane.c,
- * redraw.c) only call through these pointers, never a mode's file. */
+ * redraw.c) only call through these pointers, never a mode's file.
+ *
+ * Both kinds say the same things the same way: key() tells whether the
+ * mode took the key (false: it goes on to the bindings and the pane), and
+ * a mode ends itself (mode_leave(), or its pane's exit) when a key ends
+ * it; exit() frees what it holds. */
 #ifndef MODE_H
 #define MODE_H
 
@@ -22,7 +27,7 @@ struct client_mode {
 	void (*draw)(struct client *);
 	/* the status line, the cursor after it (the prompt) */
 	const char *(*status)(const struct client *, char *line, size_t size);
-	/* false: the mode ends with this key */
+	/* whether the mode took the key; the key that ends it calls mode_leave() */
 	bool (*key)(struct client *, const struct key *);
 	/* optional: what to undo when it ends */
 	void (*exit)(struct client *);
@@ -31,8 +36,8 @@ struct client_mode {
 struct pane_mode {
 	const char *name;
 	const char *title; /* the mark in the pane's title line */
-	/* a key typed at the pane (the mode may end itself) */
-	void (*key)(struct client *, struct pane *, const struct key *);
+	/* a key typed at the pane: whether the mode took it (it may end itself) */
+	bool (*key)(struct client *, struct pane *, const struct key *);
 	/* the mouse wheel over the pane: dir 1 up, -1 down */
 	void (*wheel)(struct client *, struct pane *, int dir);
 	/* how the pane is drawn: lines scrolled up, the cursor, the selection */
