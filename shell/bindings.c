@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "pty/vt.h"
-#include "shell/escalate.h"
 #include "shell/mode.h"
 
 static bool run_bound(struct client *c, const struct key *k)
@@ -132,9 +131,7 @@ void bindings_key(struct client *c, const struct key *k, const char *raw, size_t
 		mouse(c, k);
 		return;
 	}
-	if (mode_key(c, k)) /* help, the overview, the denials pane, the status line's prompt */
-		return;
-	if (escalate_key(c, k)) /* an open sandbox prompt */
+	if (mode_key(c, k)) /* help, the overview, the denials pane, a prompt */
 		return;
 	if (c->prefix) {
 		c->prefix = false;
@@ -154,8 +151,6 @@ void bindings_key(struct client *c, const struct key *k, const char *raw, size_t
 	}
 	if (w == NULL || w->active == NULL)
 		return;
-	if (w->active->mode != NULL) /* copy mode */
-		w->active->mode->key(c, w->active, k);
-	else
+	if (w->active->mode == NULL || !w->active->mode->key(c, w->active, k)) /* copy mode takes them all */
 		send_key(w->active, k, raw, rawlen);
 }

@@ -194,7 +194,8 @@ static bool captured_key(struct client *c, const struct key *k)
 	switch (k->code) {
 	case 'q':
 	case VT_KEY_ESCAPE:
-		return false;
+		mode_leave(c);
+		return true;
 	case 'k':
 	case VT_KEY_UP:
 	case 'j':

@@ -73,7 +73,9 @@ static void client_end(struct client *c, int32_t status, const char *why)
 	if (c->keys_timer != 0)
 		timer_cancel(s->loop, c->keys_timer);
 	if (c->mode != NULL && c->mode->exit != NULL)
-		c->mode->exit(c); /* what the mode holds */
+		c->mode->exit(c); /* what the modes hold */
+	if (c->mode_under != NULL && c->mode_under->exit != NULL)
+		c->mode_under->exit(c);
 	watch_del(c->w);
 	close(c->fd);
 	buf_free(&c->in);

@@ -41,9 +41,9 @@ static void help_draw(struct client *c)
 /* Any key closes it. */
 static bool help_key(struct client *c, const struct key *k)
 {
-	(void)c;
 	(void)k;
-	return false;
+	mode_leave(c);
+	return true;
 }
 
 const struct client_mode mode_help = { .name = "help", .draw = help_draw, .key = help_key };

@@ -184,7 +184,8 @@ static void copy_search_done(struct client *cl, const char *text)
 	server_redraw(p->srv, true);
 }
 
-static void copy_key(struct client *cl, struct pane *p, const struct key *k)
+/* Every key typed at the pane is copy mode's. */
+static bool copy_key(struct client *cl, struct pane *p, const struct key *k)
 {
 	struct copy *c = copy_of(p);
 	int rows = view_rows(p), cols = vt_cols(p->vt);
@@ -194,7 +195,7 @@ static void copy_key(struct client *cl, struct pane *p, const struct key *k)
 		move_rows(p, 0);
 		if (c->scroll == 0 && code == VT_KEY_DOWN && !c->selecting) {
 			copy_exit(p);
-			return;
+			return true;
 		}
 	} else if (code == VT_KEY_UP || code == 'k')
 		move_rows(p, -1);
@@ -223,23 +224,24 @@ static void copy_key(struct client *cl, struct pane *p, const struct key *k)
 	} else if (code == VT_KEY_ENTER || code == 'y') {
 		copy_selection(p);
 		copy_exit(p);
-		return;
+		return true;
 	} else if (code == '/') {
 		prompt_open(cl, "search: ", copy_search_done);
 	} else if (code == 'n')
 		search_up(p);
 	else if (code == 'q' || code == VT_KEY_ESCAPE || (code == 'c' && k->mods == VT_MOD_CTRL)) {
 		copy_exit(p);
-		return;
+		return true;
 	}
 	server_redraw(p->srv, true);
+	return true;
 }
 
 /* The wheel: up scrolls, down scrolls back and leaves at the bottom. */
 static void copy_wheel(struct client *cl, struct pane *p, int dir)
 {
 	struct key step = { .kind = KEY_PLAIN, .code = dir > 0 ? VT_KEY_UP : VT_KEY_DOWN, .mods = VT_MOD_SHIFT };
-	copy_key(cl, p, &step);
+	(void)copy_key(cl, p, &step);
 }
 
 const struct pane_mode mode_copy = {

@@ -3,10 +3,13 @@
  * opens the next pending one, across all panes and windows; until then
  * a pending prompt is only "prompt!" in its pane's title).
  *
- * Only escalate_key() answers a prompt, and bindings_key() calls it only
- * for keys an attached client typed: no program output reaches it. A
- * prompt takes keys only after prefix a, so a prompt that appears while
- * someone types into their program cannot catch a stray 'o' or 's'. */
+ * An open prompt is a client mode (mode_sandbox, mode.h): it takes the
+ * plain keys and lets keys with modifiers on to the bindings and the
+ * pane. Only its key() answers a prompt from a key, and bindings_key()
+ * calls it only for keys an attached client typed: no program output
+ * reaches it. A prompt takes keys only after prefix a, so a prompt that
+ * appears while someone types into their program cannot catch a stray
+ * 'o' or 's'. */
 #include "shell/escalate.h"
 #include "shell/escalate-queue.h"
 
@@ -104,7 +107,8 @@ static bool denials_key(struct client *c, const struct key *k)
 	switch (k->code) {
 	case 'q':
 	case VT_KEY_ESCAPE:
-		return false;
+		mode_leave(c);
+		return true;
 	case 'f':
 		next_filter(c);
 		break;
@@ -173,23 +177,25 @@ static struct pane *first_pending(struct server *s, int after)
 	return first;
 }
 
+/* The open prompt moves to the next pane (the active one first), or the
+ * mode_sandbox opens on it (leaving the denials pane). */
 void escalate_next_prompt(struct client *c)
 {
 	struct server *s = c->srv;
 	struct pane *act = s->cur != NULL ? s->cur->active : NULL;
 	struct pane *p =
-		c->answer_pane == 0 && act != NULL && esc_pending(act->esc) ? act : first_pending(s, c->answer_pane);
+		c->sandbox_pane == 0 && act != NULL && esc_pending(act->esc) ? act : first_pending(s, c->sandbox_pane);
 	if (p == NULL) {
-		c->answer_pane = 0;
+		mode_end(c, &mode_sandbox);
 		client_message(c, "no sandbox prompt is pending");
 		return;
 	}
 	if (s->cur != p->win)
 		session_select(s, p->win);
 	window_focus(p->win, p);
-	c->answer_pane = p->id;
-	if (c->mode == &mode_denials)
-		mode_leave(c);
+	if (c->mode != &mode_sandbox)
+		mode_enter(c, &mode_sandbox);
+	c->sandbox_pane = p->id;
 	server_redraw(s, true);
 }
 
@@ -410,7 +416,7 @@ void escalate_draw_prompts(struct client *c, struct window *w)
 	for (struct pane *p = w->panes; p != NULL; p = p->next) {
 		if (!esc_pending(p->esc) || (w->zoomed && p != w->active))
 			continue;
-		if (c->answer_pane != p->id) {
+		if (c->sandbox_pane != p->id) {
 			if (p == w->active && p->h > 2)
 				prompt_bar(c, p);
 			continue;
@@ -520,14 +526,10 @@ static void grant_quiet(struct client *c, struct pane *p, const struct suggestio
 		       scope == ESC_ONCE ? "for this pane's next request" : "for the pane's later requests");
 }
 
-static void answer(struct client *c, struct pane *p, enum esc_scope scope)
+static void answer_denial(struct client *c, struct pane *p, enum esc_scope scope)
 {
 	struct esc_pane *e = p->esc;
 	bool shell = e->argv == NULL, rerun;
-	if (esc_head(e)->req != NULL) {
-		request_answer(c, p, scope);
-		return;
-	}
 	if (!answer_shown(c, p, scope, &rerun))
 		return;
 	bool by_request = esc_head(e)->by_request;
@@ -553,9 +555,19 @@ static void answer(struct client *c, struct pane *p, enum esc_scope scope)
 		grant_quiet(c, p, &s, scope);
 	else if (s.kind != SUGGEST_NONE)
 		grant_restart(c, p, &s, scope, rerun);
-	if (!esc_pending(p->esc))
-		c->answer_pane = 0;
 	server_redraw(c->srv, true);
+}
+
+/* A denial's prompt or a `sandmux request`'s (shell/request.c); the open
+ * prompt closes with the pane's last. */
+static void answer(struct client *c, struct pane *p, enum esc_scope scope)
+{
+	if (esc_head(p->esc)->req != NULL)
+		request_answer(c, p, scope);
+	else
+		answer_denial(c, p, scope);
+	if (!esc_pending(p->esc))
+		mode_end(c, &mode_sandbox);
 }
 
 int escalate_answer(struct client *c, struct pane *p, enum esc_scope scope, char *err, size_t errlen)
@@ -571,11 +583,19 @@ int escalate_answer(struct client *c, struct pane *p, enum esc_scope scope, char
 	return 0;
 }
 
-static bool prompt_key(struct client *c, const struct key *k)
+/* The plain keys answer; mouse reports never reach a mode and other
+ * sequences are no answer, but taken; keys with modifiers go on (C-c to
+ * the program, the prefix). A prompt answered elsewhere, or whose pane is
+ * gone, closes at the next key, which goes on. */
+static bool sandbox_key(struct client *c, const struct key *k)
 {
-	struct pane *p = pane_find(c->srv, c->answer_pane);
+	if (k->kind != KEY_PLAIN)
+		return true;
+	if (k->mods != 0)
+		return false;
+	struct pane *p = pane_find(c->srv, c->sandbox_pane);
 	if (p == NULL || !esc_pending(p->esc)) {
-		c->answer_pane = 0;
+		mode_leave(c);
 		return false;
 	}
 	switch (k->code) {
@@ -610,8 +630,7 @@ static bool prompt_key(struct client *c, const struct key *k)
 		break;
 	case VT_KEY_ESCAPE:
 	case 'q':
-		c->answer_pane = 0;
-		server_redraw(c->srv, true);
+		mode_leave(c);
 		break;
 	default:
 		break; /* taken, so it cannot reach the program by surprise */
@@ -619,11 +638,13 @@ static bool prompt_key(struct client *c, const struct key *k)
 	return true;
 }
 
-bool escalate_key(struct client *c, const struct key *k)
+static void sandbox_exit(struct client *c)
 {
-	if (k->kind != KEY_PLAIN) /* mouse reports and unknown sequences: never an answer */
-		return c->answer_pane != 0;
-	if (c->answer_pane != 0 && k->mods == 0)
-		return prompt_key(c, k);
-	return false;
+	c->sandbox_pane = 0;
 }
+
+/* Drawn over its pane (escalate_draw_prompts()), not the whole screen or
+ * the status line. */
+const struct client_mode mode_sandbox = {
+	.name = "sandbox prompt", .key = sandbox_key, .exit = sandbox_exit, .under = true
+};

@@ -10,12 +10,12 @@
  *   escalate-view.c   the denials pane and the prompts: keys and drawing
  *
  * The invariant: a grant only ever comes from esc_answer(), and that is
- * only called from a key typed by an attached client (escalate_key()) or
- * the person's control interface (escalate_answer(), ctl.c), which no
- * sandbox can reach. What a program prints never answers, and cannot
- * choose which command a prompt offers to re-run: only the shell's own
- * signed reports can (shell-report.h), and the prompt shows every byte of
- * it. */
+ * only called from a key typed by an attached client (to mode_sandbox or
+ * the overview, mode.h) or the person's control interface
+ * (escalate_answer(), ctl.c), which no sandbox can reach. What a
+ * program prints never answers, and cannot choose which command a prompt
+ * offers to re-run: only the shell's own signed reports can
+ * (shell-report.h), and the prompt shows every byte of it. */
 #ifndef ESCALATE_H
 #define ESCALATE_H
 
@@ -92,9 +92,6 @@ void escalate_held_tick(struct pane *);
 /* The key bindings: the denials pane, the next pending prompt. */
 void escalate_toggle_denials(struct client *);
 void escalate_next_prompt(struct client *);
-/* A key typed by an attached client: true when the denials pane or an
- * open prompt took it. */
-bool escalate_key(struct client *, const struct key *);
 /* The control interface's "answer" (ctl.c): the person's own channel, as
  * good as a key. Answers p's head prompt; -1 with why when it could not. */
 enum esc_scope;

@@ -4,7 +4,9 @@
 
 void mode_enter(struct client *c, const struct client_mode *m)
 {
-	mode_leave(c);
+	while (c->mode != NULL && (c->mode == m || !c->mode->under || c->mode_under != NULL))
+		mode_leave(c);
+	c->mode_under = c->mode;
 	c->mode = m;
 	c->mode_sel = c->mode_top = 0;
 	c->full = true;
@@ -16,20 +18,31 @@ void mode_leave(struct client *c)
 	const struct client_mode *m = c->mode;
 	if (m == NULL)
 		return;
-	c->mode = NULL;
+	c->mode = c->mode_under;
+	c->mode_under = NULL;
 	if (m->exit != NULL)
 		m->exit(c);
 	c->full = true;
 	server_redraw(c->srv, true);
 }
 
+void mode_end(struct client *c, const struct client_mode *m)
+{
+	if (c->mode == m) {
+		mode_leave(c);
+		return;
+	}
+	if (c->mode_under != m)
+		return;
+	c->mode_under = NULL;
+	if (m->exit != NULL)
+		m->exit(c);
+	server_redraw(c->srv, true); /* a sandbox prompt shows under a status-line one */
+}
+
 bool mode_key(struct client *c, const struct key *k)
 {
-	if (c->mode == NULL)
-		return false;
-	if (!c->mode->key(c, k))
-		mode_leave(c);
-	return true;
+	return c->mode != NULL && c->mode->key(c, k);
 }
 
 bool mode_draw(struct client *c)

@@ -175,6 +175,8 @@ struct client {
 	uint64_t keys_timer;            /* flushes them if no more come (client_keys_late) */
 	struct layout *drag;            /* a border being dragged with the mouse */
 	int drag_index;
+	/* under mode (shell/mode.h): one that lets keys through, back when mode ends */
+	const struct client_mode *mode_under;
 	/* the status line's prompt (mode_prompt, shell/status-prompt.c) */
 	char prompt[128];                                       /* what is typed so far */
 	char prompt_label[64];                                  /* ":", "search: ", or a y/n question */
@@ -185,7 +187,7 @@ struct client {
 	/* escalation (shell/escalate-view.c) */
 	int denials_filter; /* its pane filter, 0: all */
 	int denials_top;    /* its first line shown (mode_denials) */
-	int answer_pane;    /* the pane whose prompt takes keys, 0: none */
+	int sandbox_pane;   /* the pane whose prompt takes keys (mode_sandbox), 0: none */
 	/* mode_captured's state (shell/captured-view.c) */
 	struct captured_view *captured;
 	/* the control interface (shell/ctl.c): JSON lines, not framed */

@@ -168,8 +168,10 @@ static bool overview_key(struct client *c, const struct key *k)
 	int n = rows_collect(c->srv, v, ROWS_MAX), scope = answer_scope(k->code);
 	if (k->kind != KEY_PLAIN || k->mods != 0)
 		return true;
-	if (k->code == 'q' || k->code == VT_KEY_ESCAPE)
-		return false;
+	if (k->code == 'q' || k->code == VT_KEY_ESCAPE) {
+		mode_leave(c);
+		return true;
+	}
 	if (k->code == VT_KEY_UP || k->code == 'k')
 		c->mode_sel--;
 	else if (k->code == VT_KEY_DOWN || k->code == 'j')
@@ -182,7 +184,8 @@ static bool overview_key(struct client *c, const struct key *k)
 		struct pane *p = v[c->mode_sel].p;
 		session_select(c->srv, p->win);
 		window_focus(p->win, p);
-		return false;
+		mode_leave(c);
+		return true;
 	} else if (scope >= 0 && c->mode_sel < n)
 		overview_answer(c, &v[c->mode_sel], (enum esc_scope)scope);
 	server_redraw(c->srv, true);

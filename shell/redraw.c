@@ -186,10 +186,12 @@ static void draw_client(struct client *c)
 }
 
 /* Whether this client can take the active pane alone: the window view
- * (zoomed or not), nothing covering it that would need the rest redrawn. */
+ * (zoomed or not), nothing covering it that would need the rest redrawn
+ * (a sandbox prompt is drawn over its pane here too). */
 static bool active_alone(const struct client *c)
 {
-	return !c->full && c->srv->cur != NULL && c->srv->cur->active != NULL && c->mode == NULL;
+	return !c->full && c->srv->cur != NULL && c->srv->cur->active != NULL &&
+	       (c->mode == NULL || (c->mode->draw == NULL && c->mode->status == NULL));
 }
 
 void redraw_active(struct server *s)

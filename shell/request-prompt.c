@@ -111,7 +111,5 @@ void request_answer(struct client *c, struct pane *p, enum esc_scope scope)
 		}
 	}
 	control_answer_event(c->srv, p, seq, esc_scope_key(scope), NULL);
-	if (!esc_pending(e))
-		c->answer_pane = 0;
 	server_redraw(c->srv, true);
 }
