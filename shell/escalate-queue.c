@@ -38,21 +38,31 @@ static bool queued(const struct esc_pane *e, const struct suggestion *s)
 	return false;
 }
 
+/* A new prompt at the queue's end holding a copy of d, or NULL (no
+ * memory); the caller fills in the rest and counts it in (e->nq++). */
+static struct esc_prompt *queue_new(struct esc_pane *e, const struct denial *d, int exit_status)
+{
+	struct esc_prompt *q = realloc(e->q, (e->nq + 1) * sizeof *q);
+	if (q == NULL)
+		return NULL;
+	e->q = q;
+	struct esc_prompt *p = &e->q[e->nq];
+	memset(p, 0, sizeof *p);
+	if (denial_copy(&p->d, d) < 0)
+		return NULL;
+	p->exit_status = exit_status;
+	p->seq = ++e->next_seq;
+	return p;
+}
+
 int esc_offer_request(struct esc_pane *e, const struct denial *d, struct request *req,
 		      void (*cancel)(struct request *, const char *why))
 {
 	if (e->nq >= ESC_QUEUE_MAX)
 		return 0;
-	struct esc_prompt *q = realloc(e->q, (e->nq + 1) * sizeof *q);
-	if (q == NULL)
+	struct esc_prompt *p = queue_new(e, d, -1);
+	if (p == NULL)
 		return -1;
-	e->q = q;
-	struct esc_prompt *p = &e->q[e->nq];
-	memset(p, 0, sizeof *p);
-	if (denial_copy(&p->d, d) < 0)
-		return -1;
-	p->exit_status = -1;
-	p->seq = ++e->next_seq;
 	p->req = req;
 	p->cancel = cancel;
 	e->nq++;
@@ -71,16 +81,9 @@ int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 		e->not_queued++;
 		return 0;
 	}
-	struct esc_prompt *q = realloc(e->q, (e->nq + 1) * sizeof *q);
-	if (q == NULL)
+	struct esc_prompt *p = queue_new(e, d, exit_status);
+	if (p == NULL)
 		return -1;
-	e->q = q;
-	struct esc_prompt *p = &e->q[e->nq];
-	memset(p, 0, sizeof *p);
-	if (denial_copy(&p->d, d) < 0)
-		return -1;
-	p->exit_status = exit_status;
-	p->seq = ++e->next_seq;
 	p->exact = d->suggest;
 	p->cmd = e->gate.cmd != NULL ? strdup(e->gate.cmd) : NULL;
 	p->cwd = e->gate.cwd != NULL ? strdup(e->gate.cwd) : NULL;
