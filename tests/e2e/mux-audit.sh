@@ -14,13 +14,12 @@ mkdir -p "$HOME/.sandmux"
 lim=
 [ -n "$ASAN_OPTIONS" ] && lim=', "limits": {"memory": 0}' # as mux.lib's, for ASan
 echo "{\"denials\": \"audit\"$lim}" >"$HOME/.sandmux/sandmux.json"
-until_ok() { _i=0; _max=$(($1 * 10)); shift; while [ $_i -lt $_max ]; do "$@" && return 0; sleep 0.1; _i=$((_i + 1)); done; return 1; }
 lsj() { m_sandmux ls --json | python3 -c "import json,sys; s=json.load(sys.stdin)[0]; print($1)"; }
 EV="$M_ROOT/ev"
 m_start
 (m_sandmux events --kind denial >"$EV" 2>/dev/null &)
 subscribers() { [ "$(lsj 's["subscribers"]')" = "$1" ]; }
-until_ok 10 subscribers 1 || fail "the subscriber is connected"
+t_until 10 subscribers 1 || fail "the subscriber is connected"
 m_sandmux new -n w -- python3 -c "
 import os, time
 try: os.open('$target', os.O_WRONLY)
@@ -31,7 +30,7 @@ contains "ls --json: the pane's layers name the channel" "$(lsj '[p for w in s["
 	"observer (writes: audit records)"
 contains "the server log names the channel" "$(cat "$HOME/.sandmux/state/server.log")" \
 	"pane 2: write denials from Landlock's audit records"
-until_ok 10 grep -q landlock "$EV" || fail "the event came within 10 s"
+t_until 10 grep -q landlock "$EV" || fail "the event came within 10 s"
 ev=$(cat "$EV")
 contains "event: the record's denial" "$ev" "\"pane\":2,"
 contains "event: op, target, rule, layer" "$ev" "\"op\":\"write\",\"target\":\"$target\",\"rule\":\"not under a writable path\",\"layer\":\"landlock\""

@@ -13,11 +13,6 @@ mkdir -p "$OUT"
 m_start
 SOCK="$XDG_RUNTIME_DIR/sandmux/ws"
 
-until_ok() {
-	_i=0; _max=$(($1 * 10)); shift
-	while [ $_i -lt $_max ]; do "$@" && return 0; sleep 0.1; _i=$((_i + 1)); done
-	return 1
-}
 # ctl JSON: one request, its response on stdout.
 ctl() { m_sandmux ctl "$1"; }
 # field JSON PYTHON-EXPR: EXPR of r, the parsed response.
@@ -28,7 +23,7 @@ same "hello answers the version and the verbs" "$(field "$r" '(r["id"], r["versi
 
 # Every event from here on, in the background.
 m_sandmux ctl '{"id":"sub","verb":"subscribe"}' >"$M_ROOT/events" 2>&1 &
-until_ok 5 grep -q '"id":"sub","ok":true' "$M_ROOT/events" && ok "subscribe is answered" || fail "subscribe is answered"
+t_until 5 grep -q '"id":"sub","ok":true' "$M_ROOT/events" && ok "subscribe is answered" || fail "subscribe is answered"
 
 # Four panes, through the interface only.
 r=$(ctl '{"id":2,"verb":"new-pane","name":"echo","command":["sh","-c","while read l; do echo \"echo:$l\"; done"]}')
@@ -48,11 +43,11 @@ same "four new panes, each answered with its id" "$(field "$(ctl '{"id":6,"verb"
 ctl "{\"id\":7,\"verb\":\"send-text\",\"target\":\"echo\",\"text\":\"hi there\"}" >/dev/null
 ctl "{\"id\":8,\"verb\":\"send-keys\",\"target\":$ECHO,\"keys\":[\"Enter\"]}" >/dev/null
 capture_has() { ctl "{\"id\":9,\"verb\":\"capture\",\"target\":\"$1\"}" | grep -q "$2"; }
-until_ok 10 capture_has echo "echo:hi there" && ok "send-text and send-keys reach the pane; capture reads its screen" ||
+t_until 10 capture_has echo "echo:hi there" && ok "send-text and send-keys reach the pane; capture reads its screen" ||
 	fail "send-text and send-keys reach the pane; capture reads its screen"
 same "the CLI's capture shows the same line" "$(m_sandmux capture -t "$ECHO" | grep -c 'echo:hi there')" 1
 m_sandmux send -t echo "second" Enter
-until_ok 10 capture_has echo "echo:second" && ok "sandmux send types keys by name" || fail "sandmux send types keys by name"
+t_until 10 capture_has echo "echo:second" && ok "sandmux send types keys by name" || fail "sandmux send types keys by name"
 
 # The writer's denial opens a prompt; answering it re-runs the writer.
 has_event() { python3 - "$M_ROOT/events" "$@" <<'PY'
@@ -69,9 +64,9 @@ for l in open(sys.argv[1]):
 sys.exit(1)
 PY
 }
-until_ok 10 has_event event=denial pane="$WRITER" op=create >/dev/null && ok "a denial event with its pane" ||
+t_until 10 has_event event=denial pane="$WRITER" op=create >/dev/null && ok "a denial event with its pane" ||
 	fail "a denial event with its pane"
-until_ok 10 has_event event=prompt pane="$WRITER" >/dev/null && ok "a prompt event" || fail "a prompt event"
+t_until 10 has_event event=prompt pane="$WRITER" >/dev/null && ok "a prompt event" || fail "a prompt event"
 PROMPT=$(has_event event=prompt pane="$WRITER")
 same "the prompt's id names its pane" "${PROMPT%%.*}" "$WRITER"
 [ ! -e "$OUT/w" ] && ok "the write did not happen before the answer (checked on the host)" || fail "the write did not happen before the answer"
@@ -80,11 +75,11 @@ same "an unknown prompt id is an error naming the field" "$(field "$r" 'r["field
 r=$(ctl "{\"id\":11,\"verb\":\"answer\",\"prompt\":\"$PROMPT\",\"scope\":\"sometimes\"}")
 same "an unknown scope is an error naming the field" "$(field "$r" 'r["field"]')" "scope"
 check "sandmux answer PROMPT session" m_sandmux answer "$PROMPT" session
-until_ok 10 test -e "$OUT/w" && ok "the answer re-ran the writer with the grant: the file is on the host" ||
+t_until 10 test -e "$OUT/w" && ok "the answer re-ran the writer with the grant: the file is on the host" ||
 	fail "the answer re-ran the writer with the grant"
-until_ok 5 has_event event=answer prompt="$PROMPT" scope=session >/dev/null && ok "an answer event" || fail "an answer event"
-until_ok 10 has_event event=exit pane="$QUITS" status=7 >/dev/null && ok "an exit event with the status" || fail "an exit event with the status"
-until_ok 10 has_event event=attention pane="$BELL" why=bell >/dev/null && ok "an attention event for the bell" ||
+t_until 5 has_event event=answer prompt="$PROMPT" scope=session >/dev/null && ok "an answer event" || fail "an answer event"
+t_until 10 has_event event=exit pane="$QUITS" status=7 >/dev/null && ok "an exit event with the status" || fail "an exit event with the status"
+t_until 10 has_event event=attention pane="$BELL" why=bell >/dev/null && ok "an attention event for the bell" ||
 	fail "an attention event for the bell"
 
 check "sandmux kill-pane -t echo" m_sandmux kill-pane -t echo
@@ -147,12 +142,12 @@ for p in paths + ["\0sandmux", "\0$SOCK"]:
 print("INSIDE-DONE")
 PY
 ctl '{"id":13,"verb":"new-pane","name":"inside","command":["sh","-c","python3 inside.py >inside.out 2>&1; sleep 60"]}' >/dev/null
-until_ok 15 grep -qs INSIDE-DONE "$WS/inside.out" || fail "the inside attempts ran"
+t_until 15 grep -qs INSIDE-DONE "$WS/inside.out" || fail "the inside attempts ran"
 sed 's/^/#   inside: /' "$WS/inside.out"
 grep -q "answer: b'{" "$WS/inside.out" && fail "no attempt from inside got an answer" || ok "no attempt from inside got an answer"
 same "no pane was opened from inside (checked outside)" "$(m_sandmux list --json | python3 -c 'import json,sys; s=json.load(sys.stdin); print(sum(p["name"] == "evil" for w in s["windows"] for p in w["panes"]))')" 0
 rm -f "$WS/sock"
 
 m_sandmux kill-session >/dev/null
-until_ok 20 sh -c '! kill -0 '"$!"' 2>/dev/null' && ok "the subscriber ends when the session ends" || fail "the subscriber ends when the session ends"
+t_until 20 sh -c '! kill -0 '"$!"' 2>/dev/null' && ok "the subscriber ends when the session ends" || fail "the subscriber ends when the session ends"
 exit $T_FAILED

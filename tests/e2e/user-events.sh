@@ -15,11 +15,6 @@ mkdir -p "$OUT" "$EV"
 m_start
 
 # until SECONDS CMD...: polls CMD until it succeeds.
-until_ok() {
-	_i=0; _max=$(($1 * 10)); shift
-	while [ $_i -lt $_max ]; do "$@" && return 0; sleep 0.1; _i=$((_i + 1)); done
-	return 1
-}
 # lsj PYTHON-EXPR: evaluates EXPR with s = this session's `ls --json` object.
 lsj() { m_sandmux ls --json | python3 -c "import json,sys; s=json.load(sys.stdin)[0]; print($1)"; }
 subscribers() { [ "$(lsj 's["subscribers"]')" = "$1" ]; }
@@ -29,11 +24,11 @@ lines() { [ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ]; }
 
 sub all
 sub p3 --pane 3
-until_ok 5 subscribers 2 && ok "two subscribers are connected" || fail "two subscribers are connected"
+t_until 5 subscribers 2 && ok "two subscribers are connected" || fail "two subscribers are connected"
 
 out=$(m_sandmux new -n writer -- sh -c "touch '$OUT/a' || echo WRITE-FAILED; sleep 60")
 same "the writer is pane 2" "$out" "pane 2"
-until_ok 5 lines "$EV/all" 1 || fail "the subscriber saw the denial within 5 s"
+t_until 5 lines "$EV/all" 1 || fail "the subscriber saw the denial within 5 s"
 # Kept, a margin for a second line to come; both checks below are proven
 # again once pane 3's events are in, which come after anything of pane 2's.
 sleep 0.3
@@ -61,8 +56,8 @@ case "$layers" in *landlock*seccomp*observer*) ok "ls --json names the writer's 
 # The same denial twice: coalesced in the denials pane, two events here.
 out=$(m_sandmux new -n twice -- sh -c "touch '$OUT/b'; touch '$OUT/b'; echo TWICE-DONE; sleep 60")
 same "the second writer is pane 3" "$out" "pane 3"
-until_ok 5 lines "$EV/p3" 2 || fail "the pane-3 subscriber saw both attempts"
-until_ok 10 lines "$EV/all" 3 || fail "the subscriber of all panes saw both attempts"
+t_until 5 lines "$EV/p3" 2 || fail "the pane-3 subscriber saw both attempts"
+t_until 10 lines "$EV/all" 3 || fail "the subscriber of all panes saw both attempts"
 count() { python3 -c "import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l).get('target') == sys.argv[2] and json.loads(l).get('pane') == int(sys.argv[3])))" "$@"; }
 same "pane 2's denial is still one event once pane 3's are in" "$(count "$EV/all" "$OUT/a" 2)" 1
 same "every attempt is an event: coalescing does not hide any from subscribers" "$(count "$EV/all" "$OUT/b" 3)" 2
@@ -83,17 +78,17 @@ q = panes[4]
 assert (q["name"], q["state"], q["exit"]) == ("quits", "exited", 3), q
 '
 }
-until_ok 10 check_ls >/dev/null 2>&1 # (the pane's exit is seen)
+t_until 10 check_ls >/dev/null 2>&1 # (the pane's exit is seen)
 check "ls --json lists the panes: name, profile, state, exit status, denials, prompts" check_ls
 
 # A reader that goes away: the subscriber ends at once (EPIPE/POLLERR), status 0.
 (m_sandmux events 2>"$EV/head.err"; echo $? >"$EV/head.rc") | head -n 1 >"$EV/head" &
-until_ok 5 subscribers 3 || fail "the third subscriber is connected"
+t_until 5 subscribers 3 || fail "the third subscriber is connected"
 m_sandmux new -n one -- sh -c "touch '$OUT/c'; sleep 60" >/dev/null
-until_ok 5 lines "$EV/head" 1 && ok "head -n 1 got one event" || fail "head -n 1 got one event"
-until_ok 5 test -s "$EV/head.rc" && same "the subscriber ends when its reader goes away, status 0" "$(cat "$EV/head.rc")" 0 ||
+t_until 5 lines "$EV/head" 1 && ok "head -n 1 got one event" || fail "head -n 1 got one event"
+t_until 5 test -s "$EV/head.rc" && same "the subscriber ends when its reader goes away, status 0" "$(cat "$EV/head.rc")" 0 ||
 	fail "the subscriber ends when its reader goes away"
-until_ok 5 subscribers 2 && ok "and the server forgets it" || fail "and the server forgets it"
+t_until 5 subscribers 2 && ok "and the server forgets it" || fail "and the server forgets it"
 
 # A subscriber that stops reading: thousands of denials later the server
 # still echoes what is typed into another pane; events past its bound are
@@ -108,7 +103,7 @@ for l in sys.stdin:
     sys.stdout.write(l)
     sys.stdout.flush()
 ' "$EV/go" >"$EV/slow") &
-until_ok 5 subscribers 3 || fail "the slow subscriber is connected"
+t_until 5 subscribers 3 || fail "the slow subscriber is connected"
 cat >"$WS/flood.py" <<PY
 import os
 for i in range($N):
@@ -126,14 +121,14 @@ m_type "alive"
 m_expect "another pane keeps echoing while a subscriber does not read" "echo:alive"
 same "the slow reader has not read yet (the check ran while it was stalled)" "$(cat "$EV/slow")" ""
 touch "$EV/go"
-until_ok 30 grep -q dropped "$EV/slow" || fail "the slow subscriber, reading again, is told what it lost"
+t_until 30 grep -q dropped "$EV/slow" || fail "the slow subscriber, reading again, is told what it lost"
 
 # From inside a sandbox: `sandmux events` finds no session (the socket
 # directory is masked), and a hard link to the socket is refused (the
 # observer's connect() check, or the server's peer check).
 cp "$SANDMUX" "$WS/sandmux-copy"
 m_sandmux new -n inside -- sh -c "./sandmux-copy events >inside.out 2>inside.err; echo \$? >inside.rc; sleep 60" >/dev/null
-until_ok 10 test -s "$WS/inside.rc"
+t_until 10 test -s "$WS/inside.rc"
 same "sandmux events inside a sandbox fails, status 1" "$(cat "$WS/inside.rc" 2>/dev/null)" 1
 echo "#   it said: $(cat "$WS/inside.err" 2>/dev/null)"
 [ ! -s "$WS/inside.out" ] && ok "and prints no event" || fail "and prints no event"
@@ -149,7 +144,7 @@ except Exception as e:
     print("error:", e)
 PY
 m_sandmux new -n evil -- sh -c "python3 sub.py >sub.out 2>&1; sleep 60" >/dev/null
-until_ok 10 test -s "$WS/sub.out"
+t_until 10 test -s "$WS/sub.out"
 ans=$(cat "$WS/sub.out" 2>/dev/null)
 case "$ans" in
 "error: "*"Permission denied"*) ok "the sandbox refuses the connection to the socket" ;;
@@ -182,8 +177,8 @@ check "the slow subscriber: events delivered + {\"dropped\":N} account for all $
 
 # The server exits: every subscriber ends, with status 0.
 m_sandmux kill-session >/dev/null
-until_ok 20 test -s "$EV/all.rc" && same "the subscriber ends when the server exits, status 0" "$(cat "$EV/all.rc")" 0 ||
+t_until 20 test -s "$EV/all.rc" && same "the subscriber ends when the server exits, status 0" "$(cat "$EV/all.rc")" 0 ||
 	fail "the subscriber ends when the server exits"
-until_ok 20 test -s "$EV/p3.rc"
+t_until 20 test -s "$EV/p3.rc"
 same "so does the filtered one" "$(cat "$EV/p3.rc" 2>/dev/null)" 0
 exit $T_FAILED

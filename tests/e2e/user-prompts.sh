@@ -16,12 +16,6 @@ OUT="$M_HOME/outside"
 EV="$M_ROOT/ev"
 mkdir -p "$OUT" "$EV"
 
-# until_ok SECONDS CMD...: polls CMD until it succeeds.
-until_ok() {
-	_i=0; _max=$(($1 * 10)); shift
-	while [ $_i -lt $_max ]; do "$@" && return 0; sleep 0.1; _i=$((_i + 1)); done
-	return 1
-}
 # pane1 PYTHON-EXPR: EXPR with p = pane 1's object in `list --json`.
 pane1() {
 	m_sandmux list --json | python3 -c "
@@ -38,20 +32,23 @@ m_start 200 50
 
 # A background job whose process tree lives on, a command that ends, and
 # a builtin's redirection (denied in the shell itself).
-m_type "(touch '$OUT/bg'; exec sleep 300) & touch '$OUT/fg'; echo x >'$OUT/builtin'"
+m_type "(touch '$OUT/bg'; exec sleep 300) & touch '$OUT/fg'; echo x >'$OUT/builtin'; echo BACK-\$((6*7))"
 m_expect "the writes are denied" "prompt!"
-until_ok 10 is "p['prompts']" 3 && ok "three prompts wait" || fail "three prompts wait ($(waiting))"
+t_until 10 is "p['prompts']" 3 && ok "three prompts wait" || fail "three prompts wait ($(waiting))"
+# the command line has ended (its last word printed), and the shell
+# has a moment to report its prompt: nothing new started, nothing drops
+m_expect "the command line ran to its end" "BACK-42"
 sleep 1
 same "they stay while the shell waits at its prompt" "$(waiting)" "bg builtin fg"
 m_type 'echo NEXT-$((6*7))'
 m_expect "the shell starts the next command line" "NEXT-42"
-until_ok 5 is "p['prompts_dropped']" 2 && ok "the ended command's and the builtin's prompts are dropped and counted" ||
+t_until 5 is "p['prompts_dropped']" 2 && ok "the ended command's and the builtin's prompts are dropped and counted" ||
 	fail "the ended command's and the builtin's prompts are dropped and counted ($(pane1 "p['prompts_dropped']"))"
 same "the background job's prompt stays: its process tree lives" "$(waiting)" "bg"
 m_type 'kill %1; wait'
 m_type 'echo AFTER-$((7*7))'
 m_expect "the job is gone and the shell went on" "AFTER-49"
-until_ok 5 is "p['prompts']" 0 && ok "then its prompt is dropped too" || fail "then its prompt is dropped too ($(waiting))"
+t_until 5 is "p['prompts']" 0 && ok "then its prompt is dropped too" || fail "then its prompt is dropped too ($(waiting))"
 same "all counted" "$(pane1 "p['prompts_dropped']")" 3
 same "sandmux list shows the count" "$(m_sandmux list | awk '$1 == 1 { print $NF }')" 3
 m_waitnot main "prompt!" 5 && ok "the title says no prompt waits" || fail "the title says no prompt waits"
@@ -67,7 +64,7 @@ m_keys q
 # n: pane 1 has two prompts; window 1 gets pane 2, then pane 3 is split
 # off in window 0.
 m_type "clear; touch '$OUT/n1a'; touch '$OUT/n1b'"
-until_ok 10 is "p['prompts']" 2 || fail "pane 1's two prompts wait"
+t_until 10 is "p['prompts']" 2 || fail "pane 1's two prompts wait"
 m_keys C-b c
 m_wait main "2: " 5
 m_type "touch '$OUT/n2'"
@@ -75,7 +72,7 @@ m_keys C-b p
 m_keys C-b %
 m_wait main "3: " 5
 m_type "touch '$OUT/n3'"
-until_ok 10 sh -c "[ \"\$(cd '$WS' && '$SANDMUX' list --json | grep -o '\"prompts\":1' | wc -l)\" = 2 ]" ||
+t_until 10 sh -c "[ \"\$(cd '$WS' && '$SANDMUX' list --json | grep -o '\"prompts\":1' | wc -l)\" = 2 ]" ||
 	fail "panes 2 and 3 have a prompt each"
 m_keys C-b Left
 m_keys C-b a
@@ -106,11 +103,11 @@ for l in open(f, encoding="utf-8").read().splitlines():
 sys.exit(1)
 PY
 }
-until_ok 5 title_seen 1 "hello-title-64" program && ok "a program's OSC 2 is a title event" ||
+t_until 5 title_seen 1 "hello-title-64" program && ok "a program's OSC 2 is a title event" ||
 	fail "a program's OSC 2 is a title event"
 title_seen 1 "· hello-title-64" && ok "with the title line as drawn" || fail "with the title line as drawn"
 m_type "printf '\033]2;bad\377\300\355\240\200x-%s\007' \$((5*13))"
-until_ok 5 title_seen 1 "badx-65" program && ok "bytes that are not UTF-8 are dropped from the event" ||
+t_until 5 title_seen 1 "badx-65" program && ok "bytes that are not UTF-8 are dropped from the event" ||
 	fail "bytes that are not UTF-8 are dropped from the event"
 title_seen 1 "prompt!" && ok "sandmux's own title text (a prompt waits) is a title event" ||
 	fail "sandmux's own title text (a prompt waits) is a title event"
@@ -119,5 +116,9 @@ title_seen 2 "2: " && ok "other panes' titles too" || fail "other panes' titles 
 n=$(wc -l <"$EV/titles")
 sleep 1
 same "no event while no title changes" "$(wc -l <"$EV/titles")" "$n"
+# ... and the stream was live all along: the next change is an event
+m_type "printf '\033]2;after-%s\007' \$((6*11))"
+t_until 5 title_seen 1 "after-66" program && ok "the stream still tells the next change" ||
+	fail "the stream still tells the next change"
 [ ! -s "$EV/titles.err" ] && ok "events --kind title is accepted" || { fail "events --kind title is accepted"; sed 's/^/#   /' "$EV/titles.err"; }
 exit $T_FAILED
