@@ -132,8 +132,7 @@ void suggest_apply(struct policy *p, const struct suggestion *s)
 		rules_add(r, s->value, approval);
 }
 
-/* "host", "host:port", "[v6]:port" or a bare v6 address -> host. */
-static void host_of(const char *target, char *host, size_t size)
+void suggest_target_host(const char *target, char *host, size_t size)
 {
 	if (target[0] == '[') {
 		size_t len = strcspn(target + 1, "]");
@@ -154,7 +153,7 @@ bool suggest_host(const struct policy *p, const char *target, struct suggestion 
 	out->value[0] = '\0';
 	if (target == NULL)
 		return false;
-	host_of(target, host, sizeof host);
+	suggest_target_host(target, host, sizeof host);
 	if (host[0] == '\0' || agents_quiet_host(p, host))
 		return false;
 	if (allowed_with(p, net_list, host, NULL, OP_READ, host))

@@ -53,6 +53,9 @@ bool suggest_path(const struct policy *, const char *path, enum fs_op, struct su
 bool suggest_path_kind(const struct policy *, const char *path, enum fs_op, char kind, struct suggestion *out);
 /* `target` is "host", "host:port" or "[v6]:port"; the port is dropped. */
 bool suggest_host(const struct policy *, const char *target, struct suggestion *out);
+/* A denial's target ("host", "host:port", "[v6]:port" or a bare v6
+ * address) -> its host. */
+void suggest_target_host(const char *target, char *host, size_t size);
 
 /* Broadens the policy in memory by the suggestion (an approval "once" or
  * "session": the restarted command gets it, no file changes). The entry's

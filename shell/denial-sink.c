@@ -96,11 +96,7 @@ static bool sink_agent_quiet(const struct pane *p, const struct denial *d)
 	char host[256], resumed[1024];
 	if (strcmp(d->op, "connect") != 0 || d->target == NULL || p->run_policy == NULL)
 		return false;
-	const char *t = d->target, *colon = strrchr(t, ':');
-	size_t n = colon != NULL ? (size_t)(colon - t) : strlen(t);
-	if (t[0] == '[' && n >= 2 && t[n - 1] == ']')
-		t++, n -= 2;
-	snprintf(host, sizeof host, "%.*s", (int)n, t);
+	suggest_target_host(d->target, host, sizeof host);
 	const char *quiet = agents_quiet_for(p->run_policy, host);
 	if (quiet == NULL)
 		return false;
