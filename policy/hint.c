@@ -1,31 +1,22 @@
 /* hint: denial lines for the denied program and for `sandmux why`. */
 #include "policy/hint.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "policy/suggest.h"
+#include "policy/utf8.h"
 
 #define HINT_MAX_CMD 300 /* bytes of the denied command line shown */
 
-/* The length of the valid UTF-8 sequence at p that a terminal shows as
- * text, or 0: C1 controls (U+0080..U+009F, which a terminal obeys as ESC
- * sequences), bidi overrides and isolates, overlong forms, surrogates and
- * broken sequences are not. */
-static size_t utf8_text_len(const unsigned char *p)
+/* Whether a terminal shows code point cp as text: not C1 controls
+ * (U+0080..U+009F, obeyed as ESC sequences) nor bidi overrides and
+ * isolates. */
+static bool shown_as_text(uint32_t cp)
 {
-	size_t n = (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
-	unsigned long cp = n == 2 ? *p & 0x1f : n == 3 ? *p & 0x0f : *p & 0x07;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	static const unsigned long min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (n == 0 || cp < min[n] || cp < 0xa0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
-		return 0;
-	return n;
+	return cp >= 0xa0 && !(cp >= 0x202a && cp <= 0x202e) && !(cp >= 0x2066 && cp <= 0x2069);
 }
 
 /* Text with control bytes (C0, DEL, C1, bytes that are not shown UTF-8
@@ -33,18 +24,21 @@ static size_t utf8_text_len(const unsigned char *p)
  * terminal, where a path's bytes must not act as escape sequences. */
 static void put_escaped(FILE *f, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n = *p >= 0x80 ? utf8_text_len(p) : 1;
-		if (n > 1) {
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t left = strlen(s); left > 0;) {
+		uint32_t cp = 0;
+		size_t n = *p >= 0x80 ? utf8_decode(p, left, &cp) : 1;
+		if (n > 1 && shown_as_text(cp)) {
 			fwrite(p, 1, n, f);
-			p += n;
-			continue;
+		} else {
+			n = 1;
+			if (*p < 0x20 || *p >= 0x7f || *p == '\\')
+				fprintf(f, *p == '\\' ? "\\\\" : "\\x%02x", *p);
+			else
+				fputc(*p, f);
 		}
-		if (*p < 0x20 || *p >= 0x7f || *p == '\\')
-			fprintf(f, *p == '\\' ? "\\\\" : "\\x%02x", *p);
-		else
-			fputc(*p, f);
-		p++;
+		p += n;
+		left -= n;
 	}
 }
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "backends/loop.h"
+#include "policy/utf8.h"
 #include "shell/escalate-queue.h"
 #include "shell/proto.h"
 
@@ -59,30 +60,6 @@ static const char *alert_why(unsigned alert)
 				       : "quiet";
 }
 
-/* A UTF-8 sequence's length at s (at most n bytes), 0 when it is not a
- * valid one; *cp gets the code point. */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t len = s[0] < 0x80             ? 1
-		     : (s[0] & 0xe0) == 0xc0 ? 2
-		     : (s[0] & 0xf0) == 0xe0 ? 3
-		     : (s[0] & 0xf8) == 0xf0 ? 4
-					     : 0;
-	if (len == 0 || len > n)
-		return 0;
-	uint32_t c = len == 1 ? s[0] : s[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (c < least[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0; /* overlong, too large, a surrogate */
-	*cp = c;
-	return len;
-}
-
 /* Printable text only, cut whole: what reaches the person's terminal or a
  * command is never a control of the pane's. C1 controls count, whether
  * raw (0x9c ends an OSC string, 0x9b starts CSI, on a terminal that takes
@@ -95,7 +72,7 @@ static void note_clean(char *out, size_t cap, const char *text, size_t len)
 	size_t o = 0;
 	for (size_t i = 0; i < len;) {
 		uint32_t cp = 0;
-		size_t n = utf8_seq(s + i, len - i, &cp);
+		size_t n = utf8_decode(s + i, len - i, &cp);
 		bool keep = n > 0 && cp >= 0x20 && (cp < 0x7f || cp >= 0xa0);
 		size_t put = keep ? n : 1;
 		if (o + put >= cap)

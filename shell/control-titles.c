@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pty/utf8.h"
+#include "policy/utf8.h"
 #include "pty/vt.h"
 
 /* Keeps only whole, valid UTF-8 sequences (a title cut at its buffer's
@@ -18,25 +18,18 @@
 static void utf8_clean(char *s)
 {
 	unsigned char *in = (unsigned char *)s, *out = in;
-	while (*in) {
-		size_t n = *in < 0x80             ? 1
-			   : (*in & 0xe0) == 0xc0 ? 2
-			   : (*in & 0xf0) == 0xe0 ? 3
-			   : (*in & 0xf8) == 0xf0 ? 4
-						  : 0;
-		size_t k = 1;
-		while (n > 1 && k < n && (in[k] & 0xc0) == 0x80)
-			k++;
-		/* overlong forms, surrogates, past U+10FFFF */
-		bool bad = (n == 2 && *in < 0xc2) || (*in == 0xe0 && in[1] < 0xa0) || (*in == 0xed && in[1] > 0x9f) ||
-			   (*in == 0xf0 && in[1] < 0x90) || (*in == 0xf4 && in[1] > 0x8f) || *in > 0xf4;
-		if (n == 0 || k < n || bad) {
-			in++; /* not the start of a whole sequence: dropped */
-			continue;
+	size_t left = strlen(s);
+	while (left > 0) {
+		uint32_t cp;
+		size_t n = utf8_decode(in, left, &cp);
+		if (n == 0)
+			n = 1; /* not the start of a whole sequence: dropped */
+		else {
+			memmove(out, in, n);
+			out += n;
 		}
-		memmove(out, in, n);
-		out += n;
 		in += n;
+		left -= n;
 	}
 	*out = '\0';
 }

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy/utf8.h"
+
 /* [first, last] ranges, sorted. */
 static const uint32_t hidden[][2] = {
 	{ 0x0080, 0x00a0 },   { 0x00ad, 0x00ad },    { 0x0300, 0x036f }, { 0x061c, 0x061c },   { 0x115f, 0x1160 },
@@ -34,26 +36,6 @@ static bool is_hidden(uint32_t c)
 	return false;
 }
 
-/* One UTF-8 sequence at p (n bytes left): its length and *c, or 0 when
- * it is not one (overlong, a surrogate, cut short, out of range). */
-static size_t utf8_next(const unsigned char *p, size_t n, uint32_t *c)
-{
-	size_t len = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : 0;
-	if (p[0] >= 0xf5 || len == 0 || len > n)
-		return 0;
-	uint32_t v = p[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		v = v << 6 | (p[i] & 0x3f);
-	}
-	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (v < min[len] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*c = v;
-	return len;
-}
-
 /* Appends the shown form of one byte or code point at p; returns how
  * many bytes of p it took. out has room for 11 more bytes. */
 static size_t show_one(const unsigned char *p, size_t n, char *out, size_t *o)
@@ -72,7 +54,7 @@ static size_t show_one(const unsigned char *p, size_t n, char *out, size_t *o)
 		return 1;
 	}
 	uint32_t c;
-	size_t len = utf8_next(p, n, &c);
+	size_t len = utf8_decode(p, n, &c);
 	if (len == 0) {
 		*o += (size_t)sprintf(out + *o, "\\x%02x", *p);
 		return 1;
