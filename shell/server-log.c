@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -98,8 +99,18 @@ static size_t crash_time(char *p)
 	return n;
 }
 
+/* Every descriptor let go before the default action: a core dump can
+ * take seconds (a core_pattern pipe to a dump collector ignores
+ * RLIMIT_CORE), and meanwhile a listening socket still held would take a
+ * new client's connection and never answer it, and attached clients and
+ * panes would wait for an end already decided. */
+static void crash_let_go(void)
+{
+	syscall(SYS_close_range, 3, ~0U, 0);
+}
+
 /* One line, then the default action (the core dump or the end): only
- * write() and raise(), which are async-signal-safe. */
+ * write(), close_range() and raise(), which are async-signal-safe. */
 static void crash_handler(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
@@ -126,6 +137,7 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
 	if (crash.fd >= 0 && write(crash.fd, line, n) < 0) {
 		/* nothing else to tell */
 	}
+	crash_let_go();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -141,6 +153,7 @@ static void crash_sanitizer(void)
 	if (crash.fd >= 0 && write(crash.fd, line, n) < 0) {
 		/* nothing else to tell */
 	}
+	crash_let_go();
 }
 #endif
 
