@@ -1,5 +1,6 @@
 /* trust: per-repo files apply their widening parts only once trusted
  * (DESIGN.md: a per-repo file comes with the code and may be hostile). */
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,51 +61,35 @@ bool trust_check(const char *home, const char *file, const char *text, size_t le
 	return ok;
 }
 
-static void put_json_string(FILE *f, const char *s)
-{
-	char *q = json_quote(s);
-	fputs(q, f);
-	free(q);
-}
-
-/* Prints the record with file -> tag set and every other entry kept. */
-static void trust_print(FILE *f, const struct json *old, const char *file, const char *tag)
+/* The record with file -> tag set and every other entry kept; NULL when
+ * out of memory (a record missing an entry must never be written). */
+static cJSON *trust_record(const struct json *old, const char *file, const char *tag)
 {
 	const struct json *c, *trusted = json_get(old, "trusted");
-	fprintf(f, "{\n  \"version\": 1,\n  \"trusted\": {");
-	int n = 0;
-	if (trusted && trusted->type == JSON_OBJECT)
+	cJSON *o = cJSON_CreateObject(), *t = NULL;
+	bool ok = o != NULL && cJSON_AddNumberToObject(o, "version", 1) != NULL &&
+		  (t = cJSON_AddObjectToObject(o, "trusted")) != NULL;
+	if (ok && trusted && trusted->type == JSON_OBJECT)
 		json_each(c, trusted)
 		{
-			if (c->type != JSON_STRING || strcmp(c->key, file) == 0)
-				continue;
-			fprintf(f, "%s\n    ", n++ ? "," : "");
-			put_json_string(f, c->key);
-			fprintf(f, ": ");
-			put_json_string(f, c->str);
+			if (ok && c->type == JSON_STRING && strcmp(c->key, file) != 0)
+				ok = cJSON_AddStringToObject(t, c->key, c->str) != NULL;
 		}
-	fprintf(f, "%s\n    ", n ? "," : "");
-	put_json_string(f, file);
-	fprintf(f, ": ");
-	put_json_string(f, tag);
-	fprintf(f, "\n  }\n}\n");
+	if (!ok || cJSON_AddStringToObject(t, file, tag) == NULL) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
 }
 
 char *trust_add(const char *old, size_t old_len, const char *file, const char *tag)
 {
 	struct json_error je;
 	struct json *j = old != NULL ? json_parse(old, old_len, &je) : NULL;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	if (f != NULL) {
-		trust_print(f, j, file, tag);
-		if (fclose(f) != 0) {
-			free(out);
-			out = NULL;
-		}
-	}
+	cJSON *rec = trust_record(j, file, tag);
 	json_free(j);
+	char *out = rec != NULL ? cJSON_Print(rec) : NULL;
+	cJSON_Delete(rec);
 	return out;
 }
 

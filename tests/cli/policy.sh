@@ -139,7 +139,9 @@ contains "untrusted widening ignored" "$out" "deny: connect x.org"
 out=$("$SANDMUX" trust 2>&1); rc=$?
 same "trust exits 0" "$rc" 0
 same "trust says what it now widens" "$out" "sandmux: trusted $R; it now widens: additionalReadwritePaths, networkPolicy.allow"
-contains "trust.json names the file" "$(cat "$HOME/.sandmux/trust.json")" "\"$R\": \"sha256:"
+# trust_tag FILE: the tag trust.json records for FILE (empty: none)
+trust_tag() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["trusted"].get(sys.argv[2], ""))' "$HOME/.sandmux/trust.json" "$1" 2>/dev/null; }
+contains "trust.json names the file" "$(trust_tag "$R")" "sha256:"
 err=$("$SANDMUX" policy show 2>&1 >/dev/null)
 same "trusted: no warning" "$err" ""
 out=$("$SANDMUX" policy explain x.org 2>/dev/null)
@@ -148,7 +150,8 @@ C=$ws/.cursor/sandbox.json
 mkdir -p "$ws/.cursor"; echo '{}' >"$C"
 out=$("$SANDMUX" trust "$C" 2>&1)
 same "trust FILE" "$out" "sandmux: trusted $C (it widens nothing)"
-contains "trust keeps other entries" "$(cat "$HOME/.sandmux/trust.json")" "\"$R\": \"sha256:"
+contains "trust keeps other entries" "$(trust_tag "$R")" "sha256:"
+contains "trust records the new one too" "$(trust_tag "$C")" "sha256:"
 echo '{"additionalReadwritePaths": ["/opt", "/srv"]}' >"$R"
 err=$("$SANDMUX" policy show 2>&1 >/dev/null)
 contains "changed content is untrusted again" "$err" "$R is not trusted"
