@@ -13,6 +13,7 @@
 
 #include "backends/capture.h"
 #include "backends/loop.h"
+#include "backends/run.h"
 #include "pty/pty.h"
 #include "pty/vt.h"
 #include "shell/escalate.h"
@@ -190,14 +191,21 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 	const char *t = vt_title(p->vt);
 	char lim[128];
 	pane_limits_title(p, lim, sizeof lim);
-	/* "weak": the weaker sandbox (no user namespaces; sandmux doctor) */
-	char captured[32] = "", mark[64];
+	/* The weaker sandbox (no user namespaces; sandmux doctor) names the
+	 * layers that hold instead, as DESIGN.md asks; the full set is the
+	 * default and says nothing. */
+	char captured[32] = "", mark[64], weak[160] = "";
+	if (p->weak) {
+		char layers[140];
+		run_layers(p->run, layers, sizeof layers);
+		snprintf(weak, sizeof weak, " (%s)", layers[0] ? layers : "weak");
+	}
 	escalate_title_mark(p, mark, sizeof mark);
 	if (p->captured > 0)
 		snprintf(captured, sizeof captured, " · captured %d", p->captured);
 	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s%s%s ", p->id, p->name,
-		 p->mode != NULL ? p->mode->title : "", state, p->profile, p->weak ? " (weak)" : "", p->denials,
-		 captured, mark, lim, t[0] ? " · " : "", t);
+		 p->mode != NULL ? p->mode->title : "", state, p->profile, weak, p->denials, captured, mark, lim,
+		 t[0] ? " · " : "", t);
 }
 
 void pane_captured(struct pane *p)

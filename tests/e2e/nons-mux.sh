@@ -15,7 +15,7 @@ export SANDMUX_NET_HOLD=0
 
 (cd "$WS" && $TM new -d -s main -x 150 -y 40 \
 	"unshare -U --map-user=1000 --map-group=1000 -- $SANDMUX; echo CLIENT-EXIT \$?; sleep 3600")
-m_expect "a pane starts in the weaker sandbox and its title says so" "workspace (weak)"
+m_expect "a pane starts in the weaker sandbox and its title says so" "workspace (weak: landlock · seccomp · proxy (landlock tcp) · observer)"
 m_type 'curl -sS --max-time 5 http://good.test/weak-pane'
 m_expect "a weak pane fetches an allowed host through its proxy" "hello from 198.51.100.10:80 /weak-pane"
 # The pane's proxy is on the host's loopback: a process outside the pane

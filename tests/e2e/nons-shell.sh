@@ -17,7 +17,7 @@ mkdir -p "$OUT" "$M_HOME/outside2"
 chown -R 1000:1000 "$M_HOME" "$WS" 2>/dev/null
 (cd "$WS" && $TM new -d -s main -x 150 -y 40 \
 	"unshare -U --map-user=1000 --map-group=1000 -- $SANDMUX; echo CLIENT-EXIT \$?; sleep 3600")
-m_expect "a pane starts in the weaker sandbox" "workspace (weak)"
+m_expect "a pane starts in the weaker sandbox" "workspace (weak: landlock · seccomp · proxy (landlock tcp) · observer)"
 m_type 'cat /proc/$$/maps >/dev/null 2>&1 && echo "MAPS-OPEN-$((6*7))" || echo "MAPS-CLOSED-$((6*7))"'
 m_expect "the shell's memory map is closed to its programs" "MAPS-CLOSED-42"
 m_type 'touch "$HOME/outside/t" || echo "TOUCH-DENIED-$((2*3))"'
