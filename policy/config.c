@@ -2,6 +2,7 @@
  * field; errors name FILE:LINE:COL and the field (config.h). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,11 +199,44 @@ static void warn_unknown(struct loader *ld, const struct json *j)
 		  json_path(j, field, sizeof field));
 }
 
-/* Dispatches the members of an object to per-key handlers. */
+/* A field of an object: where its value goes (off bytes into the struct
+ * walked) and how it is read. Most are one of the plain kinds; the few
+ * with more to do have a handler of their own (F_FN). */
+enum field_kind { F_BOOL, F_ENUM, F_NAME, F_LIST, F_AGENT_LIST, F_LIMIT, F_SUB, F_FN };
+typedef int (*field_fn)(struct loader *, const struct json *, void *);
 struct field {
 	const char *key;
-	int (*fn)(struct loader *, const struct json *, void *);
+	enum field_kind kind;
+	size_t off;
+	const char *const *choices; /* F_ENUM */
+	entry_fn entry;             /* F_LIST, F_AGENT_LIST */
+	const struct field *sub;    /* F_SUB */
+	field_fn fn;                /* F_FN: given the struct itself */
 };
+#define FIELD(k, kind_, T, m)                                  \
+	{                                                      \
+		.key = k, .kind = kind_, .off = offsetof(T, m) \
+	}
+#define FIELD_ENUM(k, T, m, ch)                                                \
+	{                                                                      \
+		.key = k, .kind = F_ENUM, .off = offsetof(T, m), .choices = ch \
+	}
+#define FIELD_LIST(k, T, m, e)                                              \
+	{                                                                   \
+		.key = k, .kind = F_LIST, .off = offsetof(T, m), .entry = e \
+	}
+#define FIELD_AGENT_LIST(k, m, e)                                                                \
+	{                                                                                        \
+		.key = k, .kind = F_AGENT_LIST, .off = offsetof(struct agent_cfg, m), .entry = e \
+	}
+#define FIELD_SUB(k, T, m, f)                                            \
+	{                                                                \
+		.key = k, .kind = F_SUB, .off = offsetof(T, m), .sub = f \
+	}
+#define FIELD_FN(k, f)                          \
+	{                                       \
+		.key = k, .kind = F_FN, .fn = f \
+	}
 
 /* A repeated key: the last one counts, as in JSON.parse (Cursor). */
 static bool shadowed(struct loader *ld, const struct json *obj, const struct json *c)
@@ -215,124 +249,14 @@ static bool shadowed(struct loader *ld, const struct json *obj, const struct jso
 	return true;
 }
 
-static int walk(struct loader *ld, const struct json *obj, const struct field *fields, void *arg)
+/* An object with at most CONFIG_MAX_KEYS members. */
+static int want_object(struct loader *ld, const struct json *j)
 {
-	const struct json *c;
-	if (want(ld, obj, JSON_OBJECT) < 0)
+	if (want(ld, j, JSON_OBJECT) < 0)
 		return -1;
-	if (obj->n > CONFIG_MAX_KEYS)
-		return fail(ld, obj, "more than %d keys", CONFIG_MAX_KEYS);
-	json_each(c, obj)
-	{
-		if (shadowed(ld, obj, c))
-			continue;
-		const struct field *f = fields;
-		while (f->key && strcmp(f->key, c->key) != 0)
-			f++;
-		if (!f->key)
-			warn_unknown(ld, c);
-		else if (f->fn(ld, c, arg) < 0)
-			return -1;
-	}
+	if (j->n > CONFIG_MAX_KEYS)
+		return fail(ld, j, "more than %d keys", CONFIG_MAX_KEYS);
 	return 0;
-}
-
-static int f_type(struct loader *ld, const struct json *j, void *a)
-{
-	static const char *const ch[] = { "workspace_readwrite", "workspace_readonly", "insecure_none", NULL };
-	return get_enum(ld, j, ch, &((struct config *)a)->type);
-}
-static int f_add_rw(struct loader *ld, const struct json *j, void *a)
-{
-	return get_list(ld, j, &((struct config *)a)->add_rw, entry_abs_path);
-}
-static int f_add_ro(struct loader *ld, const struct json *j, void *a)
-{
-	return get_list(ld, j, &((struct config *)a)->add_ro, entry_abs_path);
-}
-static int f_tmp(struct loader *ld, const struct json *j, void *a)
-{
-	return get_bool(ld, j, &((struct config *)a)->disable_tmp_write);
-}
-static int f_cache(struct loader *ld, const struct json *j, void *a)
-{
-	return get_bool(ld, j, &((struct config *)a)->shared_cache);
-}
-static const char *const outside_writes_choices[] = { "deny", "capture", NULL };
-static int f_outside(struct loader *ld, const struct json *j, void *a)
-{
-	return get_enum(ld, j, outside_writes_choices, &((struct config *)a)->outside_writes);
-}
-static int f_hints(struct loader *ld, const struct json *j, void *a)
-{
-	return get_bool(ld, j, &((struct config *)a)->denial_hints);
-}
-static int f_weaker(struct loader *ld, const struct json *j, void *a)
-{
-	return get_bool(ld, j, &((struct config *)a)->weaker);
-}
-static int f_strict(struct loader *ld, const struct json *j, void *a)
-{
-	return get_bool(ld, j, &((struct config *)a)->net_strict);
-}
-static int f_net_default(struct loader *ld, const struct json *j, void *a)
-{
-	static const char *const ch[] = { "allow", "deny", NULL };
-	return get_enum(ld, j, ch, &((struct config *)a)->net_default);
-}
-static int f_net_allow(struct loader *ld, const struct json *j, void *a)
-{
-	((struct config *)a)->net_allow_set = true;
-	return get_list(ld, j, &((struct config *)a)->net_allow, entry_host_allow);
-}
-static int f_net_deny(struct loader *ld, const struct json *j, void *a)
-{
-	return get_list(ld, j, &((struct config *)a)->net_deny, entry_host);
-}
-static int f_net(struct loader *ld, const struct json *j, void *a)
-{
-	static const struct field f[] = {
-		{ "default", f_net_default }, { "allow", f_net_allow }, { "deny", f_net_deny }, { NULL, NULL }
-	};
-	return walk(ld, j, f, a);
-}
-static int f_profile(struct loader *ld, const struct json *j, void *a)
-{
-	if (check_string(ld, j) < 0)
-		return -1;
-	return get_enum(ld, j, NULL, &((struct config *)a)->profile);
-}
-
-static int p_extends(struct loader *ld, const struct json *j, void *a)
-{
-	if (check_string(ld, j) < 0)
-		return -1;
-	return get_enum(ld, j, NULL, &((struct profile_def *)a)->extends);
-}
-static int p_rw(struct loader *ld, const struct json *j, void *a)
-{
-	return get_list(ld, j, &((struct profile_def *)a)->read_write, entry_profile_path);
-}
-static int p_ro(struct loader *ld, const struct json *j, void *a)
-{
-	return get_list(ld, j, &((struct profile_def *)a)->read_only, entry_profile_path);
-}
-static int p_deny(struct loader *ld, const struct json *j, void *a)
-{
-	return get_list(ld, j, &((struct profile_def *)a)->deny, entry_glob);
-}
-static int p_restrict(struct loader *ld, const struct json *j, void *a)
-{
-	return get_bool(ld, j, &((struct profile_def *)a)->restrict_network);
-}
-static int p_outside(struct loader *ld, const struct json *j, void *a)
-{
-	return get_enum(ld, j, outside_writes_choices, &((struct profile_def *)a)->outside_writes);
-}
-
-static int p_hints(struct loader *ld, const struct json *j, void *a)
-{
-	return get_bool(ld, j, &((struct profile_def *)a)->denial_hints);
 }
 
 /* "limits": {"pids": 256, "memory": 2048, "tmp": 512} (MiB; 0: none). */
@@ -343,25 +267,109 @@ static int limit_value(struct loader *ld, const struct json *j, long *out)
 	*out = (long)j->number;
 	return 0;
 }
-static int l_pids(struct loader *ld, const struct json *j, void *a)
+
+/* agents.NAME: each list given replaces the one below (the built-in
+ * preset's, or a lower layer's). */
+static int a_list(struct loader *ld, const struct json *j, struct rules **out, entry_fn fn)
 {
-	return limit_value(ld, j, &((struct limits *)a)->pids);
+	if (*out != NULL)
+		rules_free(*out);
+	free(*out);
+	if ((*out = calloc(1, sizeof **out)) == NULL)
+		abort();
+	return get_list(ld, j, *out, fn);
 }
-static int l_memory(struct loader *ld, const struct json *j, void *a)
+
+static int walk(struct loader *ld, const struct json *obj, const struct field *fields, void *arg);
+
+static int field_read(struct loader *ld, const struct field *f, const struct json *j, void *arg)
 {
-	return limit_value(ld, j, &((struct limits *)a)->memory_mib);
+	void *to = (char *)arg + f->off;
+	switch (f->kind) {
+	case F_BOOL:
+		return get_bool(ld, j, to);
+	case F_ENUM:
+		return get_enum(ld, j, f->choices, to);
+	case F_NAME:
+		return check_string(ld, j) < 0 ? -1 : get_enum(ld, j, NULL, to);
+	case F_LIST:
+		return get_list(ld, j, to, f->entry);
+	case F_AGENT_LIST:
+		return a_list(ld, j, to, f->entry);
+	case F_LIMIT:
+		return limit_value(ld, j, to);
+	case F_SUB:
+		return walk(ld, j, f->sub, to);
+	case F_FN:
+		return f->fn(ld, j, arg);
+	}
+	return -1;
 }
-static int l_tmp(struct loader *ld, const struct json *j, void *a)
+
+static int walk(struct loader *ld, const struct json *obj, const struct field *fields, void *arg)
 {
-	return limit_value(ld, j, &((struct limits *)a)->tmp_mib);
+	const struct json *c;
+	if (want_object(ld, obj) < 0)
+		return -1;
+	json_each(c, obj)
+	{
+		if (shadowed(ld, obj, c))
+			continue;
+		const struct field *f = fields;
+		while (f->key && strcmp(f->key, c->key) != 0)
+			f++;
+		if (!f->key)
+			warn_unknown(ld, c);
+		else if (field_read(ld, f, c, arg) < 0)
+			return -1;
+	}
+	return 0;
 }
-static int p_limits(struct loader *ld, const struct json *j, void *a)
+
+/* An object of named entries ("profiles", "agents"): one each. */
+static int named(struct loader *ld, const struct json *j, int (*one)(struct loader *, const struct json *))
 {
-	static const struct field f[] = {
-		{ "pids", l_pids }, { "memory", l_memory }, { "tmp", l_tmp }, { NULL, NULL }
-	};
-	return walk(ld, j, f, &((struct profile_def *)a)->limits);
+	const struct json *c;
+	if (want_object(ld, j) < 0)
+		return -1;
+	json_each(c, j) if (!shadowed(ld, j, c) && one(ld, c) < 0) return -1;
+	return 0;
 }
+
+static const char *const outside_writes_choices[] = { "deny", "capture", NULL };
+
+static int f_net_allow(struct loader *ld, const struct json *j, void *a)
+{
+	((struct config *)a)->net_allow_set = true;
+	return get_list(ld, j, &((struct config *)a)->net_allow, entry_host_allow);
+}
+
+static const char *const net_default_choices[] = { "allow", "deny", NULL };
+static const struct field net_fields[] = {
+	FIELD_ENUM("default", struct config, net_default, net_default_choices),
+	FIELD_FN("allow", f_net_allow),
+	FIELD_LIST("deny", struct config, net_deny, entry_host),
+	{ 0 },
+};
+
+static const struct field limits_fields[] = {
+	FIELD("pids", F_LIMIT, struct limits, pids),
+	FIELD("memory", F_LIMIT, struct limits, memory_mib),
+	FIELD("tmp", F_LIMIT, struct limits, tmp_mib),
+	{ 0 },
+};
+
+static const struct field profile_fields[] = {
+	FIELD("extends", F_NAME, struct profile_def, extends),
+	FIELD_LIST("read_write", struct profile_def, read_write, entry_profile_path),
+	FIELD_LIST("read_only", struct profile_def, read_only, entry_profile_path),
+	FIELD_LIST("deny", struct profile_def, deny, entry_glob),
+	FIELD("restrict_network", F_BOOL, struct profile_def, restrict_network),
+	FIELD_SUB("limits", struct profile_def, limits, limits_fields),
+	FIELD_ENUM("outsideWrites", struct profile_def, outside_writes, outside_writes_choices),
+	FIELD("denialHints", F_BOOL, struct profile_def, denial_hints),
+	{ 0 },
+};
 
 static bool name_valid(const char *s)
 {
@@ -371,15 +379,6 @@ static bool name_valid(const char *s)
 
 static int one_profile(struct loader *ld, const struct json *j)
 {
-	static const struct field f[] = { { "extends", p_extends },
-					  { "read_write", p_rw },
-					  { "read_only", p_ro },
-					  { "deny", p_deny },
-					  { "restrict_network", p_restrict },
-					  { "limits", p_limits },
-					  { "outsideWrites", p_outside },
-					  { "denialHints", p_hints },
-					  { NULL, NULL } };
 	struct config *cfg = ld->cfg;
 	if (profile_is_builtin(j->key))
 		return fail_key(ld, j, "a built-in profile; a custom profile needs another name");
@@ -394,45 +393,21 @@ static int one_profile(struct loader *ld, const struct json *j)
 	d->name = strdup(j->key);
 	d->origin = (struct origin){ ld->file, ld->layer, j->key_line, j->key_col };
 	d->limits = (struct limits){ LIMIT_UNSET, LIMIT_UNSET, LIMIT_UNSET };
-	return walk(ld, j, f, d);
+	return walk(ld, j, profile_fields, d);
 }
 
 static int f_profiles(struct loader *ld, const struct json *j, void *a)
 {
-	const struct json *c;
 	(void)a;
-	if (want(ld, j, JSON_OBJECT) < 0)
-		return -1;
-	if (j->n > CONFIG_MAX_KEYS)
-		return fail(ld, j, "more than %d keys", CONFIG_MAX_KEYS);
-	json_each(c, j) if (!shadowed(ld, j, c) && one_profile(ld, c) < 0) return -1;
-	return 0;
+	return named(ld, j, one_profile);
 }
 
-static int e_inherit(struct loader *ld, const struct json *j, void *a)
-{
-	static const char *const ch[] = { "all", "core", "none", NULL };
-	return get_enum(ld, j, ch, &((struct env_cfg *)a)->inherit);
-}
-static int e_ignore(struct loader *ld, const struct json *j, void *a)
-{
-	return get_bool(ld, j, &((struct env_cfg *)a)->ignore_default_excludes);
-}
-static int e_exclude(struct loader *ld, const struct json *j, void *a)
-{
-	return get_list(ld, j, &((struct env_cfg *)a)->exclude, entry_env_glob);
-}
-static int e_include(struct loader *ld, const struct json *j, void *a)
-{
-	return get_list(ld, j, &((struct env_cfg *)a)->include_only, entry_env_glob);
-}
+/* "set": {"NAME": "VALUE", ...} into a->set as "NAME=VALUE". */
 static int e_set(struct loader *ld, const struct json *j, void *a)
 {
 	const struct json *c;
-	if (want(ld, j, JSON_OBJECT) < 0)
+	if (want_object(ld, j) < 0)
 		return -1;
-	if (j->n > CONFIG_MAX_KEYS)
-		return fail(ld, j, "more than %d keys", CONFIG_MAX_KEYS);
 	json_each(c, j)
 	{
 		if (shadowed(ld, j, c))
@@ -449,25 +424,16 @@ static int e_set(struct loader *ld, const struct json *j, void *a)
 	}
 	return 0;
 }
-static int f_env(struct loader *ld, const struct json *j, void *a)
-{
-	static const struct field f[] = { { "inherit", e_inherit }, { "ignore_default_excludes", e_ignore },
-					  { "exclude", e_exclude }, { "include_only", e_include },
-					  { "set", e_set },         { NULL, NULL } };
-	return walk(ld, j, f, &((struct config *)a)->env);
-}
 
-/* agents.NAME: each list given replaces the one below (the built-in
- * preset's, or a lower layer's). */
-static int a_list(struct loader *ld, const struct json *j, struct rules **out, entry_fn fn)
-{
-	if (*out != NULL)
-		rules_free(*out);
-	free(*out);
-	if ((*out = calloc(1, sizeof **out)) == NULL)
-		abort();
-	return get_list(ld, j, *out, fn);
-}
+static const char *const inherit_choices[] = { "all", "core", "none", NULL };
+static const struct field env_fields[] = {
+	FIELD_ENUM("inherit", struct env_cfg, inherit, inherit_choices),
+	FIELD("ignore_default_excludes", F_BOOL, struct env_cfg, ignore_default_excludes),
+	FIELD_LIST("exclude", struct env_cfg, exclude, entry_env_glob),
+	FIELD_LIST("include_only", struct env_cfg, include_only, entry_env_glob),
+	FIELD_FN("set", e_set),
+	{ 0 },
+};
 
 static int entry_home_path(struct loader *ld, const struct json *j, struct rules *out)
 {
@@ -483,22 +449,6 @@ static int entry_plain(struct loader *ld, const struct json *j, struct rules *ou
 	return 0;
 }
 
-static int ag_paths(struct loader *ld, const struct json *j, void *a)
-{
-	return a_list(ld, j, &((struct agent_cfg *)a)->paths, entry_home_path);
-}
-static int ag_hosts(struct loader *ld, const struct json *j, void *a)
-{
-	return a_list(ld, j, &((struct agent_cfg *)a)->hosts, entry_host_allow);
-}
-static int ag_telemetry(struct loader *ld, const struct json *j, void *a)
-{
-	return a_list(ld, j, &((struct agent_cfg *)a)->telemetry, entry_host);
-}
-static int ag_resume(struct loader *ld, const struct json *j, void *a)
-{
-	return a_list(ld, j, &((struct agent_cfg *)a)->resume, entry_plain);
-}
 static int ag_env(struct loader *ld, const struct json *j, void *a)
 {
 	struct agent_cfg *ag = a;
@@ -522,11 +472,18 @@ static int ag_enabled(struct loader *ld, const struct json *j, void *a)
 	return 0;
 }
 
+static const struct field agent_fields[] = {
+	FIELD_AGENT_LIST("paths", paths, entry_home_path),
+	FIELD_AGENT_LIST("hosts", hosts, entry_host_allow),
+	FIELD_AGENT_LIST("telemetry", telemetry, entry_host),
+	FIELD_AGENT_LIST("resume", resume, entry_plain),
+	FIELD_FN("env", ag_env),
+	FIELD_FN("enabled", ag_enabled),
+	{ 0 },
+};
+
 static int one_agent(struct loader *ld, const struct json *j)
 {
-	static const struct field f[] = { { "paths", ag_paths },   { "hosts", ag_hosts }, { "telemetry", ag_telemetry },
-					  { "resume", ag_resume }, { "env", ag_env },     { "enabled", ag_enabled },
-					  { NULL, NULL } };
 	struct config *cfg = ld->cfg;
 	if (!name_valid(j->key))
 		return fail_key(ld, j, "not a valid agent name (letters, digits, . _ -)");
@@ -538,19 +495,13 @@ static int one_agent(struct loader *ld, const struct json *j)
 	memset(ag, 0, sizeof *ag);
 	ag->name = strdup(j->key);
 	ag->origin = (struct origin){ ld->file, ld->layer, j->key_line, j->key_col };
-	return walk(ld, j, f, ag);
+	return walk(ld, j, agent_fields, ag);
 }
 
 static int f_agents(struct loader *ld, const struct json *j, void *a)
 {
-	const struct json *c;
 	(void)a;
-	if (want(ld, j, JSON_OBJECT) < 0)
-		return -1;
-	if (j->n > CONFIG_MAX_KEYS)
-		return fail(ld, j, "more than %d keys", CONFIG_MAX_KEYS);
-	json_each(c, j) if (!shadowed(ld, j, c) && one_agent(ld, c) < 0) return -1;
-	return 0;
+	return named(ld, j, one_agent);
 }
 
 /* quiet: a path glob (absolute or ~/) or a host pattern. */
@@ -568,28 +519,24 @@ static int entry_quiet(struct loader *ld, const struct json *j, struct rules *ou
 	return 0;
 }
 
-static int f_quiet(struct loader *ld, const struct json *j, void *a)
-{
-	return get_list(ld, j, &((struct config *)a)->quiet, entry_quiet);
-}
-
+static const char *const type_choices[] = { "workspace_readwrite", "workspace_readonly", "insecure_none", NULL };
 static const struct field top_fields[] = {
-	{ "type", f_type },
-	{ "additionalReadwritePaths", f_add_rw },
-	{ "additionalReadonlyPaths", f_add_ro },
-	{ "disableTmpWrite", f_tmp },
-	{ "enableSharedBuildCache", f_cache },
-	{ "networkPolicy", f_net },
-	{ "networkPolicyStrict", f_strict },
-	{ "profile", f_profile },
-	{ "profiles", f_profiles },
-	{ "env", f_env },
-	{ "allowWeakerSandbox", f_weaker },
-	{ "agents", f_agents },
-	{ "quiet", f_quiet },
-	{ "outsideWrites", f_outside },
-	{ "denialHints", f_hints },
-	{ NULL, NULL },
+	FIELD_ENUM("type", struct config, type, type_choices),
+	FIELD_LIST("additionalReadwritePaths", struct config, add_rw, entry_abs_path),
+	FIELD_LIST("additionalReadonlyPaths", struct config, add_ro, entry_abs_path),
+	FIELD("disableTmpWrite", F_BOOL, struct config, disable_tmp_write),
+	FIELD("enableSharedBuildCache", F_BOOL, struct config, shared_cache),
+	{ .key = "networkPolicy", .kind = F_SUB, .off = 0, .sub = net_fields }, /* its fields are config's */
+	FIELD("networkPolicyStrict", F_BOOL, struct config, net_strict),
+	FIELD("profile", F_NAME, struct config, profile),
+	FIELD_FN("profiles", f_profiles),
+	FIELD_SUB("env", struct config, env, env_fields),
+	FIELD("allowWeakerSandbox", F_BOOL, struct config, weaker),
+	FIELD_FN("agents", f_agents),
+	FIELD_LIST("quiet", struct config, quiet, entry_quiet),
+	FIELD_ENUM("outsideWrites", struct config, outside_writes, outside_writes_choices),
+	FIELD("denialHints", F_BOOL, struct config, denial_hints),
+	{ 0 },
 };
 
 const char *config_own_file(struct config *cfg, const char *file, enum layer layer)
