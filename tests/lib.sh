@@ -45,3 +45,23 @@ t_only() {
 	t_until 20 grep -qx control "$_l" || { fail "$_n (the control from outside never arrived)"; return; }
 	same "$_n" "$(cat "$_l")" control
 }
+
+# t_fork_hold FILE CHILD HOLD: writes a python3 script to FILE that forks
+# children sleeping CHILD seconds until fork fails, prints
+# "FORK-STOPPED-ERRNO at N" (N forked), and then holds the load HOLD more
+# seconds. The file goes where the sandbox can read it (not the host /tmp).
+t_fork_hold() {
+	cat >"$1" <<PY
+import os, time
+n = 0
+try:
+    for i in range(500):
+        if os.fork() == 0:
+            time.sleep($2)
+            os._exit(0)
+        n += 1
+except OSError as e:
+    print("FORK-STOPPED-%d at %d" % (e.errno, n), flush=True)
+time.sleep($3)
+PY
+}

@@ -17,19 +17,7 @@ if m_screen | grep -q 'pids 64!'; then # root, no cgroup: no process limit, and 
 	exit $T_FAILED
 fi
 (m_sandmux events >"$EV" 2>&1 &)
-cat >"$WS/hold.py" <<'PY'
-import os, time
-n = 0
-try:
-    for i in range(500):
-        if os.fork() == 0:
-            time.sleep(4)
-            os._exit(0)
-        n += 1
-except OSError as e:
-    print("FORK-STOPPED-%d at %d" % (e.errno, n), flush=True)
-time.sleep(3)
-PY
+t_fork_hold "$WS/hold.py" 4 3
 m_type 'python3 hold.py'
 m_expect "fork fails inside the pane" "FORK-STOPPED-11"
 sh -c 'echo host-forks' | grep -q host-forks && ok "the host still forks meanwhile" || fail "the host still forks meanwhile"

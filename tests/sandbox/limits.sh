@@ -53,23 +53,10 @@ case "$rep" in
 esac
 
 # Exactly how many: 64 counted in the sandbox (init and the shell included).
-cat >"$ws/count.py" <<'PY'
-import os, time
-n = 0
-try:
-    for i in range(500):
-        if os.fork() == 0:
-            time.sleep(3)
-            os._exit(0)
-        n += 1
-except OSError as e:
-    print("stopped", e.errno)
-print("forked", n, flush=True)
-time.sleep(2.5)  # held: the server looks once a second
-PY
+t_fork_hold "$ws/count.py" 3 2.5 # held: the server looks once a second
 out=$(sbx --report "$ws/.t/count.json" -- python3 count.py 2>&1)
-contains "fork fails with EAGAIN at the limit" "$out" "stopped 11"
-n=$(echo "$out" | sed -n 's/^forked //p')
+contains "fork fails with EAGAIN at the limit" "$out" "FORK-STOPPED-11"
+n=$(echo "$out" | sed -n 's/^FORK-STOPPED-[0-9]* at //p')
 [ -n "$n" ] && [ "$n" -lt 64 ] && [ "$n" -gt 40 ] && ok "about 64 processes, no more ($n forked)" || fail "about 64 processes, no more (${n:-none} forked)"
 rep=$(cat "$ws/.t/count.json" 2>/dev/null)
 contains "holding the limit is a limit event" "$rep" '"op":	"limit"'
