@@ -156,6 +156,8 @@ void denial_sink_request(struct pane *p, struct denial *d)
 		proxy_denial_format(d, line, sizeof line);
 		server_log(p->srv, "pane %d: request's command: sandmux:%s", p->id, line);
 	}
+	if (strcmp(d->op, "limit") == 0)
+		pane_limits_denial(p, d);
 	if (p->esc != NULL) {
 		sink_emit(p, d);
 		/* no denials_run: the pane's own command's failure re-offers none of these */

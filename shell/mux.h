@@ -380,6 +380,10 @@ const char *alerts_window_mark(const struct window *);
  * makes them kernel state and watches their counters). tag: room for
  * the cgroups' name. */
 void pane_limits_opts(struct pane *, struct policy *, struct run_opts *, char *tag, size_t cap);
+/* The same for any sandbox the server starts (what: "pane", "request";
+ * id: its pane): sandmux.json's limits lowered by pol's. */
+void limits_opts(struct server *, struct policy *pol, struct run_opts *, const char *what, int id, char *tag,
+		 size_t cap);
 /* After the start: the limits in force, in the log. */
 void pane_limits_started(struct pane *);
 /* A limit hit (op "limit"): in the log, and once per start in the pane. */

@@ -15,15 +15,21 @@
 #include "policy/denial.h"
 #include "pty/vt.h"
 
+void limits_opts(struct server *s, struct policy *pol, struct run_opts *o, const char *what, int id, char *tag,
+		 size_t cap)
+{
+	if (!pol->sandboxed)
+		return;
+	limits_fold(&pol->limits, &s->cfg.limits);
+	snprintf(tag, cap, "%s-%d-%llu", what, id, (unsigned long long)loop_now_ms());
+	o->limits = &pol->limits;
+	o->limits_tag = tag;
+}
+
 void pane_limits_opts(struct pane *p, struct policy *pol, struct run_opts *o, char *tag, size_t cap)
 {
 	p->limits_said = 0;
-	if (!pol->sandboxed)
-		return;
-	limits_fold(&pol->limits, &p->srv->cfg.limits);
-	snprintf(tag, cap, "pane-%d-%llu", p->id, (unsigned long long)loop_now_ms());
-	o->limits = &pol->limits;
-	o->limits_tag = tag;
+	limits_opts(p->srv, pol, o, "pane", p->id, tag, cap);
 }
 
 void pane_limits_started(struct pane *p)

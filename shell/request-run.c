@@ -147,7 +147,9 @@ int request_run(struct request *r, struct request_pane *rp, char *err, size_t er
 	o.on_denial = on_denial_cb;
 	o.on_exit = on_exit_cb;
 	o.arg = r;
-	char why[512];
+	char why[512], tag[64];
+	/* a broadened sandbox is no less bounded than the pane's */
+	limits_opts(r->srv, pol, &o, "request", r->pane, tag, sizeof tag);
 	if ((r->run = run_start(r->srv->loop, &o, why, sizeof why)) == NULL) {
 		snprintf(err, errlen, "the new sandbox did not start: %s", why);
 		policy_free(pol);

@@ -30,6 +30,17 @@ m_keys C-b D
 m_expect "the denials pane lists it" "limits.pids"
 m_keys q
 
+# a request's command, in its broader sandbox, is bounded the same way
+mkdir -p "$M_HOME/bin" && cp "$SANDMUX" "$M_HOME/bin/sandmux"
+m_type 'clear'
+m_type "$M_HOME/bin/sandmux request --reason bounded -- python3 hold.py; echo REQ-RC=\$?"
+m_wait main "prompt!" 10
+m_keys C-b a
+m_expect "the request prompts" "sandbox request"
+m_keys o
+m_expect "fork fails in the request's command too" "FORK-STOPPED-11"
+m_expect "and the request ends" "REQ-RC=0"
+
 # a huge file in the pane's /tmp stops at its 16 MiB
 m_type 'dd if=/dev/zero of=/tmp/big bs=1M count=100; sleep 2; echo DD-DONE'
 m_expect "dd in the pane hits the bound" "No space left on device"
