@@ -305,12 +305,18 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 static void refine_checks(const struct observer_core *o, const struct sysdesc *s, struct check *c)
 {
 	bool exists;
+	char last[PATH_MAX];
 	for (int i = 0; i < 2; i++) {
 		if (c->raw[i] == NULL)
 			continue;
 		free(c->path[i]);
-		c->path[i] = procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists);
+		c->path[i] = procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists, last, sizeof last);
 		c->unresolved[i] = c->path[i] == NULL;
+		char *led = c->unresolved[i] && strcmp(last, c->raw[i]) != 0 ? strdup(last) : NULL;
+		if (led != NULL) { /* where a symlink led: what observer_unresolvable() judges */
+			free(c->raw[i]);
+			c->raw[i] = led;
+		}
 		if (i == 0 && c->op[0] == OP_CREATE && exists)
 			c->op[0] = OP_WRITE; /* O_CREAT, creat on an existing file */
 		if (i == 0 ? !worth_checking(s, c->op[0], exists) : exists && s->kind == K_LINK)

@@ -138,19 +138,12 @@ int procpath_open(int root, const char *abs, bool dir)
 	return (int)syscall(SYS_openat2, root, abs, &how, sizeof how);
 }
 
-char *procpath_canon(int root, const char *abs, bool follow, bool *exists)
+/* The canonical directory of abs plus its last name, as
+ * procpath_canon() without following; fd: the directory, left open for
+ * the caller (-1 when it cannot be resolved); NULL then. */
+static char *canon_name(int root, const char *abs, int *fd, const char **name_out, char *name_buf, size_t name_size)
 {
 	char dir[PATH_MAX], got[PATH_MAX], out[2 * PATH_MAX + 2];
-	int fd = -1;
-	char *r = NULL;
-	*exists = false;
-	if (follow && (fd = procpath_open(root, abs, false)) >= 0) {
-		*exists = true;
-		if (procpath_fd_path(fd, got, sizeof got) == 0)
-			r = path_normalize(got);
-		close(fd);
-		return r;
-	}
 	snprintf(dir, sizeof dir, "%s", abs);
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
@@ -159,15 +152,75 @@ char *procpath_canon(int root, const char *abs, bool follow, bool *exists)
 	const char *name = slash ? slash + 1 : dir;
 	if (slash == dir)
 		name = dir[1] ? dir + 1 : ".";
+	snprintf(name_buf, name_size, "%s", name);
+	*name_out = name_buf;
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof parent, "%.*s", slash && slash != dir ? (int)(slash - dir) : 1, dir);
-	if ((fd = procpath_open(root, parent, true)) >= 0 && procpath_fd_path(fd, got, sizeof got) == 0) {
+	*fd = procpath_open(root, parent, true);
+	if (*fd < 0)
+		return NULL;
+	if (procpath_fd_path(*fd, got, sizeof got) != 0) {
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	snprintf(out, sizeof out, "%s/%s", got, name);
+	return path_normalize(out);
+}
+
+/* A symlink's target made absolute against canon, the symlink's own
+ * canonical path: 0, or -1 when it cannot be read or is too long. */
+static int link_target(int dirfd, const char *name, const char *canon, char *out, size_t size)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(dirfd, name, target, sizeof target - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = '\0';
+	if (target[0] == '/')
+		return snprintf(out, size, "%s", target) < (int)size ? 0 : -1;
+	const char *sl = strrchr(canon, '/');
+	int dirlen = sl != NULL && sl != canon ? (int)(sl - canon) : 0;
+	return snprintf(out, size, "%.*s/%s", dirlen, canon, target) < (int)size ? 0 : -1;
+}
+
+char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size)
+{
+	char got[PATH_MAX], name_buf[PATH_MAX], cur[PATH_MAX];
+	const char *name;
+	int fd = -1;
+	*exists = false;
+	snprintf(cur, sizeof cur, "%s", abs);
+	/* An open with O_CREAT follows a final symlink that leads nowhere
+	 * and creates its target: what is decided is that target
+	 * (ln -s x.code-workspace y; echo > y), hop by hop as the kernel
+	 * goes, at most its 40. */
+	for (int hops = 0;; hops++) {
+		snprintf(last, last_size, "%s", cur);
+		if (follow && (fd = procpath_open(root, cur, false)) >= 0) {
+			char *r = NULL;
+			*exists = true;
+			if (procpath_fd_path(fd, got, sizeof got) == 0)
+				r = path_normalize(got);
+			close(fd);
+			return r;
+		}
+		char *r = canon_name(root, cur, &fd, &name, name_buf, sizeof name_buf);
+		if (r == NULL)
+			return NULL;
 		struct stat st;
 		*exists = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
-		snprintf(out, sizeof out, "%s/%s", got, name);
-		r = path_normalize(out);
-	}
-	if (fd >= 0)
+		if (!follow || !*exists || !S_ISLNK(st.st_mode)) {
+			close(fd);
+			return r;
+		}
+		/* a symlink the follow-open could not open: dangling, or one
+		 * it refuses (a magic link, too many hops) */
+		*exists = false;
+		int bad = hops >= 40 || link_target(fd, name, r, cur, sizeof cur) < 0;
 		close(fd);
-	return r;
+		free(r);
+		if (bad)
+			return NULL;
+	}
 }

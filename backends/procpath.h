@@ -44,8 +44,11 @@ int procpath_fd_path(int fd, char *buf, size_t size);
  * fd of the process's root): with `follow`, the file itself if it exists
  * (a final symlink followed, as open and exec do); otherwise the
  * canonical directory plus the last name (create, remove and rename act
- * on the name). *exists says whether that name exists. malloc'ed, or NULL
- * when the directory cannot be resolved. */
-char *procpath_canon(int root, const char *abs, bool follow, bool *exists);
+ * on the name). *exists says whether that name exists. A followed final
+ * symlink that leads nowhere (an open with O_CREAT creates its target)
+ * is followed to that target. last: the path tried last (abs, or where
+ * its symlinks led). malloc'ed, or NULL when the directory cannot be
+ * resolved. */
+char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size);
 
 #endif
