@@ -186,6 +186,11 @@ struct observer_core {
 	bool weak; /* observer_core_weak() */
 	struct observer_stats stats;
 	struct hintfd_rate hints; /* denialHints (backends/hintfd.h) */
+	struct lastdir {          /* observer_recall() */
+		bool valid;
+		char raw[PATH_MAX];   /* a creation's directory as written (absolute) */
+		char canon[PATH_MAX]; /* and as procpath_canon() resolved it */
+	} last;
 };
 
 static const struct sysdesc *observer_lookup(const struct observer_core *o, const struct seccomp_data *d)
@@ -555,6 +560,81 @@ static bool observer_resolve_anyway(const struct policy *p, const struct check *
 	return false;
 }
 
+/* The directory part of a creation the last directory resolved may
+ * stand for: one made by name, the name not followed (O_EXCL, mkdir,
+ * mknod), with no component a protected, denied or ignored glob could
+ * match. Such a name is refused only where a symlink in its directory
+ * leads into a protected directory missing at launch (one present is a
+ * read-only mount), which nothing inside can make (its name is refused).
+ * Returns the length of the directory part, or 0. */
+static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s, const struct check *c)
+{
+	const struct policy *p = o->policy;
+	if ((s->kind != K_OPEN && s->kind != K_OPENAT2 && s->kind != K_CREATE) || c->raw[0] == NULL ||
+	    c->raw[1] != NULL || c->follow || c->op[0] != OP_CREATE || ignore_active(&p->ignore))
+		return 0;
+	const char *sl = strrchr(c->raw[0], '/');
+	if (sl == NULL || sl == c->raw[0] || sl[1] == '\0' || strcmp(sl + 1, ".") == 0 || strcmp(sl + 1, "..") == 0 ||
+	    (size_t)(sl - c->raw[0]) >= sizeof o->last.raw)
+		return 0;
+	if (path_may_match(&p->protect, c->raw[0]) || path_may_match(&p->deny, c->raw[0]))
+		return 0;
+	return (size_t)(sl - c->raw[0]);
+}
+
+/* A creation in the directory the previous one was resolved in, as
+ * written: decided on that resolution instead of resolving it again (an
+ * openat2, a readlink and a stat: about half of a creation's cost).
+ * Only what the observer sees can change where that directory leads (a
+ * rename, link, symlink or mkdir: observer_forget), so the answer is
+ * the one resolving would give, barring a change made outside this
+ * sandbox between two calls, which is no stronger than the race
+ * observer.h describes. allowed: the call is allowed as written. True
+ * when the call is decided and allowed. */
+static bool observer_recall(struct observer_core *o, const struct sysdesc *s, struct check *c, struct decision *dec,
+			    bool allowed)
+{
+	size_t n = recall_dir(o, s, c);
+	if (n == 0 || !o->last.valid || strncmp(o->last.raw, c->raw[0], n) != 0 || o->last.raw[n] != '\0')
+		return false;
+	char path[2 * PATH_MAX + 2];
+	const char *name = c->raw[0] + n + 1;
+	snprintf(path, sizeof path, "%s/%s", strcmp(o->last.canon, "/") == 0 ? "" : o->last.canon, name);
+	if (allowed && c->path[0] != NULL && strcmp(path, c->path[0]) == 0)
+		return true; /* no symlink on the way: decided as written */
+	char *dup = strdup(path);
+	if (dup == NULL)
+		return false;
+	free(c->path[0]);
+	c->path[0] = dup;
+	return observer_decide(o, c, dec) < 0;
+}
+
+/* After a creation resolved and allowed: its directory, both ways. */
+static void observer_remember(struct observer_core *o, const struct sysdesc *s, const struct check *c)
+{
+	size_t n = recall_dir(o, s, c);
+	const char *sl = c->path[0] != NULL ? strrchr(c->path[0], '/') : NULL;
+	if (n == 0 || sl == NULL || (size_t)(sl - c->path[0]) >= sizeof o->last.canon)
+		return;
+	memcpy(o->last.raw, c->raw[0], n);
+	o->last.raw[n] = '\0';
+	size_t m = sl == c->path[0] ? 1 : (size_t)(sl - c->path[0]);
+	memcpy(o->last.canon, c->path[0], m);
+	o->last.canon[m] = '\0';
+	o->last.valid = true;
+}
+
+/* A call that may change where a directory leads (a new name that is a
+ * directory or a symlink, or a move): the remembered one is dropped. A
+ * removal alone cannot lead it elsewhere (the walk fails); what takes
+ * the removed name's place is one of these. */
+static void observer_forget(struct observer_core *o, const struct sysdesc *s)
+{
+	if (s == NULL || s->kind == K_RENAME || s->kind == K_LINK || strncmp(s->name, "mkdir", 5) == 0)
+		o->last.valid = false;
+}
+
 /* Most calls are allowed as written: those go on at once (Landlock
  * decides), without resolving anything. A call denied as written is
  * resolved the way the kernel will resolve it and decided again, so that
@@ -618,13 +698,18 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 		return observer_connect(o, req, s->kind);
 	if (s != NULL && o->root >= 0) {
 		plan_checks(o, req, s, &c);
-		if (observer_decide(o, &c, &dec) >= 0 || observer_resolve_anyway(o->policy, &c)) {
+		int as_written = observer_decide(o, &c, &dec);
+		if ((as_written >= 0 || observer_resolve_anyway(o->policy, &c)) &&
+		    !observer_recall(o, s, &c, &dec, as_written < 0)) {
 			refine_checks(o, s, &c);
 			denied = observer_decide(o, &c, &dec);
 			if (denied < 0)
 				denied = observer_unresolvable(o, &c, &dec);
+			if (denied < 0)
+				observer_remember(o, s, &c);
 		}
 	}
+	observer_forget(o, s);
 	/* A denial names a process and a path read through /proc: the id
 	 * still being valid means the process is still the one waiting, so
 	 * the pid was not reused meanwhile. */

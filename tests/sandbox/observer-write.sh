@@ -50,6 +50,14 @@ same "the existing file is untouched" "$(cat "$probe/existing"; stat -c %a "$pro
 
 check "workspace writes still go through" sbx -- sh -c 'echo in > in.txt && mkdir d && mv in.txt d/ && ln -s d l && rm -r d l'
 refuse "and leave nothing behind" test -e "$ws/d"
+# A creation in the directory of the one before is decided on where that
+# directory led then (not resolved again); a directory replaced by a
+# symlink out of the workspace leads elsewhere at once (noclobber: O_EXCL,
+# the creations that may be decided so).
+sbx --report "$rep" -- sh -c "set -C; mkdir rd && echo 1 > rd/a && echo 2 > rd/b && rm -r rd && ln -s '$probe' rd && echo 3 > rd/c; rm rd" 2>/dev/null
+refuse "directory replaced by a symlink: nothing made outside" test -e "$probe/c"
+contains "directory replaced by a symlink: the creation is denied where it leads" "$(flat "$rep")" \
+	"\"op\":\"create\",\"target\":\"$probe/c\",\"rule\":\"not under a writable path\""
 sbx_out out --report - -- true
 contains "--report - writes to stderr" "$out" '"denials":	[]'
 exit $T_FAILED
