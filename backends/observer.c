@@ -168,6 +168,18 @@ int observer_install_quiet(const struct policy *p, bool weak, bool quiet_writes)
 	return fd;
 }
 
+/* The last segment (other than `**`) of each glob of a list, worked out
+ * once: ".vscode" for ".vscode/ **", "*.json" for ".cursor/ *.json"
+ * (without the spaces), "*.env" or "secrets" for an ignore file's "*.env"
+ * or "secrets/". Each once, however many globs end in it. */
+struct segs {
+	size_t n;
+	struct seg {
+		char *text;
+		enum { SEG_PLAIN, SEG_SUFFIX, SEG_GLOB } kind; /* SEG_SUFFIX: "*" and a plain tail */
+	} * v;
+};
+
 struct observer_core {
 	const struct policy *policy;
 	int fd;
@@ -185,8 +197,9 @@ struct observer_core {
 	struct unixsock unix;
 	bool weak; /* observer_core_weak() */
 	struct observer_stats stats;
-	struct hintfd_rate hints; /* denialHints (backends/hintfd.h) */
-	struct lastdir {          /* observer_recall() */
+	struct hintfd_rate hints;          /* denialHints (backends/hintfd.h) */
+	struct segs protect, deny, ignore; /* the policy's lists' last segments (path_may_match) */
+	struct lastdir {                   /* observer_recall() */
 		bool valid;
 		char raw[PATH_MAX];   /* a creation's directory as written (absolute) */
 		char canon[PATH_MAX]; /* and as procpath_canon() resolved it */
@@ -434,34 +447,90 @@ static bool proc_link_path(const char *path)
 	return strncmp(s, "fd/", 3) == 0 && (s = next_segment(s + 3)) != NULL && next_segment(s) != NULL;
 }
 
-/* Whether name matches the last segment (other than `**`) of one of the
- * globs: ".vscode" for ".vscode/ **", "*.json" for ".cursor/ *.json"
- * (without the spaces), "*.env" or "secrets" for an ignore file's "*.env"
- * or "secrets/". */
-static bool segment_matches(const struct rules *r, const char *name)
+/* The last segment of glob g into seg; false when there is none. */
+static bool last_segment(const char *g, char seg[static NAME_MAX + 1])
 {
+	if (g[0] == '!')
+		return false; /* an ignore file's negation */
+	size_t end = strlen(g);
+	while (end > 0 && g[end - 1] == '/')
+		end--;
+	size_t start = end;
+	while (start > 0 && g[start - 1] != '/')
+		start--;
+	if (end - start == 2 && g[start] == '*' && g[start + 1] == '*' && start > 1) {
+		end = start - 1;
+		for (start = end; start > 0 && g[start - 1] != '/';)
+			start--;
+	}
+	if (end - start > NAME_MAX || end == start)
+		return false;
+	memcpy(seg, g + start, end - start);
+	seg[end - start] = '\0';
+	return true;
+}
+
+static int seg_kind(const char *seg)
+{
+	if (seg[strcspn(seg, "*?[")] == '\0')
+		return SEG_PLAIN;
+	return seg[0] == '*' && seg[1 + strcspn(seg + 1, "*?[")] == '\0' ? SEG_SUFFIX : SEG_GLOB;
+}
+
+/* 0, or -1 out of memory (the caller fails). */
+static int segs_init(struct segs *sg, const struct rules *r)
+{
+	sg->n = 0;
+	sg->v = r->n > 0 ? calloc(r->n, sizeof *sg->v) : NULL;
+	if (r->n > 0 && sg->v == NULL)
+		return -1;
 	for (size_t i = 0; i < r->n; i++) {
 		char seg[NAME_MAX + 1];
-		const char *g = r->v[i].text;
-		if (g[0] == '!')
-			continue; /* an ignore file's negation */
-		size_t end = strlen(g);
-		while (end > 0 && g[end - 1] == '/')
-			end--;
-		size_t start = end;
-		while (start > 0 && g[start - 1] != '/')
-			start--;
-		if (end - start == 2 && g[start] == '*' && g[start + 1] == '*' && start > 1) {
-			end = start - 1;
-			for (start = end; start > 0 && g[start - 1] != '/';)
-				start--;
-		}
-		if (end - start > NAME_MAX || end == start)
+		bool seen = false;
+		if (!last_segment(r->v[i].text, seg))
 			continue;
-		memcpy(seg, g + start, end - start);
-		seg[end - start] = '\0';
-		if (glob_match_text(seg, name, false))
-			return true;
+		for (size_t j = 0; j < sg->n && !seen; j++)
+			seen = strcmp(sg->v[j].text, seg) == 0;
+		if (seen)
+			continue;
+		if ((sg->v[sg->n].text = strdup(seg)) == NULL)
+			return -1;
+		sg->v[sg->n++].kind = seg_kind(seg);
+	}
+	return 0;
+}
+
+static void segs_free(struct segs *sg)
+{
+	for (size_t i = 0; i < sg->n; i++)
+		free(sg->v[i].text);
+	free(sg->v);
+}
+
+/* Whether a name (n bytes at name, NUL-terminated) matches one of the
+ * segments. Plain names and "*SUFFIX" (`*` matches any run, dots too)
+ * without running the matcher: every notified call asks this of every
+ * component of its path. */
+static bool segment_matches(const struct segs *sg, const char *name, size_t n)
+{
+	for (size_t i = 0; i < sg->n; i++) {
+		const char *g = sg->v[i].text;
+		size_t k;
+		switch (sg->v[i].kind) {
+		case SEG_PLAIN:
+			if (strcmp(g, name) == 0)
+				return true;
+			break;
+		case SEG_SUFFIX:
+			k = strlen(g + 1);
+			if (n >= k && memcmp(name + n - k, g + 1, k) == 0)
+				return true;
+			break;
+		case SEG_GLOB:
+			if (glob_match_text(g, name, false))
+				return true;
+			break;
+		}
 	}
 	return false;
 }
@@ -469,15 +538,15 @@ static bool segment_matches(const struct rules *r, const char *name)
 /* Whether a component of path is a name one of the globs could match
  * (segment_matches): only then can a symlink in the path lead to a match
  * the path as written does not show. */
-static bool path_may_match(const struct rules *r, const char *path)
+static bool path_may_match(const struct segs *sg, const char *path)
 {
 	char name[NAME_MAX + 1];
-	for (const char *s = path; r->n > 0 && *s != '\0';) {
+	for (const char *s = path; sg->n > 0 && *s != '\0';) {
 		size_t n = strcspn(s, "/");
 		if (n > 0 && n <= NAME_MAX) {
 			memcpy(name, s, n);
 			name[n] = '\0';
-			if (segment_matches(r, name))
+			if (segment_matches(sg, name, n))
 				return true;
 		}
 		s += n + (s[n] == '/');
@@ -497,8 +566,8 @@ static int observer_unresolvable(const struct observer_core *o, const struct che
 			continue;
 		bool create = c->op[i] == OP_CREATE || c->op[i] == OP_RENAME;
 		if ((proc_link_path(c->raw[i]) && !launch_dev_allowed(c->raw[i])) ||
-		    (create && path_may_match(&o->policy->protect, c->raw[i])) ||
-		    path_may_match(&o->policy->deny, c->raw[i]) || path_may_match(&o->policy->ignore, c->raw[i])) {
+		    (create && path_may_match(&o->protect, c->raw[i])) || path_may_match(&o->deny, c->raw[i]) ||
+		    path_may_match(&o->ignore, c->raw[i])) {
 			*dec = unresolvable;
 			return i;
 		}
@@ -549,13 +618,13 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
  * `deny` globs, every call on a path with a name one could match (the
  * cost of resolving every call there, about half a notified call, was
  * left out before and stays out). */
-static bool observer_resolve_anyway(const struct policy *p, const struct check *c)
+static bool observer_resolve_anyway(const struct observer_core *o, const struct check *c)
 {
-	if (ignore_active(&p->ignore))
+	if (ignore_active(&o->policy->ignore))
 		return true;
 	for (int i = 0; i < 2; i++)
 		if (c->path[i] != NULL &&
-		    (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || path_may_match(&p->deny, c->path[i])))
+		    (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || path_may_match(&o->deny, c->path[i])))
 			return true;
 	return false;
 }
@@ -577,7 +646,7 @@ static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s,
 	if (sl == NULL || sl == c->raw[0] || sl[1] == '\0' || strcmp(sl + 1, ".") == 0 || strcmp(sl + 1, "..") == 0 ||
 	    (size_t)(sl - c->raw[0]) >= sizeof o->last.raw)
 		return 0;
-	if (path_may_match(&p->protect, c->raw[0]) || path_may_match(&p->deny, c->raw[0]))
+	if (path_may_match(&o->protect, c->raw[0]) || path_may_match(&o->deny, c->raw[0]))
 		return 0;
 	return (size_t)(sl - c->raw[0]);
 }
@@ -699,7 +768,7 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 	if (s != NULL && o->root >= 0) {
 		plan_checks(o, req, s, &c);
 		int as_written = observer_decide(o, &c, &dec);
-		if ((as_written >= 0 || observer_resolve_anyway(o->policy, &c)) &&
+		if ((as_written >= 0 || observer_resolve_anyway(o, &c)) &&
 		    !observer_recall(o, s, &c, &dec, as_written < 0)) {
 			refine_checks(o, s, &c);
 			denied = observer_decide(o, &c, &dec);
@@ -761,7 +830,8 @@ struct observer_core *observer_core_new(const struct policy *p, int notify_fd, o
 	unixsock_init(&o->unix);
 	for (size_t i = 0; i < NSYSCALLS; i++)
 		o->nr[i] = seccomp_syscall_resolve_name(syscalls[i].name);
-	if (seccomp_notify_alloc(&o->req, &o->resp) != 0) {
+	if (segs_init(&o->protect, &p->protect) < 0 || segs_init(&o->deny, &p->deny) < 0 ||
+	    segs_init(&o->ignore, &p->ignore) < 0 || seccomp_notify_alloc(&o->req, &o->resp) != 0) {
 		observer_core_free(o);
 		return NULL;
 	}
@@ -789,6 +859,9 @@ void observer_core_free(struct observer_core *o)
 		seccomp_notify_free(o->req, o->resp);
 	if (o->root >= 0)
 		close(o->root);
+	segs_free(&o->protect);
+	segs_free(&o->deny);
+	segs_free(&o->ignore);
 	unixsock_free(&o->unix);
 	free(o);
 }
