@@ -199,6 +199,7 @@ struct observer_core {
 	struct observer_stats stats;
 	struct hintfd_rate hints;          /* denialHints (backends/hintfd.h) */
 	struct segs protect, deny, ignore; /* the policy's lists' last segments (path_may_match) */
+	struct procpath_memo dirs;         /* the last dirfd a call named a path through */
 	struct lastdir {                   /* observer_recall() */
 		bool valid;
 		char raw[PATH_MAX];   /* a creation's directory as written (absolute) */
@@ -302,7 +303,7 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 	for (int i = 0; i < 2; i++) {
 		errno = 0;
 		if (path[i] < 0 ||
-		    procpath_absolute((pid_t)req->pid, req->data.args[path[i]],
+		    procpath_absolute(&o->dirs, (pid_t)req->pid, req->data.args[path[i]],
 				      dirfd[i] < 0 ? AT_FDCWD : (int)req->data.args[dirfd[i]], abs, sizeof abs) < 0) {
 			/* EPERM: this host may not read the process's memory
 			 * (Yama ptrace_scope 2 or 3); the call goes on unobserved. */
@@ -702,6 +703,8 @@ static void observer_forget(struct observer_core *o, const struct sysdesc *s)
 {
 	if (s == NULL || s->kind == K_RENAME || s->kind == K_LINK || strncmp(s->name, "mkdir", 5) == 0)
 		o->last.valid = false;
+	if (s == NULL || s->kind == K_RENAME)
+		procpath_memo_drop(&o->dirs); /* a directory's path may have moved */
 }
 
 /* Most calls are allowed as written: those go on at once (Landlock
@@ -828,6 +831,7 @@ struct observer_core *observer_core_new(const struct policy *p, int notify_fd, o
 		return NULL;
 	*o = (struct observer_core){ .policy = p, .fd = notify_fd, .cb = cb, .arg = arg, .root = -1 };
 	unixsock_init(&o->unix);
+	procpath_memo_init(&o->dirs);
 	for (size_t i = 0; i < NSYSCALLS; i++)
 		o->nr[i] = seccomp_syscall_resolve_name(syscalls[i].name);
 	if (segs_init(&o->protect, &p->protect) < 0 || segs_init(&o->deny, &p->deny) < 0 ||
@@ -859,6 +863,7 @@ void observer_core_free(struct observer_core *o)
 		seccomp_notify_free(o->req, o->resp);
 	if (o->root >= 0)
 		close(o->root);
+	procpath_memo_drop(&o->dirs);
 	segs_free(&o->protect);
 	segs_free(&o->deny);
 	segs_free(&o->ignore);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/kcmp.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,12 +96,76 @@ static int proc_link(pid_t pid, const char *what, char *buf, size_t size)
 	return 0;
 }
 
-int procpath_absolute(pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
+/* The directory dirfd (AT_FDCWD: the cwd) of pid names. */
+static int proc_dir(pid_t pid, int dirfd, char *out, size_t size)
 {
-	char path[PATH_MAX];
+	char what[32];
+	if (dirfd == AT_FDCWD)
+		snprintf(what, sizeof what, "cwd");
+	else
+		snprintf(what, sizeof what, "fd/%d", dirfd);
+	return proc_link(pid, what, out, size);
+}
+
+void procpath_memo_init(struct procpath_memo *m)
+{
+	*m = (struct procpath_memo){ .ours = -1, .seen_fd = -1 };
+	m->self = getpid();
+}
+
+void procpath_memo_drop(struct procpath_memo *m)
+{
+	if (m->ours >= 0)
+		close(m->ours);
+	m->ours = -1;
+}
+
+/* The same open file as the memo's (kcmp, Linux 3.5; ptrace rules
+ * apply): a directory fd names the same directory while it is open. */
+static bool memo_hit(const struct procpath_memo *m, pid_t pid, int dirfd)
+{
+	return m->ours >= 0 && m->pid == pid && m->fd == dirfd &&
+	       syscall(SYS_kcmp, m->self, pid, KCMP_FILE, m->ours, dirfd) == 0;
+}
+
+/* Remembers pid's dirfd, read from a copy of its open file (the path
+ * then belongs to that file, whatever another thread does to the fd
+ * meanwhile), on the second call in a row through it: a dirfd used
+ * once is not worth the three calls a copy costs. */
+static int memo_fill(struct procpath_memo *m, pid_t pid, int dirfd, char *out, size_t size)
+{
+	bool again = m->seen_pid == pid && m->seen_fd == dirfd;
+	m->seen_pid = pid;
+	m->seen_fd = dirfd;
+	if (!again)
+		return proc_dir(pid, dirfd, out, size);
+	procpath_memo_drop(m);
+	int fd = procpath_take_fd(pid, dirfd);
+	if (fd < 0)
+		return proc_dir(pid, dirfd, out, size);
+	if (procpath_fd_path(fd, m->path, sizeof m->path) < 0 ||
+	    (strlen(m->path) > 10 && strcmp(m->path + strlen(m->path) - 10, " (deleted)") == 0)) {
+		close(fd);
+		return proc_dir(pid, dirfd, out, size);
+	}
+	m->ours = fd;
+	m->pid = pid;
+	m->fd = dirfd;
+	return snprintf(out, size, "%s", m->path) < (int)size ? 0 : -1;
+}
+
+int procpath_absolute(struct procpath_memo *m, pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
+{
+	char path[PATH_MAX], base[PATH_MAX];
 	if (procpath_read_mem(pid, addr, path, sizeof path, true) <= 0 || memchr(path, '\0', sizeof path) == NULL)
 		return -1;
-	return procpath_join(pid, dirfd, path, out, size);
+	if (m == NULL || path[0] == '/' || dirfd == AT_FDCWD)
+		return procpath_join(pid, dirfd, path, out, size);
+	if (memo_hit(m, pid, dirfd))
+		return snprintf(out, size, "%s/%s", m->path, path) < (int)size ? 0 : -1;
+	if (memo_fill(m, pid, dirfd, base, sizeof base) < 0)
+		return -1;
+	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
 }
 
 int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size)
@@ -108,12 +173,7 @@ int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size
 	char base[PATH_MAX];
 	if (path[0] == '/')
 		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
-	char what[32];
-	if (dirfd == AT_FDCWD)
-		snprintf(what, sizeof what, "cwd");
-	else
-		snprintf(what, sizeof what, "fd/%d", dirfd);
-	if (proc_link(pid, what, base, sizeof base) < 0)
+	if (proc_dir(pid, dirfd, base, sizeof base) < 0)
 		return -1;
 	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
 }
