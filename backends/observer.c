@@ -200,10 +200,9 @@ struct observer_core {
 	struct hintfd_rate hints;          /* denialHints (backends/hintfd.h) */
 	struct segs protect, deny, ignore; /* the policy's lists' last segments (path_may_match) */
 	struct procpath_memo dirs;         /* the last dirfd a call named a path through */
-	struct lastdir {                   /* observer_recall() */
-		bool valid;
-		char raw[PATH_MAX];   /* a creation's directory as written (absolute) */
-		char canon[PATH_MAX]; /* and as procpath_canon() resolved it */
+	struct lastdir {                   /* observer_recall(); NULL: none */
+		char *raw;                 /* a creation's directory as written (absolute) */
+		char *canon;               /* and as procpath_canon() resolved it */
 	} last;
 };
 
@@ -630,6 +629,13 @@ static bool observer_resolve_anyway(const struct observer_core *o, const struct 
 	return false;
 }
 
+static void lastdir_clear(struct lastdir *l)
+{
+	free(l->raw);
+	free(l->canon);
+	l->raw = l->canon = NULL;
+}
+
 /* The directory part of a creation the last directory resolved may
  * stand for: one made by name, the name not followed (O_EXCL, mkdir,
  * mknod), with no component a protected, denied or ignored glob could
@@ -645,7 +651,7 @@ static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s,
 		return 0;
 	const char *sl = strrchr(c->raw[0], '/');
 	if (sl == NULL || sl == c->raw[0] || sl[1] == '\0' || strcmp(sl + 1, ".") == 0 || strcmp(sl + 1, "..") == 0 ||
-	    (size_t)(sl - c->raw[0]) >= sizeof o->last.raw)
+	    sl - c->raw[0] >= PATH_MAX)
 		return 0;
 	if (path_may_match(&o->protect, c->raw[0]) || path_may_match(&o->deny, c->raw[0]))
 		return 0;
@@ -665,7 +671,7 @@ static bool observer_recall(struct observer_core *o, const struct sysdesc *s, st
 			    bool allowed)
 {
 	size_t n = recall_dir(o, s, c);
-	if (n == 0 || !o->last.valid || strncmp(o->last.raw, c->raw[0], n) != 0 || o->last.raw[n] != '\0')
+	if (n == 0 || o->last.raw == NULL || strncmp(o->last.raw, c->raw[0], n) != 0 || o->last.raw[n] != '\0')
 		return false;
 	char path[2 * PATH_MAX + 2];
 	const char *name = c->raw[0] + n + 1;
@@ -685,14 +691,13 @@ static void observer_remember(struct observer_core *o, const struct sysdesc *s, 
 {
 	size_t n = recall_dir(o, s, c);
 	const char *sl = c->path[0] != NULL ? strrchr(c->path[0], '/') : NULL;
-	if (n == 0 || sl == NULL || (size_t)(sl - c->path[0]) >= sizeof o->last.canon)
+	if (n == 0 || sl == NULL)
 		return;
-	memcpy(o->last.raw, c->raw[0], n);
-	o->last.raw[n] = '\0';
-	size_t m = sl == c->path[0] ? 1 : (size_t)(sl - c->path[0]);
-	memcpy(o->last.canon, c->path[0], m);
-	o->last.canon[m] = '\0';
-	o->last.valid = true;
+	lastdir_clear(&o->last);
+	o->last.raw = strndup(c->raw[0], n);
+	o->last.canon = strndup(c->path[0], sl == c->path[0] ? 1 : (size_t)(sl - c->path[0]));
+	if (o->last.raw == NULL || o->last.canon == NULL)
+		lastdir_clear(&o->last);
 }
 
 /* A call that may change where a directory leads (a new name that is a
@@ -702,7 +707,7 @@ static void observer_remember(struct observer_core *o, const struct sysdesc *s, 
 static void observer_forget(struct observer_core *o, const struct sysdesc *s)
 {
 	if (s == NULL || s->kind == K_RENAME || s->kind == K_LINK || strncmp(s->name, "mkdir", 5) == 0)
-		o->last.valid = false;
+		lastdir_clear(&o->last);
 	if (s == NULL || s->kind == K_RENAME)
 		procpath_memo_drop(&o->dirs); /* a directory's path may have moved */
 }
@@ -864,6 +869,7 @@ void observer_core_free(struct observer_core *o)
 	if (o->root >= 0)
 		close(o->root);
 	procpath_memo_drop(&o->dirs);
+	lastdir_clear(&o->last);
 	segs_free(&o->protect);
 	segs_free(&o->deny);
 	segs_free(&o->ignore);

@@ -118,6 +118,8 @@ void procpath_memo_drop(struct procpath_memo *m)
 	if (m->ours >= 0)
 		close(m->ours);
 	m->ours = -1;
+	free(m->path);
+	m->path = NULL;
 }
 
 /* The same open file as the memo's (kcmp, Linux 3.5; ptrace rules
@@ -140,11 +142,13 @@ static int memo_fill(struct procpath_memo *m, pid_t pid, int dirfd, char *out, s
 	if (!again)
 		return proc_dir(pid, dirfd, out, size);
 	procpath_memo_drop(m);
+	char path[PATH_MAX];
 	int fd = procpath_take_fd(pid, dirfd);
 	if (fd < 0)
 		return proc_dir(pid, dirfd, out, size);
-	if (procpath_fd_path(fd, m->path, sizeof m->path) < 0 ||
-	    (strlen(m->path) > 10 && strcmp(m->path + strlen(m->path) - 10, " (deleted)") == 0)) {
+	if (procpath_fd_path(fd, path, sizeof path) < 0 ||
+	    (strlen(path) > 10 && strcmp(path + strlen(path) - 10, " (deleted)") == 0) ||
+	    (m->path = strdup(path)) == NULL) {
 		close(fd);
 		return proc_dir(pid, dirfd, out, size);
 	}

@@ -5,7 +5,6 @@
 #ifndef PROCPATH_H
 #define PROCPATH_H
 
-#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,8 +31,8 @@ struct procpath_memo {
 	pid_t self;
 	pid_t pid, seen_pid;
 	int fd, seen_fd;
-	int ours; /* our copy of the open file; -1: nothing remembered */
-	char path[PATH_MAX];
+	int ours;   /* our copy of the open file; -1: nothing remembered */
+	char *path; /* what it names */
 };
 void procpath_memo_init(struct procpath_memo *);
 /* Forgets (closes the copy). */
