@@ -168,6 +168,18 @@ int observer_install_quiet(const struct policy *p, bool weak, bool quiet_writes)
 	return fd;
 }
 
+/* The last segment (other than `**`) of each glob of a list, worked out
+ * once: ".vscode" for ".vscode/ **", "*.json" for ".cursor/ *.json"
+ * (without the spaces), "*.env" or "secrets" for an ignore file's "*.env"
+ * or "secrets/". Each once, however many globs end in it. */
+struct segs {
+	size_t n;
+	struct seg {
+		char *text;
+		enum { SEG_PLAIN, SEG_SUFFIX, SEG_GLOB } kind; /* SEG_SUFFIX: "*" and a plain tail */
+	} * v;
+};
+
 struct observer_core {
 	const struct policy *policy;
 	int fd;
@@ -185,7 +197,13 @@ struct observer_core {
 	struct unixsock unix;
 	bool weak; /* observer_core_weak() */
 	struct observer_stats stats;
-	struct hintfd_rate hints; /* denialHints (backends/hintfd.h) */
+	struct hintfd_rate hints;          /* denialHints (backends/hintfd.h) */
+	struct segs protect, deny, ignore; /* the policy's lists' last segments (path_may_match) */
+	struct procpath_memo dirs;         /* the last dirfd a call named a path through */
+	struct lastdir {                   /* observer_recall(); NULL: none */
+		char *raw;                 /* a creation's directory as written (absolute) */
+		char *canon;               /* and as procpath_canon() resolved it */
+	} last;
 };
 
 static const struct sysdesc *observer_lookup(const struct observer_core *o, const struct seccomp_data *d)
@@ -284,7 +302,7 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 	for (int i = 0; i < 2; i++) {
 		errno = 0;
 		if (path[i] < 0 ||
-		    procpath_absolute((pid_t)req->pid, req->data.args[path[i]],
+		    procpath_absolute(&o->dirs, (pid_t)req->pid, req->data.args[path[i]],
 				      dirfd[i] < 0 ? AT_FDCWD : (int)req->data.args[dirfd[i]], abs, sizeof abs) < 0) {
 			/* EPERM: this host may not read the process's memory
 			 * (Yama ptrace_scope 2 or 3); the call goes on unobserved. */
@@ -305,12 +323,18 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 static void refine_checks(const struct observer_core *o, const struct sysdesc *s, struct check *c)
 {
 	bool exists;
+	char last[PATH_MAX];
 	for (int i = 0; i < 2; i++) {
 		if (c->raw[i] == NULL)
 			continue;
 		free(c->path[i]);
-		c->path[i] = procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists);
+		c->path[i] = procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists, last, sizeof last);
 		c->unresolved[i] = c->path[i] == NULL;
+		char *led = c->unresolved[i] && strcmp(last, c->raw[i]) != 0 ? strdup(last) : NULL;
+		if (led != NULL) { /* where a symlink led: what observer_unresolvable() judges */
+			free(c->raw[i]);
+			c->raw[i] = led;
+		}
 		if (i == 0 && c->op[0] == OP_CREATE && exists)
 			c->op[0] = OP_WRITE; /* O_CREAT, creat on an existing file */
 		if (i == 0 ? !worth_checking(s, c->op[0], exists) : exists && s->kind == K_LINK)
@@ -423,34 +447,90 @@ static bool proc_link_path(const char *path)
 	return strncmp(s, "fd/", 3) == 0 && (s = next_segment(s + 3)) != NULL && next_segment(s) != NULL;
 }
 
-/* Whether name matches the last segment (other than `**`) of one of the
- * globs: ".vscode" for ".vscode/ **", "*.json" for ".cursor/ *.json"
- * (without the spaces), "*.env" or "secrets" for an ignore file's "*.env"
- * or "secrets/". */
-static bool segment_matches(const struct rules *r, const char *name)
+/* The last segment of glob g into seg; false when there is none. */
+static bool last_segment(const char *g, char seg[static NAME_MAX + 1])
 {
+	if (g[0] == '!')
+		return false; /* an ignore file's negation */
+	size_t end = strlen(g);
+	while (end > 0 && g[end - 1] == '/')
+		end--;
+	size_t start = end;
+	while (start > 0 && g[start - 1] != '/')
+		start--;
+	if (end - start == 2 && g[start] == '*' && g[start + 1] == '*' && start > 1) {
+		end = start - 1;
+		for (start = end; start > 0 && g[start - 1] != '/';)
+			start--;
+	}
+	if (end - start > NAME_MAX || end == start)
+		return false;
+	memcpy(seg, g + start, end - start);
+	seg[end - start] = '\0';
+	return true;
+}
+
+static int seg_kind(const char *seg)
+{
+	if (seg[strcspn(seg, "*?[")] == '\0')
+		return SEG_PLAIN;
+	return seg[0] == '*' && seg[1 + strcspn(seg + 1, "*?[")] == '\0' ? SEG_SUFFIX : SEG_GLOB;
+}
+
+/* 0, or -1 out of memory (the caller fails). */
+static int segs_init(struct segs *sg, const struct rules *r)
+{
+	sg->n = 0;
+	sg->v = r->n > 0 ? calloc(r->n, sizeof *sg->v) : NULL;
+	if (r->n > 0 && sg->v == NULL)
+		return -1;
 	for (size_t i = 0; i < r->n; i++) {
 		char seg[NAME_MAX + 1];
-		const char *g = r->v[i].text;
-		if (g[0] == '!')
-			continue; /* an ignore file's negation */
-		size_t end = strlen(g);
-		while (end > 0 && g[end - 1] == '/')
-			end--;
-		size_t start = end;
-		while (start > 0 && g[start - 1] != '/')
-			start--;
-		if (end - start == 2 && g[start] == '*' && g[start + 1] == '*' && start > 1) {
-			end = start - 1;
-			for (start = end; start > 0 && g[start - 1] != '/';)
-				start--;
-		}
-		if (end - start > NAME_MAX || end == start)
+		bool seen = false;
+		if (!last_segment(r->v[i].text, seg))
 			continue;
-		memcpy(seg, g + start, end - start);
-		seg[end - start] = '\0';
-		if (glob_match_text(seg, name, false))
-			return true;
+		for (size_t j = 0; j < sg->n && !seen; j++)
+			seen = strcmp(sg->v[j].text, seg) == 0;
+		if (seen)
+			continue;
+		if ((sg->v[sg->n].text = strdup(seg)) == NULL)
+			return -1;
+		sg->v[sg->n++].kind = seg_kind(seg);
+	}
+	return 0;
+}
+
+static void segs_free(struct segs *sg)
+{
+	for (size_t i = 0; i < sg->n; i++)
+		free(sg->v[i].text);
+	free(sg->v);
+}
+
+/* Whether a name (n bytes at name, NUL-terminated) matches one of the
+ * segments. Plain names and "*SUFFIX" (`*` matches any run, dots too)
+ * without running the matcher: every notified call asks this of every
+ * component of its path. */
+static bool segment_matches(const struct segs *sg, const char *name, size_t n)
+{
+	for (size_t i = 0; i < sg->n; i++) {
+		const char *g = sg->v[i].text;
+		size_t k;
+		switch (sg->v[i].kind) {
+		case SEG_PLAIN:
+			if (strcmp(g, name) == 0)
+				return true;
+			break;
+		case SEG_SUFFIX:
+			k = strlen(g + 1);
+			if (n >= k && memcmp(name + n - k, g + 1, k) == 0)
+				return true;
+			break;
+		case SEG_GLOB:
+			if (glob_match_text(g, name, false))
+				return true;
+			break;
+		}
 	}
 	return false;
 }
@@ -458,15 +538,15 @@ static bool segment_matches(const struct rules *r, const char *name)
 /* Whether a component of path is a name one of the globs could match
  * (segment_matches): only then can a symlink in the path lead to a match
  * the path as written does not show. */
-static bool path_may_match(const struct rules *r, const char *path)
+static bool path_may_match(const struct segs *sg, const char *path)
 {
 	char name[NAME_MAX + 1];
-	for (const char *s = path; r->n > 0 && *s != '\0';) {
+	for (const char *s = path; sg->n > 0 && *s != '\0';) {
 		size_t n = strcspn(s, "/");
 		if (n > 0 && n <= NAME_MAX) {
 			memcpy(name, s, n);
 			name[n] = '\0';
-			if (segment_matches(r, name))
+			if (segment_matches(sg, name, n))
 				return true;
 		}
 		s += n + (s[n] == '/');
@@ -486,8 +566,8 @@ static int observer_unresolvable(const struct observer_core *o, const struct che
 			continue;
 		bool create = c->op[i] == OP_CREATE || c->op[i] == OP_RENAME;
 		if ((proc_link_path(c->raw[i]) && !launch_dev_allowed(c->raw[i])) ||
-		    (create && path_may_match(&o->policy->protect, c->raw[i])) ||
-		    path_may_match(&o->policy->deny, c->raw[i]) || path_may_match(&o->policy->ignore, c->raw[i])) {
+		    (create && path_may_match(&o->protect, c->raw[i])) || path_may_match(&o->deny, c->raw[i]) ||
+		    path_may_match(&o->ignore, c->raw[i])) {
 			*dec = unresolvable;
 			return i;
 		}
@@ -538,15 +618,98 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
  * `deny` globs, every call on a path with a name one could match (the
  * cost of resolving every call there, about half a notified call, was
  * left out before and stays out). */
-static bool observer_resolve_anyway(const struct policy *p, const struct check *c)
+static bool observer_resolve_anyway(const struct observer_core *o, const struct check *c)
 {
-	if (ignore_active(&p->ignore))
+	if (ignore_active(&o->policy->ignore))
 		return true;
 	for (int i = 0; i < 2; i++)
 		if (c->path[i] != NULL &&
-		    (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || path_may_match(&p->deny, c->path[i])))
+		    (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || path_may_match(&o->deny, c->path[i])))
 			return true;
 	return false;
+}
+
+static void lastdir_clear(struct lastdir *l)
+{
+	free(l->raw);
+	free(l->canon);
+	l->raw = l->canon = NULL;
+}
+
+/* The directory part of a creation the last directory resolved may
+ * stand for: one made by name, the name not followed (O_EXCL, mkdir,
+ * mknod), with no component a protected, denied or ignored glob could
+ * match. Such a name is refused only where a symlink in its directory
+ * leads into a protected directory missing at launch (one present is a
+ * read-only mount), which nothing inside can make (its name is refused).
+ * Returns the length of the directory part, or 0. */
+static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s, const struct check *c)
+{
+	const struct policy *p = o->policy;
+	if ((s->kind != K_OPEN && s->kind != K_OPENAT2 && s->kind != K_CREATE) || c->raw[0] == NULL ||
+	    c->raw[1] != NULL || c->follow || c->op[0] != OP_CREATE || ignore_active(&p->ignore))
+		return 0;
+	const char *sl = strrchr(c->raw[0], '/');
+	if (sl == NULL || sl == c->raw[0] || sl[1] == '\0' || strcmp(sl + 1, ".") == 0 || strcmp(sl + 1, "..") == 0 ||
+	    sl - c->raw[0] >= PATH_MAX)
+		return 0;
+	if (path_may_match(&o->protect, c->raw[0]) || path_may_match(&o->deny, c->raw[0]))
+		return 0;
+	return (size_t)(sl - c->raw[0]);
+}
+
+/* A creation in the directory the previous one was resolved in, as
+ * written: decided on that resolution instead of resolving it again (an
+ * openat2, a readlink and a stat: about half of a creation's cost).
+ * Only what the observer sees can change where that directory leads (a
+ * rename, link, symlink or mkdir: observer_forget), so the answer is
+ * the one resolving would give, barring a change made outside this
+ * sandbox between two calls, which is no stronger than the race
+ * observer.h describes. allowed: the call is allowed as written. True
+ * when the call is decided and allowed. */
+static bool observer_recall(struct observer_core *o, const struct sysdesc *s, struct check *c, struct decision *dec,
+			    bool allowed)
+{
+	size_t n = recall_dir(o, s, c);
+	if (n == 0 || o->last.raw == NULL || strncmp(o->last.raw, c->raw[0], n) != 0 || o->last.raw[n] != '\0')
+		return false;
+	char path[2 * PATH_MAX + 2];
+	const char *name = c->raw[0] + n + 1;
+	snprintf(path, sizeof path, "%s/%s", strcmp(o->last.canon, "/") == 0 ? "" : o->last.canon, name);
+	if (allowed && c->path[0] != NULL && strcmp(path, c->path[0]) == 0)
+		return true; /* no symlink on the way: decided as written */
+	char *dup = strdup(path);
+	if (dup == NULL)
+		return false;
+	free(c->path[0]);
+	c->path[0] = dup;
+	return observer_decide(o, c, dec) < 0;
+}
+
+/* After a creation resolved and allowed: its directory, both ways. */
+static void observer_remember(struct observer_core *o, const struct sysdesc *s, const struct check *c)
+{
+	size_t n = recall_dir(o, s, c);
+	const char *sl = c->path[0] != NULL ? strrchr(c->path[0], '/') : NULL;
+	if (n == 0 || sl == NULL)
+		return;
+	lastdir_clear(&o->last);
+	o->last.raw = strndup(c->raw[0], n);
+	o->last.canon = strndup(c->path[0], sl == c->path[0] ? 1 : (size_t)(sl - c->path[0]));
+	if (o->last.raw == NULL || o->last.canon == NULL)
+		lastdir_clear(&o->last);
+}
+
+/* A call that may change where a directory leads (a new name that is a
+ * directory or a symlink, or a move): the remembered one is dropped. A
+ * removal alone cannot lead it elsewhere (the walk fails); what takes
+ * the removed name's place is one of these. */
+static void observer_forget(struct observer_core *o, const struct sysdesc *s)
+{
+	if (s == NULL || s->kind == K_RENAME || s->kind == K_LINK || strncmp(s->name, "mkdir", 5) == 0)
+		lastdir_clear(&o->last);
+	if (s == NULL || s->kind == K_RENAME)
+		procpath_memo_drop(&o->dirs); /* a directory's path may have moved */
 }
 
 /* Most calls are allowed as written: those go on at once (Landlock
@@ -612,13 +775,18 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 		return observer_connect(o, req, s->kind);
 	if (s != NULL && o->root >= 0) {
 		plan_checks(o, req, s, &c);
-		if (observer_decide(o, &c, &dec) >= 0 || observer_resolve_anyway(o->policy, &c)) {
+		int as_written = observer_decide(o, &c, &dec);
+		if ((as_written >= 0 || observer_resolve_anyway(o, &c)) &&
+		    !observer_recall(o, s, &c, &dec, as_written < 0)) {
 			refine_checks(o, s, &c);
 			denied = observer_decide(o, &c, &dec);
 			if (denied < 0)
 				denied = observer_unresolvable(o, &c, &dec);
+			if (denied < 0)
+				observer_remember(o, s, &c);
 		}
 	}
+	observer_forget(o, s);
 	/* A denial names a process and a path read through /proc: the id
 	 * still being valid means the process is still the one waiting, so
 	 * the pid was not reused meanwhile. */
@@ -668,9 +836,11 @@ struct observer_core *observer_core_new(const struct policy *p, int notify_fd, o
 		return NULL;
 	*o = (struct observer_core){ .policy = p, .fd = notify_fd, .cb = cb, .arg = arg, .root = -1 };
 	unixsock_init(&o->unix);
+	procpath_memo_init(&o->dirs);
 	for (size_t i = 0; i < NSYSCALLS; i++)
 		o->nr[i] = seccomp_syscall_resolve_name(syscalls[i].name);
-	if (seccomp_notify_alloc(&o->req, &o->resp) != 0) {
+	if (segs_init(&o->protect, &p->protect) < 0 || segs_init(&o->deny, &p->deny) < 0 ||
+	    segs_init(&o->ignore, &p->ignore) < 0 || seccomp_notify_alloc(&o->req, &o->resp) != 0) {
 		observer_core_free(o);
 		return NULL;
 	}
@@ -698,6 +868,11 @@ void observer_core_free(struct observer_core *o)
 		seccomp_notify_free(o->req, o->resp);
 	if (o->root >= 0)
 		close(o->root);
+	procpath_memo_drop(&o->dirs);
+	lastdir_clear(&o->last);
+	segs_free(&o->protect);
+	segs_free(&o->deny);
+	segs_free(&o->ignore);
 	unixsock_free(&o->unix);
 	free(o);
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/kcmp.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,12 +96,80 @@ static int proc_link(pid_t pid, const char *what, char *buf, size_t size)
 	return 0;
 }
 
-int procpath_absolute(pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
+/* The directory dirfd (AT_FDCWD: the cwd) of pid names. */
+static int proc_dir(pid_t pid, int dirfd, char *out, size_t size)
 {
+	char what[32];
+	if (dirfd == AT_FDCWD)
+		snprintf(what, sizeof what, "cwd");
+	else
+		snprintf(what, sizeof what, "fd/%d", dirfd);
+	return proc_link(pid, what, out, size);
+}
+
+void procpath_memo_init(struct procpath_memo *m)
+{
+	*m = (struct procpath_memo){ .ours = -1, .seen_fd = -1 };
+	m->self = getpid();
+}
+
+void procpath_memo_drop(struct procpath_memo *m)
+{
+	if (m->ours >= 0)
+		close(m->ours);
+	m->ours = -1;
+	free(m->path);
+	m->path = NULL;
+}
+
+/* The same open file as the memo's (kcmp, Linux 3.5; ptrace rules
+ * apply): a directory fd names the same directory while it is open. */
+static bool memo_hit(const struct procpath_memo *m, pid_t pid, int dirfd)
+{
+	return m->ours >= 0 && m->pid == pid && m->fd == dirfd &&
+	       syscall(SYS_kcmp, m->self, pid, KCMP_FILE, m->ours, dirfd) == 0;
+}
+
+/* Remembers pid's dirfd, read from a copy of its open file (the path
+ * then belongs to that file, whatever another thread does to the fd
+ * meanwhile), on the second call in a row through it: a dirfd used
+ * once is not worth the three calls a copy costs. */
+static int memo_fill(struct procpath_memo *m, pid_t pid, int dirfd, char *out, size_t size)
+{
+	bool again = m->seen_pid == pid && m->seen_fd == dirfd;
+	m->seen_pid = pid;
+	m->seen_fd = dirfd;
+	if (!again)
+		return proc_dir(pid, dirfd, out, size);
+	procpath_memo_drop(m);
 	char path[PATH_MAX];
+	int fd = procpath_take_fd(pid, dirfd);
+	if (fd < 0)
+		return proc_dir(pid, dirfd, out, size);
+	if (procpath_fd_path(fd, path, sizeof path) < 0 ||
+	    (strlen(path) > 10 && strcmp(path + strlen(path) - 10, " (deleted)") == 0) ||
+	    (m->path = strdup(path)) == NULL) {
+		close(fd);
+		return proc_dir(pid, dirfd, out, size);
+	}
+	m->ours = fd;
+	m->pid = pid;
+	m->fd = dirfd;
+	return snprintf(out, size, "%s", m->path) < (int)size ? 0 : -1;
+}
+
+int procpath_absolute(struct procpath_memo *m, pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
+{
+	char path[PATH_MAX], base[PATH_MAX];
 	if (procpath_read_mem(pid, addr, path, sizeof path, true) <= 0 || memchr(path, '\0', sizeof path) == NULL)
 		return -1;
-	return procpath_join(pid, dirfd, path, out, size);
+	if (m == NULL || path[0] == '/' || dirfd == AT_FDCWD)
+		return procpath_join(pid, dirfd, path, out, size);
+	if (memo_hit(m, pid, dirfd))
+		return snprintf(out, size, "%s/%s", m->path, path) < (int)size ? 0 : -1;
+	if (memo_fill(m, pid, dirfd, base, sizeof base) < 0)
+		return -1;
+	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
 }
 
 int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size)
@@ -108,12 +177,7 @@ int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size
 	char base[PATH_MAX];
 	if (path[0] == '/')
 		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
-	char what[32];
-	if (dirfd == AT_FDCWD)
-		snprintf(what, sizeof what, "cwd");
-	else
-		snprintf(what, sizeof what, "fd/%d", dirfd);
-	if (proc_link(pid, what, base, sizeof base) < 0)
+	if (proc_dir(pid, dirfd, base, sizeof base) < 0)
 		return -1;
 	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
 }
@@ -138,19 +202,12 @@ int procpath_open(int root, const char *abs, bool dir)
 	return (int)syscall(SYS_openat2, root, abs, &how, sizeof how);
 }
 
-char *procpath_canon(int root, const char *abs, bool follow, bool *exists)
+/* The canonical directory of abs plus its last name, as
+ * procpath_canon() without following; fd: the directory, left open for
+ * the caller (-1 when it cannot be resolved); NULL then. */
+static char *canon_name(int root, const char *abs, int *fd, const char **name_out, char *name_buf, size_t name_size)
 {
 	char dir[PATH_MAX], got[PATH_MAX], out[2 * PATH_MAX + 2];
-	int fd = -1;
-	char *r = NULL;
-	*exists = false;
-	if (follow && (fd = procpath_open(root, abs, false)) >= 0) {
-		*exists = true;
-		if (procpath_fd_path(fd, got, sizeof got) == 0)
-			r = path_normalize(got);
-		close(fd);
-		return r;
-	}
 	snprintf(dir, sizeof dir, "%s", abs);
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
@@ -159,15 +216,75 @@ char *procpath_canon(int root, const char *abs, bool follow, bool *exists)
 	const char *name = slash ? slash + 1 : dir;
 	if (slash == dir)
 		name = dir[1] ? dir + 1 : ".";
+	snprintf(name_buf, name_size, "%s", name);
+	*name_out = name_buf;
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof parent, "%.*s", slash && slash != dir ? (int)(slash - dir) : 1, dir);
-	if ((fd = procpath_open(root, parent, true)) >= 0 && procpath_fd_path(fd, got, sizeof got) == 0) {
+	*fd = procpath_open(root, parent, true);
+	if (*fd < 0)
+		return NULL;
+	if (procpath_fd_path(*fd, got, sizeof got) != 0) {
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	snprintf(out, sizeof out, "%s/%s", got, name);
+	return path_normalize(out);
+}
+
+/* A symlink's target made absolute against canon, the symlink's own
+ * canonical path: 0, or -1 when it cannot be read or is too long. */
+static int link_target(int dirfd, const char *name, const char *canon, char *out, size_t size)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(dirfd, name, target, sizeof target - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = '\0';
+	if (target[0] == '/')
+		return snprintf(out, size, "%s", target) < (int)size ? 0 : -1;
+	const char *sl = strrchr(canon, '/');
+	int dirlen = sl != NULL && sl != canon ? (int)(sl - canon) : 0;
+	return snprintf(out, size, "%.*s/%s", dirlen, canon, target) < (int)size ? 0 : -1;
+}
+
+char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size)
+{
+	char got[PATH_MAX], name_buf[PATH_MAX], cur[PATH_MAX];
+	const char *name;
+	int fd = -1;
+	*exists = false;
+	snprintf(cur, sizeof cur, "%s", abs);
+	/* An open with O_CREAT follows a final symlink that leads nowhere
+	 * and creates its target: what is decided is that target
+	 * (ln -s x.code-workspace y; echo > y), hop by hop as the kernel
+	 * goes, at most its 40. */
+	for (int hops = 0;; hops++) {
+		snprintf(last, last_size, "%s", cur);
+		if (follow && (fd = procpath_open(root, cur, false)) >= 0) {
+			char *r = NULL;
+			*exists = true;
+			if (procpath_fd_path(fd, got, sizeof got) == 0)
+				r = path_normalize(got);
+			close(fd);
+			return r;
+		}
+		char *r = canon_name(root, cur, &fd, &name, name_buf, sizeof name_buf);
+		if (r == NULL)
+			return NULL;
 		struct stat st;
 		*exists = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
-		snprintf(out, sizeof out, "%s/%s", got, name);
-		r = path_normalize(out);
-	}
-	if (fd >= 0)
+		if (!follow || !*exists || !S_ISLNK(st.st_mode)) {
+			close(fd);
+			return r;
+		}
+		/* a symlink the follow-open could not open: dangling, or one
+		 * it refuses (a magic link, too many hops) */
+		*exists = false;
+		int bad = hops >= 40 || link_target(fd, name, r, cur, sizeof cur) < 0;
 		close(fd);
-	return r;
+		free(r);
+		if (bad)
+			return NULL;
+	}
 }

@@ -23,10 +23,26 @@ ssize_t procpath_write_mem(pid_t pid, uint64_t addr, const void *buf, size_t siz
  * with pidfd_getfd: ptrace rules apply. fd, or -1 with errno. */
 int procpath_take_fd(pid_t tid, int fd);
 
+/* The directory a process's dirfd names, remembered with a copy of its
+ * open file: while the same open file (kcmp) is at that fd, it names the
+ * same directory, and is not read through /proc again. A rename may move
+ * it: the observer drops the memo on every rename it sees. */
+struct procpath_memo {
+	pid_t self;
+	pid_t pid, seen_pid;
+	int fd, seen_fd;
+	int ours;   /* our copy of the open file; -1: nothing remembered */
+	char *path; /* what it names */
+};
+void procpath_memo_init(struct procpath_memo *);
+/* Forgets (closes the copy). */
+void procpath_memo_drop(struct procpath_memo *);
+
 /* The path string at addr made absolute against dirfd (AT_FDCWD: the
- * cwd) as pid sees them; not resolved or normalised. 0, or -1 when it
- * cannot be told (bad pointer, dirfd not a directory). */
-int procpath_absolute(pid_t pid, uint64_t addr, int dirfd, char *out, size_t size);
+ * cwd) as pid sees them; not resolved or normalised. memo: NULL, or
+ * one that may remember dirfd. 0, or -1 when it cannot be told (bad
+ * pointer, dirfd not a directory). */
+int procpath_absolute(struct procpath_memo *, pid_t pid, uint64_t addr, int dirfd, char *out, size_t size);
 
 /* path (a string already read) made absolute like procpath_absolute. */
 int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size);
@@ -44,8 +60,11 @@ int procpath_fd_path(int fd, char *buf, size_t size);
  * fd of the process's root): with `follow`, the file itself if it exists
  * (a final symlink followed, as open and exec do); otherwise the
  * canonical directory plus the last name (create, remove and rename act
- * on the name). *exists says whether that name exists. malloc'ed, or NULL
- * when the directory cannot be resolved. */
-char *procpath_canon(int root, const char *abs, bool follow, bool *exists);
+ * on the name). *exists says whether that name exists. A followed final
+ * symlink that leads nowhere (an open with O_CREAT creates its target)
+ * is followed to that target. last: the path tried last (abs, or where
+ * its symlinks led). malloc'ed, or NULL when the directory cannot be
+ * resolved. */
+char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size);
 
 #endif

@@ -17,7 +17,7 @@ echo SECRET >"$hd/key.pem"
 echo '[core]' >.git/config
 cfg="$ws/.t/capture.json"
 cat >"$cfg" <<J
-{"outsideWrites": "capture", "profiles": {"cap": {"extends": "workspace", "deny": ["$hd/*.pem"]}}}
+{"outsideWrites": "capture", "profiles": {"cap": {"extends": "workspace", "deny": ["$hd/*.pem", "**/*.key"]}}}
 J
 rep="$ws/.t/report.json"
 # layer_of REPORT: the layer directory the report names.
@@ -125,6 +125,41 @@ if [ -n "$layer" ]; then
 else
 	ok "capture: nothing denied is in the layer"
 fi
+
+# What only the observer refuses, in capture mode too: names made after
+# launch in the workspace (a write root, nothing captured there) that a
+# deny glob, a protected path or an ignore file matches, as written, in
+# a directory made meanwhile, and through a symlink to the workspace.
+echo '*.env' >.cursorignore
+sbx --config "$cfg" --sandbox cap -- sh -c 'set -C; mkdir late && echo a > late/a && echo b > late/b; ln -s . up
+	echo k > new.key; echo k > late/new.key; echo k > up/late/up.key
+	echo w > x.code-workspace; echo w > up/y.code-workspace; mkdir up/.vscode
+	echo e > late.env; echo e > late/late.env; echo e > up/up.env' 2>/dev/null
+same "capture: files made meanwhile in the workspace reach the host" "$(cat late/a late/b 2>&1)" "a
+b"
+same "capture: no deny, protected or ignored name was made in the workspace" \
+	"$(ls -A . late | grep -cE '\.key$|\.code-workspace$|^\.vscode$|\.env$')" "0"
+rm -rf late up .cursorignore
+# Capture mode notifies the observer of the names a call makes and of
+# nothing else an untar or rm does: writes, chmod, utimes and removals go
+# unnotified. (Each creation stays notified: it is what refuses the names
+# above.)
+mkdir -p "$ws/.t/tree"
+for d in 1 2 3 4 5 6 7 8 9 10; do
+	mkdir -p "$ws/.t/tree/d$d"
+	for f in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19; do echo "$d.$f" >"$ws/.t/tree/d$d/f$f"; done
+done
+tar -cf "$ws/.t/tree.tar" -C "$ws/.t" tree && rm -rf "$ws/.t/tree"
+entries=$(tar -tf "$ws/.t/tree.tar" | wc -l)
+notified() { tr -d '\t\n ' <"$1" | sed -n 's/.*"notified":\([0-9]*\).*/\1/p'; }
+sbx --config "$cfg" --report "$rep" -- sh -c 'mkdir u && tar --no-same-owner -xf .t/tree.tar -C u && chmod -R go-w u && rm -rf u' 2>/dev/null
+n=$(notified "$rep")
+check "capture: untar+rm of $entries entries is notified at most once an entry (notified: $n)" \
+	test -n "$n" -a "$n" -le $((entries + 20))
+sbx --report "$rep" -- sh -c 'mkdir u && tar --no-same-owner -xf .t/tree.tar -C u && chmod -R go-w u && rm -rf u' 2>/dev/null
+n=$(notified "$rep")
+check "default mode: at most one notified call per created and per removed entry (notified: $n)" \
+	test -n "$n" -a "$n" -le $((2 * entries + 20)) -a "$n" -ge "$entries"
 
 # no overlay: the command does not run, one message says why
 out=$(cd "$ws" && SANDMUX_TEST_CAPTURE_NO_OVERLAY=1 "$SANDMUX" run --config "$cfg" -- sh -c 'echo ran > ran' 2>&1)

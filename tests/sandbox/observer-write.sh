@@ -50,6 +50,34 @@ same "the existing file is untouched" "$(cat "$probe/existing"; stat -c %a "$pro
 
 check "workspace writes still go through" sbx -- sh -c 'echo in > in.txt && mkdir d && mv in.txt d/ && ln -s d l && rm -r d l'
 refuse "and leave nothing behind" test -e "$ws/d"
+# A creation in the directory of the one before is decided on where that
+# directory led then (not resolved again); a directory replaced by a
+# symlink out of the workspace leads elsewhere at once (noclobber: O_EXCL,
+# the creations that may be decided so).
+sbx --report "$rep" -- sh -c "set -C; mkdir rd && echo 1 > rd/a && echo 2 > rd/b && rm -r rd && ln -s '$probe' rd && echo 3 > rd/c; rm rd" 2>/dev/null
+refuse "directory replaced by a symlink: nothing made outside" test -e "$probe/c"
+contains "directory replaced by a symlink: the creation is denied where it leads" "$(flat "$rep")" \
+	"\"op\":\"create\",\"target\":\"$probe/c\",\"rule\":\"not under a writable path\""
+# A directory fd the observer has read before is read again once it names
+# another open file: the same fd number reopened on a directory outside.
+if command -v python3 >/dev/null; then
+	mkdir -p "$ws/fdd"
+	sbx --report "$rep" -- python3 -c "
+import os
+d = os.open('fdd', os.O_RDONLY | os.O_DIRECTORY)
+for n in ('a', 'b'):
+    os.close(os.open(n, os.O_CREAT | os.O_EXCL | os.O_WRONLY, dir_fd=d))
+os.close(d)
+assert os.open('$probe', os.O_RDONLY | os.O_DIRECTORY) == d
+try:
+    os.open('c', os.O_CREAT | os.O_EXCL | os.O_WRONLY, dir_fd=d)
+except OSError:
+    pass" 2>/dev/null
+	same "dirfd reused: the files made through it before" "$(ls "$ws/fdd" | tr '\n' ' ')" "a b "
+	refuse "dirfd reused: nothing made outside" test -e "$probe/c"
+	contains "dirfd reused: the creation is denied where the fd leads now" "$(flat "$rep")" \
+		"\"op\":\"create\",\"target\":\"$probe/c\",\"rule\":\"not under a writable path\""
+fi
 sbx_out out --report - -- true
 contains "--report - writes to stderr" "$out" '"denials":	[]'
 exit $T_FAILED

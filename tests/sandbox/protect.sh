@@ -65,4 +65,10 @@ same "fresh checkout: no .vscode, .sandmux or .git/hooks on the host during the 
 (cd "$fresh" && "$SANDMUX" run -- sh -c 'ln -s . me; mkdir me/.vscode; mkdir -p me/.git/hooks; mkdir /proc/self/cwd/.sandmux; ln -s /proc/self/cwd pc; mkdir pc/.vscode pc/.sandmux; mkdir x; mv x .vscode; ln -s x .sandmux; mkdir -p .cursor/x && echo x > .cursor/mcp.json') 2>/dev/null
 same "fresh checkout: symlinked, /proc and rename routes made nothing" "$(ls -A "$fresh" "$fresh/.git" | grep -cE '^(\.vscode|\.sandmux|hooks)$')" "0"
 refuse "fresh checkout: no .cursor/mcp.json either" test -e "$fresh/.cursor/mcp.json"
+# An open with O_CREAT follows a symlink that leads nowhere and creates
+# its target: a protected name made through one, also a chain of them or
+# one through a magic link of /proc, is refused; a harmless target is not.
+(cd "$fresh" && "$SANDMUX" run -- sh -c 'ln -s x.code-workspace a; echo x > a; ln -s .cursorignore b; ln -s b c; echo x > c; ln -s /proc/self/cwd/y.code-workspace d; echo x > d; ln -s ok.txt e; echo ok > e') 2>/dev/null
+same "dangling symlinks: no protected file made through them" "$(ls -A "$fresh" | grep -cE '^(x\.code-workspace|y\.code-workspace|\.cursorignore)$')" "0"
+same "dangling symlinks: a harmless target is still made" "$(cat "$fresh/ok.txt" 2>/dev/null)" "ok"
 exit $T_FAILED
