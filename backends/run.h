@@ -34,6 +34,7 @@ struct denial;
 struct loop;
 struct limits;
 struct observer_stats;
+struct observer_zygote;
 struct policy;
 struct sandbox_limits;
 struct suggestion;
@@ -96,6 +97,8 @@ struct run_opts {
 				  * process of the command gets as fd 4 (launch.h); not
 				  * closed here */
 	bool exec_nodump;            /* exec argv[0] (absolute) not dumpable (launch.h) */
+	struct observer_zygote *observer_zygote; /* where the observer process is forked from
+						  * (observer-zygote.h); NULL: this process */
 	bool early_exit;             /* on_exit as soon as the command's status is known,
 				  * before the sandbox's init and namespaces are gone
 				  * (`sandmux run`); otherwise when init is reaped */
