@@ -9,9 +9,11 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -104,6 +106,30 @@ static void init_shed_heap(void)
 		madvise((void *)start, (uintptr_t)top - start, MADV_DONTNEED);
 }
 
+/* The same for the stack below the frames in use: the launcher's deep
+ * calls (path buffers, the filters) left pages there, and the pages the
+ * server's stack shared with it at the fork become private copies as the
+ * server's change. Below the stack pointer nothing is in use; a later
+ * call deeper than what is kept gets fresh zero pages. The main stack is
+ * init's (the launcher clones without a stack of its own), and within
+ * the stack limit below it the kernel maps nothing else (mmap_base sits
+ * at least 128 MiB under the stack's top). */
+#define INIT_STACK_KEEP (4 * 4096) /* this frame and the calls init still makes */
+static void init_shed_stack(void)
+{
+	char here;
+	struct rlimit rl;
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t span = 8u << 20;
+	if (page <= 0 || getrlimit(RLIMIT_STACK, &rl) < 0)
+		return;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < span)
+		span = (uintptr_t)rl.rlim_cur;
+	uintptr_t top = ((uintptr_t)&here - INIT_STACK_KEEP) & ~((uintptr_t)page - 1);
+	if (top > span)
+		madvise((void *)(top - span), span, MADV_DONTNEED); /* ENOMEM for the unmapped part: expected */
+}
+
 /* The weaker sandbox has no pid namespace whose end would take every
  * process with it: init (their subreaper) kills what is left and reaps
  * it, before it reports the status, so no process outlives the run. */
@@ -147,6 +173,7 @@ int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 	init_hide();
 	if (!s->weak) /* the weaker sandbox's init still walks /proc at the end */
 		init_shed_heap();
+	init_shed_stack();
 	int status = init_wait(sfd, cmd);
 	if (s->weak)
 		init_end_tree();
