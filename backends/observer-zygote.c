@@ -183,6 +183,8 @@ int observer_zygote_main(void)
 		return 2;
 	}
 	prctl(PR_SET_NAME, "sandmux-obs", 0, 0, 0);
+	if (chdir("/") < 0) /* the server's directory is none of its business */
+		return 1;
 	sigset_t all, chld;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
@@ -255,8 +257,13 @@ static void zygote_exec(pid_t host, int sock)
 	syscall(SYS_close_range, ZYGOTE_FD + 1, ~0U, 0);
 	char *argv[] = { OBSERVER_ZYGOTE_NAME, NULL };
 	/* bound now, in the zygote: lazy binding in each observer would
-	 * write its own copy of the pages it binds in */
-	char *envp[] = { "LD_BIND_NOW=1", NULL };
+	 * write its own copy of the pages it binds in; of the rest of the
+	 * environment only a sanitizer's options (the tests' ASan build) */
+	char *envp[5] = { "LD_BIND_NOW=1" }, **e = envp + 1;
+	for (char **v = environ; v != NULL && *v != NULL && e < envp + 4; v++)
+		if (strncmp(*v, "ASAN_OPTIONS=", 13) == 0 || strncmp(*v, "UBSAN_OPTIONS=", 14) == 0 ||
+		    strncmp(*v, "LSAN_OPTIONS=", 13) == 0)
+			*e++ = *v;
 	execve("/proc/self/exe", argv, envp);
 	_exit(127);
 }
