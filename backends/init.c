@@ -115,6 +115,16 @@ static void init_shed_heap(void)
  * init's (the launcher clones without a stack of its own), and within
  * the stack limit below it the kernel maps nothing else (mmap_base sits
  * at least 128 MiB under the stack's top). */
+#if defined(__SANITIZE_ADDRESS__)
+#define INIT_OWN_STACK 0 /* ASan keeps its own idea of the stack (bounds, fake frames): left alone */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define INIT_OWN_STACK 0
+#endif
+#endif
+#ifndef INIT_OWN_STACK
+#define INIT_OWN_STACK 1
+#endif
 #define INIT_STACK_KEEP (4 * 4096) /* this frame and the calls init still makes */
 static uintptr_t init_stack_span(void)
 {
@@ -133,7 +143,7 @@ static void init_shed_stack(void)
 	long page = sysconf(_SC_PAGESIZE);
 	uintptr_t span = init_stack_span();
 	uintptr_t top = ((uintptr_t)&here - INIT_STACK_KEEP) & ~((uintptr_t)page - 1);
-	if (page > 0 && top > span)
+	if (INIT_OWN_STACK && page > 0 && top > span)
 		madvise((void *)(top - span), span, MADV_DONTNEED); /* ENOMEM for the unmapped part: expected */
 }
 
@@ -185,7 +195,7 @@ static bool init_old_stack(struct init_tail *t)
 	char here;
 	long page = sysconf(_SC_PAGESIZE);
 	uintptr_t at = (uintptr_t)&here, keep = (uintptr_t)program_invocation_name, span = init_stack_span();
-	if (page <= 0 || span == 0 || keep <= at || keep - at > span)
+	if (!INIT_OWN_STACK || page <= 0 || span == 0 || keep <= at || keep - at > span)
 		return false; /* argv is not above this frame on the same stack */
 	t->old_lo = (at > span ? at - span : 0) & ~((uintptr_t)page - 1);
 	t->old_hi = keep & ~((uintptr_t)page - 1);
