@@ -43,6 +43,12 @@ ob=$(observers | grep -vxF "$before")
 [ -n "$oa" ] && [ -n "$ob" ] && [ "$oa" != "$ob" ] && ok "each pane has an observer of its own" ||
 	fail "each pane has an observer of its own (a: $oa, b: $ob)"
 
+fds=$(ls -l /proc/"$oa"/fd 2>/dev/null)
+[ "$(echo "$fds" | grep -c 'socket:')" = 1 ] && echo "$fds" | grep -q 'seccomp' &&
+	! echo "$fds" | grep -q 'memfd\|/dev/pts\|ptmx' && ok "an observer holds its listener and one socket, no terminal" ||
+	{ fail "an observer holds its listener and one socket, no terminal"; echo "$fds" | sed 's/^/#   /'; }
+grep -q "^PPid:[[:space:]]*$z\$" /proc/"$oa"/status && ok "the observer is the zygote's child" || fail "the observer is the zygote's child"
+
 # each pane decided by its own policy (seen from outside)
 [ ! -e "$WS/a.p1" ] && [ -e "$WS/a.p2" ] && ok "pane a: *.p1 refused, *.p2 made" || fail "pane a: *.p1 refused, *.p2 made"
 [ -e "$WS/b.p1" ] && [ ! -e "$WS/b.p2" ] && ok "pane b: *.p2 refused, *.p1 made" || fail "pane b: *.p2 refused, *.p1 made"
