@@ -97,11 +97,11 @@ struct run_opts {
 				  * process of the command gets as fd 4 (launch.h); not
 				  * closed here */
 	bool exec_nodump;            /* exec argv[0] (absolute) not dumpable (launch.h) */
-	struct observer_zygote *observer_zygote; /* where the observer process is forked from
-						  * (observer-zygote.h); NULL: this process */
 	bool early_exit;             /* on_exit as soon as the command's status is known,
 				  * before the sandbox's init and namespaces are gone
 				  * (`sandmux run`); otherwise when init is reaped */
+	/* Where the observer process is forked from (observer-zygote.h); NULL: this process. */
+	struct observer_zygote *observer_zygote;
 
 	run_denial_cb on_denial; /* NULL: denials are dropped */
 	run_exit_cb on_exit;     /* NULL: the caller only stops the run */

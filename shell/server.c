@@ -71,7 +71,8 @@ static int server_init(struct server *s, const char *name, const char *sock_path
 	s->observers = observer_zygote_new();
 	sigset_t set;
 	s->sig_fd = signals_open(&set);
-	if (s->loop == NULL || s->observers == NULL || s->sig_fd < 0 || s->sock_path == NULL || s->workspace == NULL || s->profile == NULL)
+	if (s->loop == NULL || s->observers == NULL || s->sig_fd < 0 || s->sock_path == NULL || s->workspace == NULL ||
+	    s->profile == NULL)
 		return -1;
 	s->listen_w = watch_add(s->loop, listen_fd, LOOP_IN, on_listen, s);
 	s->sig_w = watch_add(s->loop, s->sig_fd, LOOP_IN, on_signal, s);
