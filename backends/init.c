@@ -9,11 +9,14 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "backends/chan.h"
@@ -104,6 +107,46 @@ static void init_shed_heap(void)
 		madvise((void *)start, (uintptr_t)top - start, MADV_DONTNEED);
 }
 
+/* The same for the stack below the frames in use: the launcher's deep
+ * calls (path buffers, the filters) left pages there, and the pages the
+ * server's stack shared with it at the fork become private copies as the
+ * server's change. Below the stack pointer nothing is in use; a later
+ * call deeper than what is kept gets fresh zero pages. The main stack is
+ * init's (the launcher clones without a stack of its own), and within
+ * the stack limit below it the kernel maps nothing else (mmap_base sits
+ * at least 128 MiB under the stack's top). */
+#if defined(__SANITIZE_ADDRESS__)
+#define INIT_OWN_STACK 0 /* ASan keeps its own idea of the stack (bounds, fake frames): left alone */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define INIT_OWN_STACK 0
+#endif
+#endif
+#ifndef INIT_OWN_STACK
+#define INIT_OWN_STACK 1
+#endif
+#define INIT_STACK_KEEP (4 * 4096) /* this frame and the calls init still makes */
+static uintptr_t init_stack_span(void)
+{
+	struct rlimit rl;
+	uintptr_t span = 8u << 20;
+	if (getrlimit(RLIMIT_STACK, &rl) < 0)
+		return 0;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < span)
+		span = (uintptr_t)rl.rlim_cur;
+	return span;
+}
+
+static void init_shed_stack(void)
+{
+	char here;
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t span = init_stack_span();
+	uintptr_t top = ((uintptr_t)&here - INIT_STACK_KEEP) & ~((uintptr_t)page - 1);
+	if (INIT_OWN_STACK && page > 0 && top > span)
+		madvise((void *)(top - span), span, MADV_DONTNEED); /* ENOMEM for the unmapped part: expected */
+}
+
 /* The weaker sandbox has no pid namespace whose end would take every
  * process with it: init (their subreaper) kills what is left and reaps
  * it, before it reports the status, so no process outlives the run. */
@@ -112,6 +155,80 @@ static void init_end_tree(void)
 	weak_kill_tree(getpid());
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
+}
+
+/* What init still needs once the command runs, on a stack of its own. */
+struct init_tail {
+	int sfd, status_w;
+	pid_t cmd;
+	bool weak;
+	uintptr_t old_lo, old_hi; /* the stack it was forked with, to give back */
+};
+
+static int init_finish(const struct init_tail *t)
+{
+	int status = init_wait(t->sfd, t->cmd);
+	if (t->weak)
+		init_end_tree();
+	/* Tell the parent now: tearing down the namespaces as init exits
+	 * takes a while, and the status is already known. */
+	if (t->status_w >= 0) {
+		ssize_t n = write(t->status_w, &status, sizeof status);
+		(void)n; /* the parent still has waitpid() */
+	}
+	return status;
+}
+
+/* Below the stack pointer is not all: the stack init was forked with
+ * holds, above its frame, every frame of the server's and the launcher's
+ * calls that led to it (about 200 KiB, path buffers and all), and those
+ * pages become private copies as the server's change. Init never returns
+ * into them (launch.c _exits with init_run's status), so it goes on on a
+ * small stack of its own and gives the old one back, from below the
+ * stack pointer (init_stack_span) up to the page of argv's strings, which
+ * it keeps (/proc/1/cmdline; the pointer arrays and the auxiliary vector
+ * below them were read at start-up). /proc/self/maps is no help: this
+ * /proc is not of init's pid namespace. */
+#define INIT_STACK_SIZE (128 * 1024)
+static bool init_old_stack(struct init_tail *t)
+{
+	char here;
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t at = (uintptr_t)&here, keep = (uintptr_t)program_invocation_name, span = init_stack_span();
+	if (!INIT_OWN_STACK || page <= 0 || span == 0 || keep <= at || keep - at > span)
+		return false; /* argv is not above this frame on the same stack */
+	t->old_lo = (at > span ? at - span : 0) & ~((uintptr_t)page - 1);
+	t->old_hi = keep & ~((uintptr_t)page - 1);
+	return t->old_hi > t->old_lo;
+}
+
+static void init_tail_entry(unsigned hi, unsigned lo)
+{
+	const struct init_tail *t = (const struct init_tail *)(((uintptr_t)hi << 32) | lo);
+	madvise((void *)t->old_lo, t->old_hi - t->old_lo, MADV_DONTNEED);
+	_exit(init_finish(t));
+}
+
+static void init_switch_stack(const struct init_tail *from)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = INIT_STACK_SIZE + (size_t)page;
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (m == MAP_FAILED)
+		return;
+	ucontext_t uc;
+	/* the tail at the top, a guard page at the bottom */
+	struct init_tail *t = (struct init_tail *)(void *)(((uintptr_t)(m + len) - sizeof *t) & ~(uintptr_t)15);
+	*t = *from;
+	if (mprotect(m, (size_t)page, PROT_NONE) == 0 && getcontext(&uc) == 0) {
+		uc.uc_stack.ss_sp = m + page;
+		uc.uc_stack.ss_size = (size_t)((char *)t - (m + page)) & ~(size_t)15;
+		uc.uc_link = NULL;
+		uintptr_t at = (uintptr_t)t;
+		makecontext(&uc, (void (*)(void))init_tail_entry, 2, (unsigned)(at >> 32), (unsigned)at);
+		setcontext(&uc);
+	}
+	munmap(m, len);
 }
 
 int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
@@ -145,16 +262,12 @@ int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 	close(s->chan);
 	init_drop_stdio(s);
 	init_hide();
+	struct init_tail t = { .sfd = sfd, .status_w = s->status_w, .cmd = cmd, .weak = s->weak };
+	bool bounds = init_old_stack(&t);
 	if (!s->weak) /* the weaker sandbox's init still walks /proc at the end */
 		init_shed_heap();
-	int status = init_wait(sfd, cmd);
-	if (s->weak)
-		init_end_tree();
-	/* Tell the parent now: tearing down the namespaces as init exits
-	 * takes a while, and the status is already known. */
-	if (s->status_w >= 0) {
-		ssize_t n = write(s->status_w, &status, sizeof status);
-		(void)n; /* the parent still has waitpid() */
-	}
-	return status;
+	if (bounds)
+		init_switch_stack(&t); /* returns only when it could not */
+	init_shed_stack();             /* then at least below this frame */
+	return init_finish(&t);
 }

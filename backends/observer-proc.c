@@ -1,5 +1,6 @@
-/* observer-proc: the observer runs in a process of its own, forked from
- * the host for each sandbox, blocked in poll() on the listener alone.
+/* observer-proc: the observer runs in a process of its own for each
+ * sandbox, forked from the host (`sandmux run`) or from the server's
+ * zygote (observer-zygote.h), blocked on the listener alone.
  *
  * Why a process: a notified call costs two wake-ups. Through the host's
  * epoll loop each wake-up crosses to the other CPU (an inter-processor
@@ -13,7 +14,7 @@
  * dies every notified call fails (fail closed). It sends the host one
  * message per denial, before answering the call, and its counters when
  * the last process under the filter is gone; then it exits. The policy it
- * decides by is its own copy, as it was at fork. */
+ * decides by is its own copy, as it was at fork (or as it was packed). */
 #include "backends/observer.h"
 
 #include <errno.h>
@@ -34,6 +35,7 @@
 #include "backends/events.h"
 #include "backends/loop.h"
 #include "backends/observer-core.h"
+#include "backends/observer-zygote.h"
 #include "policy/suggest.h"
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -67,6 +69,7 @@ struct observer {
 	struct watch *watch;
 	int sock; /* our end of the observer process's socket pair */
 	pid_t pid;
+	int pidfd; /* >= 0: a zygote's child (not ours to reap), ended by it */
 	observer_cb cb;
 	void *arg;
 	bool done;
@@ -145,7 +148,7 @@ static void proc_close_fds(int a, int b)
 	syscall(SYS_close_range, hi + 1, ~0U, 0);
 }
 
-static void proc_main(pid_t host, const struct policy *p, int notify_fd, int weak_port, int sock)
+void observer_proc_main(pid_t host, const struct policy *p, int notify_fd, int weak_port, int sock)
 {
 	/* The host's handlers are not this process's: every signal blocked,
 	 * it ends by SIGKILL (from observer_free or the parent-death signal). */
@@ -242,10 +245,13 @@ static void host_reap(struct observer *o)
 	if (o->watch != NULL)
 		watch_del(o->watch);
 	o->watch = NULL;
-	if (o->pid > 0)
+	if (o->pid > 0 && o->pidfd < 0)
 		while (waitpid(o->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	o->pid = -1;
+	if (o->pidfd >= 0)
+		close(o->pidfd);
+	o->pidfd = -1;
 }
 
 /* Reads what the observer process sent, without waiting. */
@@ -286,8 +292,8 @@ void observer_finish(struct observer *o, int timeout_ms)
 	}
 }
 
-struct observer *observer_new(struct loop *loop, const struct policy *p, int notify_fd, int weak_port, observer_cb cb,
-			      void *arg)
+struct observer *observer_new_from(struct observer_zygote *zygote, struct loop *loop, const struct policy *p,
+				   int notify_fd, int weak_port, observer_cb cb, void *arg)
 {
 	int sv[2];
 	struct observer *o = calloc(1, sizeof *o);
@@ -296,18 +302,33 @@ struct observer *observer_new(struct loop *loop, const struct policy *p, int not
 		close(notify_fd);
 		return NULL;
 	}
-	*o = (struct observer){ .loop = loop, .sock = sv[0], .pid = -1, .cb = cb, .arg = arg };
-	pid_t host = getpid();
-	o->pid = fork();
-	if (o->pid == 0)
-		proc_main(host, p, notify_fd, weak_port, sv[1]);
+	*o = (struct observer){ .loop = loop, .sock = sv[0], .pid = -1, .pidfd = -1, .cb = cb, .arg = arg };
+	if (zygote != NULL) {
+		o->pidfd = observer_zygote_spawn(zygote, p, notify_fd, sv[1], weak_port, &o->pid);
+		if (o->pidfd < 0)
+			o->pid = -1;
+	} else {
+		pid_t host = getpid();
+		o->pid = fork();
+		if (o->pid == 0)
+			observer_proc_main(host, p, notify_fd, weak_port, sv[1]);
+	}
+	int e = errno;
 	close(sv[1]);
 	close(notify_fd); /* the observer process holds the only copy */
 	if (o->pid < 0 || (o->watch = watch_add(loop, o->sock, LOOP_IN, host_ready, o)) == NULL) {
+		e = o->pid < 0 ? e : errno;
 		observer_free(o);
+		errno = e;
 		return NULL;
 	}
 	return o;
+}
+
+struct observer *observer_new(struct loop *loop, const struct policy *p, int notify_fd, int weak_port, observer_cb cb,
+			      void *arg)
+{
+	return observer_new_from(NULL, loop, p, notify_fd, weak_port, cb, arg);
 }
 
 const struct observer_stats *observer_stats(const struct observer *o)
@@ -324,7 +345,9 @@ void observer_free(struct observer *o)
 {
 	if (o == NULL)
 		return;
-	if (o->pid > 0)
+	if (o->pidfd >= 0)
+		syscall(SYS_pidfd_send_signal, o->pidfd, SIGKILL, NULL, 0);
+	else if (o->pid > 0)
 		kill(o->pid, SIGKILL);
 	host_reap(o);
 	close(o->sock);

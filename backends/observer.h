@@ -84,6 +84,12 @@ struct observer;
  * 127.0.0.1:weak_port (0: none). */
 struct observer *observer_new(struct loop *, const struct policy *, int notify_fd, int weak_port, observer_cb,
 			      void *arg);
+/* The same, the observer process forked from the zygote (observer-zygote.h)
+ * instead of this process, deciding by a packed copy of the policy;
+ * zygote NULL: observer_new(). */
+struct observer_zygote;
+struct observer *observer_new_from(struct observer_zygote *, struct loop *, const struct policy *, int notify_fd,
+				   int weak_port, observer_cb, void *arg);
 /* Hands on every denial already sent, without waiting: a denial is sent
  * before its call is answered, so after the command's end this has them all. */
 void observer_drain(struct observer *);

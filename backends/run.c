@@ -264,7 +264,8 @@ static const char *run_attach(struct run *r, const struct run_opts *o, const cha
 		int fd = l->notify_fd;
 		l->notify_fd = -1;
 		/* the command waits at its next notified call: it cannot go on without it */
-		r->obs = observer_new(r->loop, r->policy, fd, l->weak ? l->proxy_port : -1, run_denial, r);
+		r->obs = observer_new_from(o->observer_zygote, r->loop, r->policy, fd, l->weak ? l->proxy_port : -1,
+					   run_denial, r);
 		if (r->obs == NULL)
 			return *why = errno != 0 ? strerror(errno) : "cannot start", "observer";
 	}

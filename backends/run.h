@@ -34,6 +34,7 @@ struct denial;
 struct loop;
 struct limits;
 struct observer_stats;
+struct observer_zygote;
 struct policy;
 struct sandbox_limits;
 struct suggestion;
@@ -99,6 +100,8 @@ struct run_opts {
 	bool early_exit;             /* on_exit as soon as the command's status is known,
 				  * before the sandbox's init and namespaces are gone
 				  * (`sandmux run`); otherwise when init is reaped */
+	/* Where the observer process is forked from (observer-zygote.h); NULL: this process. */
+	struct observer_zygote *observer_zygote;
 
 	run_denial_cb on_denial; /* NULL: denials are dropped */
 	run_exit_cb on_exit;     /* NULL: the caller only stops the run */

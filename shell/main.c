@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backends/observer-zygote.h"
 #include "shell/cmd.h"
 #include "shell/command.h"
 
@@ -59,6 +60,8 @@ static int local(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	if (argc == 1 && strcmp(argv[0], OBSERVER_ZYGOTE_NAME) == 0)
+		return observer_zygote_main(); /* a server's, exec'd by it (backends/observer-zygote.h) */
 	if (argc > 1 &&
 	    (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)) {
 		usage(stdout);

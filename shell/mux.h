@@ -254,6 +254,8 @@ struct server {
 	char quit_why[64];        /* what asked it to end: "kill-session", "signal 15 (SIGTERM)" */
 	struct esc_server *esc;   /* the shell integration (shell/escalate-pane.c) */
 	struct denial_sink *sink; /* the session's denial events (shell/denial-sink.c) */
+	/* The panes' observer processes are forked from it (backends/observer-zygote.h). */
+	struct observer_zygote *observers;
 };
 
 /* server.c */

@@ -128,6 +128,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	o.cwd = spec->cwd != NULL ? spec->cwd : s->workspace;
 	o.tty = slave;
 	o.capture_dir = p->capture[0] ? p->capture : NULL;
+	o.observer_zygote = s->observers;
 	o.on_denial = denial_sink_pane;
 	o.on_exit = on_exit;
 	o.arg = p;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "backends/loop.h"
+#include "backends/observer-zygote.h"
 #include "backends/safefile.h"
 #include "policy/paths.h"
 #include "shell/home.h"
@@ -67,9 +68,11 @@ static int server_init(struct server *s, const char *name, const char *sock_path
 	s->rows = 24;
 	s->cols = 80;
 	s->loop = loop_new();
+	s->observers = observer_zygote_new();
 	sigset_t set;
 	s->sig_fd = signals_open(&set);
-	if (s->loop == NULL || s->sig_fd < 0 || s->sock_path == NULL || s->workspace == NULL || s->profile == NULL)
+	if (s->loop == NULL || s->observers == NULL || s->sig_fd < 0 || s->sock_path == NULL || s->workspace == NULL ||
+	    s->profile == NULL)
 		return -1;
 	s->listen_w = watch_add(s->loop, listen_fd, LOOP_IN, on_listen, s);
 	s->sig_w = watch_add(s->loop, s->sig_fd, LOOP_IN, on_signal, s);
@@ -99,6 +102,7 @@ static void server_free(struct server *s)
 		client_drop(s->clients, s->windows == NULL ? "exited" : "server exited");
 	while (s->windows != NULL)
 		session_remove_window(s, s->windows);
+	observer_zygote_free(s->observers); /* after the panes: their observers are its children */
 	server_stop_listening(s);
 	close(s->listen_fd);
 	if (s->sig_fd >= 0)

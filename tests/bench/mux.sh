@@ -38,16 +38,24 @@ wait_file() { _i=0; while [ ! -s "$1" ] && [ $_i -lt 6000 ]; do sleep 0.05; _i=$
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 pss_kb() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
 # sandmux's own processes beside the server: its direct children, each
-# pane's sandbox init (pid 1 of another pid namespace) and observer (in
-# the server's): how many of each and their summed PSS (pages shared with
-# the server count by share). The panes' commands are not counted, as
-# tmux's are not.
+# pane's sandbox init (pid 1 of another pid namespace) and the observers'
+# zygote (sandmux-obs), and the zygote's children, each pane's observer
+# (an observer forked by the server itself, as `sandmux run` does, is a
+# direct child in the server's pid namespace): how many of each and their
+# summed PSS (pages shared count by share). The panes' commands are not
+# counted, as tmux's are not.
 helpers_pss() {
 	ni=0; no=0; kb=0
 	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-		case "$(awk '/^NSpid/ {print NF}' /proc/"$c"/status 2>/dev/null)" in
-		2) no=$((no + 1)) ;; 3) ni=$((ni + 1)) ;; *) continue ;;
-		esac
+		if [ "$(cat /proc/"$c"/comm 2>/dev/null)" = sandmux-obs ]; then
+			for o in $(cat /proc/"$c"/task/*/children 2>/dev/null); do
+				no=$((no + 1)); kb=$((kb + $(pss_kb "$o")))
+			done
+		else
+			case "$(awk '/^NSpid/ {print NF}' /proc/"$c"/status 2>/dev/null)" in
+			2) no=$((no + 1)) ;; 3) ni=$((ni + 1)) ;; *) continue ;;
+			esac
+		fi
 		kb=$((kb + $(pss_kb "$c")))
 	done
 	echo "$ni $no $kb"
@@ -118,7 +126,7 @@ mem() { # mem N HISTORY(0|1)
 	set -- "$1" "$2" $(helpers_pss "$spid")
 	sp=$(pss_kb "$spid") tp=$(pss_kb "$tpid")
 	echo "$1 panes$([ "$2" = 1 ] && echo ', 2000 lines of history each'): sandmux PSS $((sp + $5)) kB" \
-		"(server $sp kB, RSS $(rss_kb "$spid") kB; $3 inits and $4 observers $5 kB)," \
+		"(server $sp kB, RSS $(rss_kb "$spid") kB; $3 inits, $4 observers and their zygote $5 kB)," \
 		"tmux server PSS $tp kB (RSS $(rss_kb "$tpid") kB); tmux + 150 KiB a pane: $((tp + 150 * $1)) kB"
 	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
 	$REF kill-server; $OUT kill-session -t m

@@ -13,6 +13,7 @@
 
 #include "backends/events.h"
 #include "backends/loop.h"
+#include "backends/observer-zygote.h"
 #include "backends/observer.h"
 #include "backends/procpath.h"
 #include "tests/unit/unit.h"
@@ -79,9 +80,10 @@ static void on_denial(struct denial *d, void *arg)
 }
 
 /* Forks the child; with `close_early`, the host closes the listener
- * before the child's calls instead of answering them. */
-static int run_child(const struct policy *p, const char *ws, const char *out, bool close_early, struct events *ev,
-		     int res[NOPS])
+ * before the child's calls instead of answering them. The observer
+ * process is forked from z, or from this process when z is NULL. */
+static int run_child(struct observer_zygote *z, const struct policy *p, const char *ws, const char *out,
+		     bool close_early, struct events *ev, int res[NOPS])
 {
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
@@ -99,7 +101,7 @@ static int run_child(const struct policy *p, const char *ws, const char *out, bo
 	if (close_early)
 		close(fd);
 	else
-		o = observer_new(loop, p, fd, -1, on_denial, ev);
+		o = observer_new_from(z, loop, p, fd, -1, on_denial, ev);
 	write(sv[0], "g", 1);
 	while (waitpid(pid, &st, WNOHANG) == 0)
 		loop_once(loop, 20);
@@ -119,13 +121,14 @@ static const struct denial *find(const struct events *ev, const char *op, const 
 	return NULL;
 }
 
-static void test_answers(struct unit *u, const struct policy *p, const char *ws, const char *out)
+static void test_answers(struct unit *u, struct observer_zygote *z, const struct policy *p, const char *ws,
+			 const char *out)
 {
 	struct events ev;
 	int res[NOPS];
 	char path[4200];
 	events_init(&ev, NULL);
-	CHECK_INT(u, run_child(p, ws, out, false, &ev, res), 0);
+	CHECK_INT(u, run_child(z, p, ws, out, false, &ev, res), 0);
 	CHECK_INT(u, res[0], 0);      /* create in the workspace */
 	CHECK_INT(u, res[1], EACCES); /* create outside */
 	CHECK_INT(u, res[3], EACCES); /* relative, through .. */
@@ -161,7 +164,7 @@ static void test_fail_closed(struct unit *u, const struct policy *p, const char 
 	int res[NOPS];
 	char path[4200];
 	events_init(&ev, NULL);
-	CHECK_INT(u, run_child(p, ws, out, true, &ev, res), 0);
+	CHECK_INT(u, run_child(NULL, p, ws, out, true, &ev, res), 0);
 	/* No host: every notified call fails, allowed or not; others run. */
 	CHECK_INT(u, res[0], ENOSYS);
 	CHECK_INT(u, res[1], ENOSYS);
@@ -173,8 +176,10 @@ static void test_fail_closed(struct unit *u, const struct policy *p, const char 
 	events_free(&ev);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 1 && strcmp(argv[0], OBSERVER_ZYGOTE_NAME) == 0)
+		return observer_zygote_main(); /* the zygote: this binary exec'd again */
 	struct unit u = { 0 };
 	char dir[] = "/tmp/test_observer.XXXXXX", ws[256], out[256], hooks[4096], cmd[1024];
 	if (mkdtemp(dir) == NULL)
@@ -185,8 +190,14 @@ int main(void)
 	CHECK_INT(&u, system(cmd), 0);
 	struct policy p;
 	policy_make(&p, ws, hooks);
-	test_answers(&u, &p, ws, out);
+	test_answers(&u, NULL, &p, ws, out);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s/sub' '%s/inside'", ws, ws);
+	CHECK_INT(&u, system(cmd), 0);
+	/* the same answers from an observer forked from a zygote, deciding
+	 * by the policy packed */
+	struct observer_zygote *z = observer_zygote_new();
+	test_answers(&u, z, &p, ws, out);
+	observer_zygote_free(z);
 	CHECK_INT(&u, system(cmd), 0);
 	test_fail_closed(&u, &p, ws, out);
 	rules_free(&p.write);
