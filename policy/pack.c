@@ -228,6 +228,13 @@ static void pack_rules(struct pack *k, struct rules *r)
 }
 
 /* The fields, both ways; a = where p->agents is (unpacking: to fill). */
+/* A field added to either struct changes its size and stops the build
+ * here: pack it below if the observer, suggest.c or hint.c may read it
+ * (unpacked, it reads as zero in panes only), then update the size. */
+_Static_assert(sizeof(struct policy) == 448, "struct policy changed: does pack_fields() need the new field?");
+_Static_assert(sizeof(struct policy_agents) == 120,
+	       "struct policy_agents changed: does pack_fields() need the new field?");
+
 static void pack_fields(struct pack *k, struct policy *p, struct policy_agents *a)
 {
 	pack_str(k, &p->profile);
