@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "backends/limits.h"
+
 struct launch;
 struct policy;
 struct rules;
@@ -42,6 +44,10 @@ struct sbx {
 	char capture[SBX_MAX_CAPTURE][264];
 	int ncapture;
 	char err[512];
+	/* The limits the parent made after the clone (launch.h after_clone),
+	 * received into lim: limits points there, or is NULL (none asked). */
+	const struct sandbox_limits *limits;
+	struct sandbox_limits lim;
 };
 
 /* Formats "STEP: WHAT: strerror(errno)" into s->err; returns -1. */
