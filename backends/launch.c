@@ -5,7 +5,9 @@
  *
  * The parent and child talk over one SOCK_SEQPACKET pair, close-on-exec:
  * "E<message>" is a failed step, "F" carries passed fds (SCM_RIGHTS).
- * End of file without an "E" means the command's execve succeeded. */
+ * End of file without an "E" means the command's execve succeeded. The
+ * parent's "M" (the go, with the limits it made after the clone) comes
+ * before the sandboxed child's mounts. */
 #include "backends/launch.h"
 #include "backends/reqchan.h"
 
