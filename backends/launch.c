@@ -392,6 +392,8 @@ static int launch_layers(struct sbx *s)
 	/* independent of the rest: made while the parent makes what we wait for */
 	if (s->netns && ns_loopback_up(s) < 0)
 		return -1;
+	if (!s->weak)
+		ns_find_sockets(s);
 	/* before anything forks: every process the sandbox makes is counted */
 	if (launch_wait_go(s) < 0)
 		return -1;
