@@ -57,23 +57,59 @@ static bool capture_skipped(const char *name)
 	return name[0] == '.';
 }
 
-/* Whether some mount lies strictly beneath /name (mountinfo's 5th field);
- * name is relative to /, e.g. "root" or "root/work". */
-static bool capture_has_submounts(const char *name)
+/* The mount points of the sandbox's mount table (mountinfo's 5th
+ * field), read once: the kernel makes that file anew on every read
+ * (150 us with a hundred mounts), and the walk asks about every
+ * directory it looks at. An overlay mounted during the walk never lies
+ * beneath a directory looked at later: it goes on a directory found
+ * without submounts, whose subtree is not walked. */
+struct capture_mounts {
+	char **v;
+	size_t n;
+	bool unknown; /* could not be read: every directory has submounts */
+};
+
+static void capture_mounts_read(struct capture_mounts *m)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], dir[PATH_MAX];
-	bool found = false;
-	int n = snprintf(dir, sizeof dir, "/%s/", name);
-	if (f == NULL)
-		return true; /* cannot tell: leave it alone */
-	while (!found && fgets(line, sizeof line, f) != NULL) {
-		char mp[PATH_MAX];
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) == 1 && strncmp(mp, dir, (size_t)n) == 0)
-			found = true;
+	char line[4096], mp[PATH_MAX];
+	memset(m, 0, sizeof *m);
+	m->unknown = f == NULL;
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		char **v =
+			sscanf(line, "%*s %*s %*s %*s %4095s", mp) == 1 ? realloc(m->v, (m->n + 1) * sizeof *v) : NULL;
+		if (v == NULL || (v[m->n] = strdup(mp)) == NULL) {
+			if (v != NULL)
+				m->v = v;
+			m->unknown = true;
+			break;
+		}
+		m->v = v;
+		m->n++;
 	}
-	fclose(f);
-	return found;
+	if (f != NULL)
+		fclose(f);
+}
+
+static void capture_mounts_free(struct capture_mounts *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->v[i]);
+	free(m->v);
+}
+
+/* Whether some mount lies strictly beneath /name; name is relative to /,
+ * e.g. "root" or "root/work". */
+static bool capture_has_submounts(const struct capture_mounts *m, const char *name)
+{
+	char dir[PATH_MAX];
+	int n = snprintf(dir, sizeof dir, "/%s/", name);
+	if (m->unknown)
+		return true; /* cannot tell: leave it alone */
+	for (size_t i = 0; i < m->n; i++)
+		if (strncmp(m->v[i], dir, (size_t)n) == 0)
+			return true;
+	return false;
 }
 
 int capture_keep_source(struct sbx *s, const char *path)
@@ -241,7 +277,7 @@ static int capture_write_roots(struct sbx *s, int layer)
  * (the kernel refuses the overlay then, see above) each of its
  * subdirectories the same way, a few levels down. Files directly in such
  * a directory stay the host's, read-only. */
-static int capture_tree(struct sbx *s, int layer, const char *name, int depth)
+static int capture_tree(struct sbx *s, const struct capture_mounts *m, int layer, const char *name, int depth)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -252,7 +288,7 @@ static int capture_tree(struct sbx *s, int layer, const char *name, int depth)
 	 * come back with it in the recursive bind of the root (ns.c). */
 	if (rules_cover(&s->p->write, path))
 		return 0;
-	if (!capture_has_submounts(name))
+	if (!capture_has_submounts(m, name))
 		return capture_overlay(s, layer, name, depth);
 	DIR *d = depth < CAPTURE_MAX_DEPTH ? opendir(path) : NULL;
 	if (d == NULL)
@@ -264,7 +300,7 @@ static int capture_tree(struct sbx *s, int layer, const char *name, int depth)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
 		    snprintf(sub, sizeof sub, "%s/%s", name, e->d_name) >= (int)sizeof sub)
 			continue;
-		rc = capture_tree(s, layer, sub, depth + 1);
+		rc = capture_tree(s, m, layer, sub, depth + 1);
 	}
 	closedir(d);
 	return rc;
@@ -290,11 +326,14 @@ int capture_mount(struct sbx *s)
 		close(layer);
 		return sbx_fail(s, "capture", "list the top-level directories");
 	}
+	struct capture_mounts m;
+	capture_mounts_read(&m);
 	int rc = 0;
 	struct dirent *e;
 	while (rc == 0 && (e = readdir(root)) != NULL)
 		if (!capture_skipped(e->d_name))
-			rc = capture_tree(s, layer, e->d_name, 0);
+			rc = capture_tree(s, &m, layer, e->d_name, 0);
+	capture_mounts_free(&m);
 	closedir(root);
 	if (rc == 0)
 		rc = capture_write_roots(s, layer);

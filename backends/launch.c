@@ -5,7 +5,9 @@
  *
  * The parent and child talk over one SOCK_SEQPACKET pair, close-on-exec:
  * "E<message>" is a failed step, "F" carries passed fds (SCM_RIGHTS).
- * End of file without an "E" means the command's execve succeeded. */
+ * End of file without an "E" means the command's execve succeeded. The
+ * parent's "M" (the go, with the limits it made after the clone) comes
+ * before the sandboxed child's mounts. */
 #include "backends/launch.h"
 #include "backends/reqchan.h"
 
@@ -25,6 +27,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -181,7 +184,7 @@ static void launch_exec(struct sbx *s)
 		_exit(127);
 	}
 	const char *step = NULL;
-	if (l->limits != NULL && limits_set_rlimits(l->limits, s->weak, &step) < 0) {
+	if (s->limits != NULL && limits_set_rlimits(s->limits, s->weak, &step) < 0) {
 		char what[96];
 		snprintf(what, sizeof what, "limits: %s", step);
 		chan_send_err(s->chan, what, strerror(errno));
@@ -326,6 +329,30 @@ static int launch_pass_fds(struct sbx *s)
 	return l->want_notify ? launch_pass_listener(s) : 0;
 }
 
+/* The parent's go ('M', launch_go()): what it made while we made our
+ * first steps is there, and the limits it made come with it; their
+ * cgroups joined. */
+static int launch_wait_go(struct sbx *s)
+{
+	struct sandbox_limits *sl = &s->lim;
+	const char *step = NULL;
+	char type = 0;
+	struct iovec iov[2] = { { &type, 1 }, { sl, sizeof *sl } };
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+	ssize_t n;
+	do
+		n = recvmsg(s->chan, &mh, 0);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)(1 + sizeof *sl) || type != 'M')
+		return sbx_failx(s, "launch", "no word from the parent");
+	if (s->l->limits == NULL)
+		return 0;
+	if (limits_join(sl, &step) < 0)
+		return sbx_fail(s, "limits", step);
+	s->limits = sl;
+	return 0;
+}
+
 /* The child's life tied to the parent's (sig at its death), and no fd
  * kept by accident. */
 static int launch_bind_parent(struct sbx *s, int sig)
@@ -356,21 +383,23 @@ static int launch_subreaper(struct sbx *s)
  * seccomp need no_new_privs, the deny list forbids mount() afterwards. */
 static int launch_layers(struct sbx *s)
 {
-	const char *step = NULL;
 	if (launch_bind_parent(s, s->weak ? SIGPWR : SIGKILL) < 0)
 		return -1;
-	/* first: every process the sandbox makes is counted */
-	if (s->l->limits != NULL && limits_join(s->l->limits, &step) < 0)
-		return sbx_fail(s, "limits", step);
 	if (!s->weak && ns_map_ids(s) < 0)
 		return -1;
 	if (setsid() < 0)
 		return sbx_fail(s, "session", "setsid");
+	/* independent of the rest: made while the parent makes what we wait for */
+	if (s->netns && ns_loopback_up(s) < 0)
+		return -1;
+	if (!s->weak)
+		ns_find_sockets(s);
+	/* before anything forks: every process the sandbox makes is counted */
+	if (launch_wait_go(s) < 0)
+		return -1;
 	if (s->weak ? launch_subreaper(s) < 0 : ns_mount_all(s) < 0)
 		return -1;
 	if (s->l->want_pty && launch_inner_pty(s) < 0)
-		return -1;
-	if (s->netns && ns_loopback_up(s) < 0)
 		return -1;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return sbx_fail(s, "process", "no_new_privs");
@@ -455,6 +484,29 @@ void launch_cleanup(struct launch *l)
 		free(l->made[i]);
 		l->made[i] = NULL;
 	}
+}
+
+/* Right after the clone, while the sandboxed child maps its ids: what it
+ * needs only from its mounts on (the agents' state shadows, the caller's
+ * after_clone: the limits' cgroups), then 'M' with the limits, which the
+ * child waits for before its mounts. */
+static int launch_go(struct launch *l, int chan)
+{
+	struct sandbox_limits none = { 0 };
+	if (!l->policy->sandboxed)
+		return 0;
+	if (shadow_prepare(l->policy, l->err, sizeof l->err) < 0)
+		return -1;
+	if (l->after_clone != NULL)
+		l->after_clone(l->after_clone_arg);
+	char type = 'M';
+	/* only read: iov_base is not const */
+	struct iovec iov[2] = { { &type, 1 }, { l->limits != NULL ? (void *)l->limits : &none, sizeof none } };
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+	if (sendmsg(chan, &mh, MSG_NOSIGNAL) == (ssize_t)(1 + sizeof none) || errno == EPIPE || errno == ECONNRESET)
+		return 0; /* EPIPE: the child is gone, and says why (or its end does) */
+	snprintf(l->err, sizeof l->err, "launch: send the go to the child: %s", strerror(errno));
+	return -1;
 }
 
 static void launch_undo(struct launch *l)
@@ -553,10 +605,6 @@ int launch_start(struct launch *l)
 	 * it, only a covered stand-in keeps it from being made. */
 	if (p->sandboxed && !l->want_notify)
 		ns_precreate(p, l->made, (int)(sizeof l->made / sizeof l->made[0]));
-	if (shadow_prepare(p, l->err, sizeof l->err) < 0) {
-		launch_cleanup(l);
-		return -1;
-	}
 	char **env = launch_env(l);
 	if (env == NULL) {
 		snprintf(l->err, sizeof l->err, "environment: out of memory");
@@ -605,7 +653,9 @@ int launch_start(struct launch *l)
 		close(status[1]);
 	l->status_fd = status[0];
 	l->pid = pid;
-	int rc = launch_collect(l, sv[0]);
+	int rc = launch_go(l, sv[0]);
+	if (rc == 0)
+		rc = launch_collect(l, sv[0]);
 	close(sv[0]);
 	strv_free(env);
 	if (rc < 0)

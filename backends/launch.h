@@ -55,6 +55,13 @@ struct launch {
 				 * the observer leaves write-intent calls to the records;
 				 * ignored in the weaker sandbox (l->weak) */
 
+	/* Or NULL: run in the parent right after the clone, while the child
+	 * makes its first steps (the agents' state shadows are made then
+	 * too). The caller makes `limits` then (their cgroups); the child
+	 * receives them before its mounts. */
+	void (*after_clone)(void *);
+	void *after_clone_arg;
+
 	/* outputs */
 	pid_t pid;      /* host pid of the sandbox's init */
 	int notify_fd;  /* -1 unless want_notify */

@@ -297,13 +297,20 @@ static int set_rlimit(int which, unsigned long long v)
 	return setrlimit(which, &r);
 }
 
+/* The caller is the sandbox's first process, and single-threaded (a
+ * fresh clone): moving its one thread moves all of it. On cgroup v1 that
+ * is what `tasks` does, and a thread moving itself skips the lock that
+ * moving a whole process (cgroup.procs) takes for writing, whose first
+ * taker waits an RCU grace period: 5 to 30 ms here, most of the start. v2
+ * moves a domain cgroup's members by cgroup.procs only. */
 int limits_join(const struct sandbox_limits *sl, const char **step)
 {
 	const char *cgs[] = { sl->cg_pids, sl->cg_memory };
+	enum limit_how how[] = { sl->pids, sl->memory };
 	for (size_t i = 0; i < 2; i++) {
 		if (cgs[i][0] == '\0' || (i == 1 && strcmp(cgs[1], cgs[0]) == 0))
 			continue;
-		if (write_text(cgs[i], "cgroup.procs", "0") < 0) {
+		if (write_text(cgs[i], how[i] == LIMIT_CGROUP1 ? "tasks" : "cgroup.procs", "0") < 0) {
 			*step = i == 0 ? "join the sandbox's cgroup (pids)" : "join the sandbox's cgroup (memory)";
 			return -1;
 		}

@@ -298,22 +298,27 @@ static int ns_deny(struct sbx *s)
  * namespace does not separate them: every socket in the system's and the
  * user's daemon directories is covered (the system bus, systemd's private
  * socket, containerd, gpg-agent), whatever its name. */
-static int ns_mask_sockets(struct sbx *s)
+void ns_find_sockets(struct sbx *s)
 {
-	struct ns_paths socks = { 0 };
 	char dir[PATH_MAX];
 	const char *homes[] = { ".gnupg", ".ssh", ".docker", ".local/share/containers" };
-	int rc = 0;
-	ns_socket_walk("/run", 6, &socks);
-	ns_socket_walk("/var/lib/docker", 0, &socks);
+	ns_socket_walk("/run", 6, &s->socks);
+	ns_socket_walk("/var/lib/docker", 0, &s->socks);
 	for (size_t i = 0; s->p->home != NULL && i < sizeof homes / sizeof homes[0]; i++)
 		if (snprintf(dir, sizeof dir, "%s/%s", s->p->home, homes[i]) < (int)sizeof dir)
-			ns_socket_walk(dir, 2, &socks);
-	if (socks.err != 0)
-		rc = ns_walk_fail(s, &socks, &socks, "find the host's unix sockets to hide");
-	for (size_t i = 0; rc == 0 && i < socks.n; i++)
-		rc = ns_hide(s, socks.v[i]);
-	ns_paths_free(&socks);
+			ns_socket_walk(dir, 2, &s->socks);
+}
+
+/* What ns_find_sockets() found; those under a directory hidden since
+ * (/run/user) are gone from sight already, and skipped. */
+static int ns_mask_sockets(struct sbx *s)
+{
+	int rc = 0;
+	if (s->socks.err != 0)
+		rc = ns_walk_fail(s, &s->socks, &s->socks, "find the host's unix sockets to hide");
+	for (size_t i = 0; rc == 0 && i < s->socks.n; i++)
+		rc = ns_hide(s, s->socks.v[i]);
+	ns_paths_free(&s->socks);
 	return rc;
 }
 

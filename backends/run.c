@@ -32,8 +32,10 @@ struct run {
 	struct audit_watch *audit; /* Landlock's records: the writes' denials (o->audit) */
 	char audit_why[160];       /* why not the records, when not */
 	struct sandbox_limits lim;
-	bool have_limits; /* limits were asked for (lim describes them) */
-	bool lim_live;    /* their cgroups are not released yet */
+	bool have_limits;                 /* limits were asked for (lim describes them once lim_live) */
+	const struct limits *limits_want; /* what was asked for, until the clone */
+	const char *limits_tag;
+	bool lim_live; /* their cgroups are not released yet */
 	uint64_t lim_timer;
 	int pidfd;
 	struct watch *pidw, *statusw;
@@ -198,6 +200,15 @@ static void on_status(struct watch *w, int events, void *arg)
 	}
 }
 
+/* Right after the clone, while the child maps its ids (launch.h
+ * after_clone): the cgroups made, the rest decided. */
+static void run_prepare_limits(void *arg)
+{
+	struct run *r = arg;
+	limits_prepare(&r->lim, r->limits_want, r->limits_tag);
+	r->lim_live = true;
+}
+
 static void launch_fill(struct launch *l, const struct run_opts *o, struct run *r)
 {
 	const struct policy *p = o->policy;
@@ -221,6 +232,10 @@ static void launch_fill(struct launch *l, const struct run_opts *o, struct run *
 	l->exec_nodump = o->exec_nodump;
 	l->capture_dir = p->sandboxed ? o->capture_dir : NULL;
 	l->limits = r->have_limits ? &r->lim : NULL;
+	l->after_clone = r->have_limits ? run_prepare_limits : NULL;
+	l->after_clone_arg = r;
+	r->limits_want = o->limits;
+	r->limits_tag = o->limits_tag != NULL ? o->limits_tag : "run";
 }
 
 /* Before the launch: the audit socket, when its records are asked for
@@ -306,10 +321,7 @@ struct run *run_start(struct loop *loop, const struct run_opts *o, char *err, si
 	r->on_denial = o->on_denial;
 	r->on_exit = o->on_exit;
 	r->arg = o->arg;
-	if (o->policy->sandboxed && o->limits != NULL) {
-		limits_prepare(&r->lim, o->limits, o->limits_tag != NULL ? o->limits_tag : "run");
-		r->have_limits = r->lim_live = true;
-	}
+	r->have_limits = o->policy->sandboxed && o->limits != NULL;
 	launch_fill(&r->l, o, r);
 	run_audit_open(r, o);
 	if (launch_start(&r->l) < 0) {

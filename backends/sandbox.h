@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "backends/limits.h"
+#include "backends/ns.h"
+
 struct launch;
 struct policy;
 struct rules;
@@ -42,6 +45,13 @@ struct sbx {
 	char capture[SBX_MAX_CAPTURE][264];
 	int ncapture;
 	char err[512];
+	/* The limits the parent made after the clone (launch.h after_clone),
+	 * received into lim: limits points there, or is NULL (none asked). */
+	const struct sandbox_limits *limits;
+	struct sandbox_limits lim;
+	/* ns.c: the host's unix sockets to hide, found before the mounts
+	 * (ns_find_sockets), hidden after them (ns_masks). */
+	struct ns_paths socks;
 };
 
 /* Formats "STEP: WHAT: strerror(errno)" into s->err; returns -1. */
@@ -51,6 +61,11 @@ int sbx_failx(struct sbx *, const char *step, const char *what);
 
 /* ns.c: user namespace maps, mounts, /proc, loopback. */
 int ns_map_ids(struct sbx *);
+/* Before the mounts, while the parent makes what the child waits for:
+ * the host's unix sockets that ns_mount_all() hides. None of the mounts
+ * covers a directory walked (/run, /var/lib/docker, sockets' directories
+ * in HOME) with anything but the same files or less. */
+void ns_find_sockets(struct sbx *);
 int ns_mount_all(struct sbx *);
 /* Binds src on dst, then makes it read-only or not, keeping the flags the
  * kernel locked on the source mount (ns_locked_flags). */

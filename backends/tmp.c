@@ -114,7 +114,7 @@ static int tmp_bounded(struct sbx *s, const char *dir, char *first)
 	char opts[64];
 	if (first[0] != '\0')
 		return ns_bind(s, first, dir, false);
-	snprintf(opts, sizeof opts, "mode=1777,size=%ldm", s->l->limits->want.tmp_mib);
+	snprintf(opts, sizeof opts, "mode=1777,size=%ldm", s->limits->want.tmp_mib);
 	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
 		return sbx_fail(s, "mount", "the size-limited tmpfs on the temp dir (limits.tmp)");
 	snprintf(first, PATH_MAX, "%s", dir);
@@ -127,7 +127,7 @@ static int tmp_mount(struct sbx *s, struct ns_keep *k)
 {
 	const char *dirs[] = { "/tmp", "/var/tmp" };
 	char first[PATH_MAX] = "";
-	bool bounded = s->l->limits != NULL && s->l->limits->tmp == LIMIT_TMPFS;
+	bool bounded = s->limits != NULL && s->limits->tmp == LIMIT_TMPFS;
 	for (size_t i = 0; i < 2; i++) {
 		if (access(dirs[i], F_OK) < 0)
 			continue;

@@ -3,8 +3,8 @@
 # (workspace, strict, and workspace without the observer), and a
 # comparable bubblewrap invocation (user, pid and net namespaces, the
 # root read-only, a fresh /proc, /dev and /tmp, the workspace writable).
-# Prints mean times and the time each adds over bare `true`; asserts
-# nothing. Uses hyperfine when installed, else a timed loop.
+# Prints median and mean times of interleaved rounds and the time each
+# adds over bare `true`; asserts nothing.
 #   SANDMUX=./sandmux sh tests/bench/start.sh
 : "${SANDMUX:=./sandmux}"
 : "${RUNS:=200}"
@@ -23,37 +23,31 @@ bwrap="bwrap --unshare-user --unshare-pid --unshare-net --die-with-parent --ro-b
 $SANDMUX run --no-observer -- true 2>/dev/null || smx_noobs=""
 command -v bwrap >/dev/null 2>&1 && $bwrap 2>/dev/null || { echo "# bwrap unavailable or not working here: skipped"; bwrap=""; }
 
-# mean_ms CMD: the mean wall time of CMD in milliseconds.
-mean_ms() {
-	if command -v hyperfine >/dev/null 2>&1; then
-		hyperfine -N -w 20 -r "$RUNS" --export-json "$ws/h.json" "$1" >/dev/null 2>&1 &&
-			python3 -c 'import json,sys; print("%.3f" % (json.load(open(sys.argv[1]))["results"][0]["mean"] * 1000))' "$ws/h.json"
-	else
-		python3 - "$1" "$RUNS" <<'PY'
-import subprocess, sys, time, shlex
-cmd, n = shlex.split(sys.argv[1]), int(sys.argv[2])
-for _ in range(10): subprocess.run(cmd)
-t = time.perf_counter()
-for _ in range(n): subprocess.run(cmd)
-print("%.3f" % ((time.perf_counter() - t) / n * 1000))
+# Every round runs each command once, in turn, so that the load of a
+# shared machine falls on all of them alike; medians (and means) of the
+# rounds, in milliseconds.
+python3 - "$RUNS" "bare true" "$bare" "sandmux run -- true" "$smx" \
+	"sandmux run --sandbox strict" "$smx_strict" "sandmux run --no-observer" "$smx_noobs" \
+	"sandmux run, capture mode" "$smx_capture" "bwrap (comparable)" "$bwrap" <<'PY'
+import shlex, statistics, subprocess, sys, time
+runs, rows = int(sys.argv[1]), [(l, shlex.split(c)) for l, c in zip(sys.argv[2::2], sys.argv[3::2]) if c]
+times = {l: [] for l, _ in rows}
+for i in range(10 + runs):
+    for l, c in rows:
+        t = time.perf_counter()
+        subprocess.run(c)
+        if i >= 10:  # the first rounds warm the caches
+            times[l].append((time.perf_counter() - t) * 1000)
+med = {l: statistics.median(v) for l, v in times.items()}
+print("%-34s %9s %9s %12s" % ("start overhead (%d rounds)" % runs, "median ms", "mean ms", "added ms"))
+for l, _ in rows:
+    print("%-34s %9.3f %9.3f %12s" % (l, med[l], statistics.mean(times[l]),
+                                      "-" if l == "bare true" else "%.3f" % (med[l] - med["bare true"])))
+bw = "bwrap (comparable)"
+if bw in med:
+    add = lambda l: med[l] - med["bare true"]
+    print("sandmux adds %.2fx bubblewrap's added time (target: <= 0.33x)" % (add("sandmux run -- true") / add(bw)))
+    print("sandmux run -- true takes %.2fx bubblewrap's total time (target: <= 1.00x)" % (med["sandmux run -- true"] / med[bw]))
+    if "sandmux run --no-observer" in med:
+        print("without the observer: %.2fx, %.2fx" % (add("sandmux run --no-observer") / add(bw), med["sandmux run --no-observer"] / med[bw]))
 PY
-	fi
-}
-
-b=$(mean_ms "$bare")
-printf '%-34s %9s %12s\n' "start overhead ($RUNS runs)" "mean ms" "added ms"
-printf '%-34s %9s %12s\n' "bare true" "$b" "-"
-row() { # row LABEL CMD -> prints, and echoes the added ms into $added
-	m=$(mean_ms "$2")
-	added=$(python3 -c "print('%.3f' % ($m - $b))")
-	printf '%-34s %9s %12s\n' "$1" "$m" "$added"
-}
-row "sandmux run -- true" "$smx"; a_smx=$added
-row "sandmux run --sandbox strict" "$smx_strict"
-[ -n "$smx_noobs" ] && { row "sandmux run --no-observer" "$smx_noobs"; a_noobs=$added; }
-row "sandmux run, capture mode" "$smx_capture"
-if [ -n "$bwrap" ]; then
-	row "bwrap (comparable)" "$bwrap"; a_bw=$added
-	python3 -c "print('sandmux adds %.2fx bubblewrap\'s added time (target: <= 0.33x)' % ($a_smx / $a_bw))"
-	[ -n "$a_noobs" ] && python3 -c "print('without the observer: %.2fx' % ($a_noobs / $a_bw))"
-fi
