@@ -101,6 +101,11 @@ void client_send(struct client *c, int type, const void *data, size_t len)
 	watch_set(c->w, client_reading(c) | LOOP_OUT);
 }
 
+void client_queue(struct client *c, int type, const void *data, size_t len)
+{
+	proto_put(&c->out, (enum msg_type)type, data, len);
+}
+
 void client_send_line(struct client *c, const char *text)
 {
 	buf_addstr(&c->out, text);
@@ -129,8 +134,9 @@ void client_push(struct client *c)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return;
+			break; /* the rest when it can take it (or its error) */
 		buf_drop(&c->out, (size_t)n);
 	}
-	watch_set(c->w, client_reading(c) | (c->closing ? LOOP_OUT : 0)); /* the loop drops a closing one */
+	/* the loop drops a closing one; unchanged interest costs nothing */
+	watch_set(c->w, client_reading(c) | (c->closing || c->out.len > 0 ? LOOP_OUT : 0));
 }

@@ -280,6 +280,9 @@ void client_accept(struct server *);
 void client_drop(struct client *, const char *why);
 void client_fail(struct client *, const char *why);
 void client_send(struct client *, int type, const void *data, size_t len);
+/* The same, for a caller that calls client_push() before its turn ends:
+ * no change of the loop's interest in between. */
+void client_queue(struct client *, int type, const void *data, size_t len);
 /* A control-interface client: text and a newline, unframed. */
 void client_send_line(struct client *, const char *text);
 /* Whether c is still connected: a key or message may drop its client. */
