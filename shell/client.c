@@ -203,6 +203,55 @@ static void on_signal(struct watch *w, int events, void *arg)
 	}
 }
 
+/* The hello, with the terminal for the server to draw on (as tmux's
+ * client passes its own): a description of it of its own, so that the
+ * server's O_NONBLOCK does not reach this process's stdin and stdout nor
+ * the shell's after it. Without one (output not a terminal), the server
+ * sends the frames here to be written out. */
+static void send_hello(struct attach *a, const struct buf *hello)
+{
+	char name[PATH_MAX];
+	int tty = isatty(STDOUT_FILENO) && ttyname_r(STDOUT_FILENO, name, sizeof name) == 0
+			  ? open(name, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+			  : -1;
+	if (tty >= 0 && !isatty(tty)) {
+		close(tty);
+		tty = -1;
+	}
+	if (tty < 0) {
+		send_msg(a, MSG_HELLO, buf_data(hello), hello->len);
+		return;
+	}
+	proto_put(&a->out, MSG_HELLO, buf_data(hello), hello->len);
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(int))];
+	} ctl = { 0 };
+	struct iovec iov = { .iov_base = buf_data(&a->out), .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = &ctl, .msg_controllen = sizeof ctl };
+	struct cmsghdr *h = CMSG_FIRSTHDR(&mh);
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(h), &tty, sizeof tty);
+	/* its first byte carries the terminal; the rest goes as any message */
+	ssize_t n;
+	do
+		n = sendmsg(a->sock, &mh, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	close(tty);
+	struct buf rest = { 0 };
+	if (n == 1)
+		buf_add(&rest, buf_data(&a->out) + 1, a->out.len - 1);
+	else
+		buf_add(&rest, buf_data(&a->out), a->out.len);
+	buf_clear(&a->out);
+	int r = safefile_write_all(a->sock, buf_data(&rest), rest.len);
+	buf_free(&rest);
+	while (r < 0 && !a->done)
+		on_sock(NULL, LOOP_IN, a);
+}
+
 static int attach_loop(struct attach *a, const char *profile)
 {
 	const char *term = getenv("TERM");
@@ -217,7 +266,7 @@ static int attach_loop(struct attach *a, const char *profile)
 	bool tc = ct != NULL && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0);
 	buf_add(&hello, tc ? "truecolor" : "", tc ? 10 : 1);
 	colors_ask(a);
-	send_msg(a, MSG_HELLO, buf_data(&hello), hello.len);
+	send_hello(a, &hello);
 	buf_free(&hello);
 	struct watch *w[3] = {
 		watch_add(a->loop, STDIN_FILENO, LOOP_IN, on_stdin, a),

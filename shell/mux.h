@@ -162,6 +162,12 @@ struct client {
 	int fd;
 	struct watch *w;
 	struct buf in, out;
+	/* the client's terminal, passed with its hello (SCM_RIGHTS): frames
+	 * are written to it here, as tmux does, rather than relayed by the
+	 * client (one process fewer between a key and its echo); -1: relayed */
+	int tty;
+	struct buf tty_out;  /* what the terminal has not taken yet */
+	struct watch *tty_w; /* waits for it to take more */
 	bool attached;
 	bool closing; /* drop once out is sent */
 	int rows, cols;
@@ -280,9 +286,10 @@ void client_accept(struct server *);
 void client_drop(struct client *, const char *why);
 void client_fail(struct client *, const char *why);
 void client_send(struct client *, int type, const void *data, size_t len);
-/* The same, for a caller that calls client_push() before its turn ends:
- * no change of the loop's interest in between. */
-void client_queue(struct client *, int type, const void *data, size_t len);
+/* Bytes for the client's terminal: to the terminal itself when the
+ * client passed it, else in MSG_OUTPUT messages; sent by client_push(),
+ * which the caller calls before its turn ends. */
+void client_output(struct client *, const char *data, size_t len);
 /* A control-interface client: text and a newline, unframed. */
 void client_send_line(struct client *, const char *text);
 /* Whether c is still connected: a key or message may drop its client. */
