@@ -128,14 +128,48 @@ void client_output(struct client *c, const char *data, size_t len)
 
 static void tty_flush(struct client *c);
 
+/* The terminal took more, or has keys (read here once the client handed
+ * them over, as tmux's server reads them: the client is not woken). One
+ * that hung up is let go: the client sees it gone too, and ends. */
 static void on_tty(struct watch *w, int events, void *arg)
 {
 	(void)w;
-	(void)events;
 	struct client *c = arg;
-	tty_flush(c);
-	if (c->full && c->tty_out.len == 0 && c->out.len == 0 && c->attached)
-		server_redraw(c->srv, false); /* it skipped frames while behind */
+	if (events & LOOP_OUT) {
+		tty_flush(c);
+		if (c->full && c->tty_out.len == 0 && c->out.len == 0 && c->attached)
+			server_redraw(c->srv, false); /* it skipped frames while behind */
+	}
+	if (c->tty < 0 || !(events & (LOOP_IN | LOOP_ERR)))
+		return;
+	if (c->tty_input == NULL) {
+		tty_close(c); /* an error, and no keys expected */
+		return;
+	}
+	char buf[16384];
+	ssize_t n = read(c->tty, buf, sizeof buf);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		tty_close(c);
+		return;
+	}
+	c->tty_input(c, buf, (size_t)n); /* may end the client */
+}
+
+static int tty_events(const struct client *c)
+{
+	return (c->tty_input != NULL ? LOOP_IN : 0) | (c->tty_out.len > 0 ? LOOP_OUT : 0);
+}
+
+void client_tty_watch(struct client *c)
+{
+	if (c->tty < 0)
+		return;
+	if (c->tty_w == NULL && tty_events(c) != 0)
+		c->tty_w = watch_add(c->srv->loop, c->tty, tty_events(c), on_tty, c);
+	else if (c->tty_w != NULL)
+		watch_set(c->tty_w, tty_events(c));
 }
 
 /* The terminal given back: from now on the client writes what it is sent. */
@@ -145,6 +179,7 @@ static void tty_close(struct client *c)
 	c->tty_w = NULL;
 	close(c->tty);
 	c->tty = -1;
+	c->tty_input = NULL;
 }
 
 /* What the terminal takes now; the rest when it can take more. A
@@ -165,10 +200,7 @@ static void tty_flush(struct client *c)
 		}
 		buf_drop(&c->tty_out, (size_t)n);
 	}
-	if (c->tty_w == NULL && c->tty_out.len > 0)
-		c->tty_w = watch_add(c->srv->loop, c->tty, LOOP_OUT, on_tty, c);
-	else if (c->tty_w != NULL)
-		watch_set(c->tty_w, c->tty_out.len > 0 ? LOOP_OUT : 0);
+	client_tty_watch(c);
 }
 
 void client_send_line(struct client *c, const char *text)

@@ -228,6 +228,13 @@ static void client_input(struct client *c, const char *p, size_t len)
 	c->keys_timer = c->keys.len > 0 ? timer_add(c->srv->loop, KEYS_LATE_MS, client_keys_late, c) : 0;
 }
 
+/* Keys read from the client's terminal itself (client-io.c, on_tty). */
+static void client_tty_keys(struct client *c, const char *p, size_t len)
+{
+	c->srv->last_input = loop_now_ms();
+	client_input(c, p, len);
+}
+
 static void client_command(struct client *c, const char *p, size_t len)
 {
 	const char *argv[COMMAND_ARGS_MAX + 1];
@@ -268,6 +275,12 @@ static bool client_dispatch(struct client *c)
 			break;
 		case MSG_COLORS:
 			client_colors(c, p, h.len);
+			break;
+		case MSG_TTY_INPUT:
+			if (c->attached && c->tty >= 0) {
+				c->tty_input = client_tty_keys;
+				client_tty_watch(c);
+			}
 			break;
 		case MSG_RESIZE:
 			client_resize(c, p, h.len);
