@@ -1,9 +1,10 @@
 #!/bin/sh
-# The client passes its terminal to the server, which draws on it
-# directly (as tmux's server does), so a key's echo does not go through
-# the client: the server holds the terminal while attached, lets go of it
-# on detach, and the terminal the shell gets back is not left
-# non-blocking (the server's descriptor of it is one of its own).
+# The client passes its terminal to the server, which draws on it and
+# reads the keys from it directly (as tmux's server does), so a key's
+# echo does not go through the client: the server holds the terminal
+# while attached (keys typed while the client is stopped still echo),
+# lets go of it on detach, and the terminal the shell gets back is not
+# left non-blocking (the server's descriptor of it is one of its own).
 . "$TESTS/e2e/mux.lib"
 
 LOG="$HOME/.sandmux/state/server.log"
@@ -17,6 +18,14 @@ if holds; then ok "the server holds the client's terminal"; else
 	fail "the server holds the client's terminal"; ls -l "/proc/$pid/fd" | sed 's/^/#   /'; fi
 m_type 'echo drawn-$((6 * 7))'
 m_expect "output is drawn on it" "drawn-42"
+cpid=$(pgrep -P "$($TM display -p -t main '#{pane_pid}')" -f "$SANDMUX" | head -1)
+if [ -n "$cpid" ] && kill -STOP "$cpid"; then
+	m_type 'echo past-the-client-$((2 + 3))'
+	m_expect "keys and their echo skip the client (stopped)" "past-the-client-5"
+	kill -CONT "$cpid"
+else
+	fail "the client's pid"
+fi
 
 m_keys C-b d
 m_expect "prefix d detaches" "[detached (from session ws)]"
