@@ -35,7 +35,9 @@ static int clamp(int v, int lo, int hi)
 
 static bool attr_eq(const struct vt_attr *a, const struct vt_attr *b)
 {
-	return a->fg == b->fg && a->bg == b->bg && a->flags == b->flags;
+	/* one test, no branch per field: this runs for every cell pushed
+	 * into the scrollback */
+	return ((a->fg ^ b->fg) | (a->bg ^ b->bg) | (uint32_t)(a->flags ^ b->flags)) == 0;
 }
 
 bool grid_cell_blank(const struct vt_cell *c)
@@ -91,16 +93,17 @@ struct grid_hline *grid_hline_encode(const struct grid_line *l, int cols, struct
 	int len = l->used < cols ? l->used : cols, nruns = 0, nmarks = 0;
 	while (len > 0 && grid_cell_blank(&c[len - 1]))
 		len--;
+	/* counted first, without a branch per cell; then each part written
+	 * by a loop of its own */
 	struct vt_attr prev = { 0 };
-	bool narrow = true;
+	uint32_t wide = 0;
 	for (int i = 0; i < len; i++) {
-		if (!attr_eq(&c[i].attr, &prev)) {
-			nruns++;
-			prev = c[i].attr;
-		}
+		nruns += !attr_eq(&c[i].attr, &prev);
+		prev = c[i].attr;
 		nmarks += c[i].ch[1] != 0;
-		narrow &= c[i].ch[0] < 0x100 && c[i].width == 1;
+		wide |= c[i].ch[0] >> 8 | (uint32_t)(c[i].width ^ 1);
 	}
+	bool narrow = wide == 0;
 	struct grid_hline *h = realloc(reuse, hline_size(len, narrow, nruns, nmarks));
 	if (!h) {
 		free(reuse);
@@ -109,25 +112,27 @@ struct grid_hline *grid_hline_encode(const struct grid_line *l, int cols, struct
 	*h = (struct grid_hline){
 		.len = len, .nruns = nruns, .nmarks = nmarks, .wrapped = l->wrapped, .narrow = narrow
 	};
-	struct hrun *run = hline_runs(h);
-	struct hmark *mark = hline_marks(h);
 	uint8_t *text8 = (uint8_t *)h->ch;
-	prev = (struct vt_attr){ 0 };
-	for (int i = 0; i < len; i++) {
-		if (narrow)
-			text8[i] = c[i].ch[0];
-		else
+	if (narrow)
+		for (int i = 0; i < len; i++)
+			text8[i] = (uint8_t)c[i].ch[0];
+	else
+		for (int i = 0; i < len; i++)
 			h->ch[i] = (c[i].ch[0] & 0xffffff) | (uint32_t)c[i].width << 24;
+	struct hrun *run = hline_runs(h);
+	prev = (struct vt_attr){ 0 };
+	for (int i = 0; i < len && nruns > 0; i++)
 		if (!attr_eq(&c[i].attr, &prev)) {
 			*run++ = (struct hrun){ .col = i, .attr = c[i].attr };
 			prev = c[i].attr;
 		}
+	struct hmark *mark = hline_marks(h);
+	for (int i = 0; i < len && nmarks > 0; i++)
 		if (c[i].ch[1]) {
 			mark->col = i;
 			memcpy(mark->ch, &c[i].ch[1], sizeof mark->ch);
 			mark++;
 		}
-	}
 	return h;
 }
 

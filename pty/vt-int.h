@@ -73,6 +73,11 @@ struct vt {
 	char g[4];          /* G0..G3 designations ('B' ASCII, '0' lines...) */
 	int gl;             /* 0: G0 in GL (SI), 1: G1 (SO) */
 	bool charsets_used; /* a set other than ASCII was designated */
+	/* What text straight into the grid must know (vt.c, ascii_put): */
+	bool irm; /* libvterm's insert mode (its SM reads the first argument only) */
+	/* libvterm may put ASCII otherwise than as it is: a double-width
+	 * line was set, or a mode by a CSI too long for csi[] */
+	bool ascii_unsure;
 	struct vt_saved {
 		char g[4];
 		int gl;

@@ -228,11 +228,12 @@ static int cb_resize(int rows, int cols, VTermPos *delta, void *user)
 
 static int cb_setlineinfo(int row, const VTermLineInfo *newinfo, const VTermLineInfo *oldinfo, void *user)
 {
+	struct vt *vt = user;
 	(void)row;
-	(void)newinfo;
 	(void)oldinfo;
-	(void)user;
-	return 1; /* double-width lines are drawn single width */
+	/* drawn single width, but libvterm wraps such a row at half width */
+	vt->ascii_unsure |= newinfo->doublewidth || newinfo->doubleheight;
+	return 1;
 }
 
 static const VTermStateCallbacks vt_callbacks = {
@@ -810,7 +811,7 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 		if (ch == 'c' && !vt->esc_inter) { /* RIS */
 			feed(vt, buf + start, i + 1 - start);
 			modes_read(vt);
-			vt->insert = vt->newline = false;
+			vt->insert = vt->newline = vt->irm = false;
 			charsets_reset(vt);
 			return i + 1;
 		}
@@ -850,6 +851,28 @@ static size_t csi_drop(struct vt *vt, unsigned char ch, size_t i)
 	return i + 1;
 }
 
+/* SM or RM: libvterm's insert mode follows the first argument alone,
+ * read as it reads it (31 bits kept). A mode set past what csi[] holds
+ * (insert, origin...) is not known here: text goes through libvterm from
+ * then on. */
+static void irm_track(struct vt *vt, bool on)
+{
+	if (vt->csi_other)
+		return;
+	if (vt->csi_long) {
+		vt->ascii_unsure = true;
+		return;
+	}
+	if (vt->csi_priv)
+		return;
+	uint64_t v = 0;
+	size_t k = 0;
+	for (; k < vt->csi_len && vt->csi[k] >= '0' && vt->csi[k] <= '9'; k++)
+		v = v * 10 + (uint64_t)(vt->csi[k] - '0');
+	if (k > 0 && (v & 0x7fffffff) == 4)
+		vt->irm = on;
+}
+
 /* The CSI ending at buf[i]: a few are completed or replaced here, after
  * feeding what comes before. Returns where the bytes not yet fed start. */
 static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
@@ -886,7 +909,7 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		vterm_state_reset(vt->state, 0);
 		feed(vt, "\033[m", 3); /* 0.1.4's soft reset leaves the pen black on black */
 		modes_read(vt);
-		vt->insert = vt->newline = false;
+		vt->insert = vt->newline = vt->irm = false;
 		charsets_reset(vt);
 		return i + 1;
 	}
@@ -908,6 +931,8 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		feed(vt, "\030", 1);
 		return i + 1;
 	}
+	if (ch == 'h' || ch == 'l')
+		irm_track(vt, ch == 'h');
 	if (vt->csi_other || vt->csi_long)
 		return start;
 	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 2 && memcmp(vt->csi, "47", 2) == 0) {
@@ -961,6 +986,123 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 	return start;
 }
 
+/* ---- printable ASCII, straight into the grid ----
+ *
+ * Runs of printable ASCII are most of what programs print, and libvterm
+ * decodes, measures and puts them one glyph at a time. Where that is
+ * known to give the same cells, they are written here and libvterm's
+ * cursor is moved past them with one CUF. The first two bytes and the
+ * last of a run still go through libvterm: its UTF-8 decoders keep an
+ * unfinished sequence until the next printable byte (a U+FFFD for it
+ * comes first), a single shift applies to the first glyph alone, what it
+ * keeps of its last glyph is what combining marks that follow attach to,
+ * and a row's last column and the wrap after it stay its own. */
+
+#define ASCII_MIN 8 /* a shorter run costs more to hand over than to feed */
+
+static bool ascii_byte(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f;
+}
+
+/* Whether libvterm would put printable ASCII as it is: all four sets
+ * ASCII, no insert mode, no double-width line (libvterm wraps it at half
+ * width), no origin mode (a CUF there is held inside the margins). */
+static bool ascii_ok(const struct vt *vt)
+{
+	return memcmp(vt->g, "BBBB", 4) == 0 && !vt->irm && !vt->ascii_unsure && !vt->origin &&
+	       vt->grid->cols > ASCII_MIN + 2;
+}
+
+static void feed_cuf(struct vt *vt, int n)
+{
+	char s[16], *d = s + sizeof s;
+	*--d = 'C';
+	for (; n > 0; n /= 10)
+		*--d = (char)('0' + n % 10);
+	*--d = '[';
+	*--d = '\033';
+	feed(vt, d, (size_t)(s + sizeof s - d));
+}
+
+/* n glyphs at row, col, short of the last column (so never at a pending
+ * wrap): the cells cb_putglyph would write, then libvterm's cursor. */
+static void ascii_put(struct vt *vt, int row, int col, const char *s, int n)
+{
+	struct grid *g = vt->grid;
+	struct grid_line *l = grid_line(g, row);
+	if (vt->wrap_pending && col == 0 && row == vt->wrap_row + 1 && vt->wrap_row >= 0)
+		grid_line(g, vt->wrap_row)->wrapped = true;
+	unwide(l, col, n, g->cols);
+	struct vt_cell *c = l->cells + col;
+	for (int i = 0; i < n; i++)
+		c[i] = (struct vt_cell){ .ch = { (unsigned char)s[i] }, .width = 1, .attr = vt->pen };
+	vt->last_ch[0] = (unsigned char)s[n - 1];
+	vt->last_ch[1] = vt->last_ch[2] = 0;
+	vt->last_width = 1;
+	grid_use(l, col + n);
+	grid_touch(g, row);
+	vt->wrap_pending = false;
+	vt->wrap_row = row;
+	feed_cuf(vt, n);
+}
+
+/* The printable run buf[p, q), whose first byte starts libvterm's text:
+ * what fits put straight in, row by row (libvterm takes each row's last
+ * column and the wrap). Returns where the bytes not yet fed start. */
+static size_t ascii_run(struct vt *vt, const char *buf, size_t start, size_t p, size_t q)
+{
+	bool edge = false;
+	p += 2;
+	while (p < q && q - p - 1 >= ASCII_MIN) {
+		feed(vt, buf + start, p - start);
+		start = p;
+		VTermPos pos;
+		vterm_state_get_cursorpos(vt->state, &pos);
+		/* again: what was just fed may have set a double-width line */
+		if (!ascii_ok(vt) || pos.row < 0 || pos.row >= vt->grid->rows || pos.col < 0)
+			break;
+		size_t room = vt->grid->cols - 1 - pos.col > 0 ? (size_t)(vt->grid->cols - 1 - pos.col) : 0;
+		if (room < ASCII_MIN) {
+			if (edge) /* no autowrap: the cursor stays at the edge */
+				break;
+			edge = true;
+			p += room + 2 < q - p - 1 ? room + 2 : q - p - 1;
+			continue;
+		}
+		size_t n = q - p - 1 < room ? q - p - 1 : room;
+		ascii_put(vt, pos.row, pos.col, buf + p, (int)n);
+		p += n;
+		start = p;
+		edge = false;
+	}
+	return start;
+}
+
+/* The printable runs in buf[i, end), ground text with no ESC, that start
+ * libvterm's text: after a control, or at i unless a byte of 0x80 or more
+ * came just before (a CSI ended by one leaves it as text). A run after
+ * such a byte may be decoded by another of libvterm's UTF-8 decoders, so
+ * it is left to libvterm. Returns where the bytes not yet fed start. */
+static size_t ascii_runs(struct vt *vt, const char *buf, size_t start, size_t i, size_t end)
+{
+	if (end - i < ASCII_MIN + 3 || !ascii_ok(vt))
+		return start;
+	size_t seg = i;
+	while (i < end) {
+		while (i < end && !ascii_byte(buf[i]))
+			i++;
+		size_t p = i;
+		while (i < end && ascii_byte(buf[i]))
+			i++;
+		unsigned char before = p > 0 ? (unsigned char)buf[p - 1] : 0;
+		bool text_start = p == seg ? before < 0x80 : before < 0x20 || before == 0x7f;
+		if (text_start && i - p >= ASCII_MIN + 3)
+			start = ascii_run(vt, buf, start, p, i);
+	}
+	return start;
+}
+
 void vt_write(struct vt *vt, const char *buf, size_t len)
 {
 	size_t start = 0, i = 0;
@@ -974,6 +1116,7 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 			size_t end = esc ? (size_t)(esc - buf) : len, k = end;
 			if (vt->charsets_used || vt->lrmm)
 				k = ground_control(vt, buf, i, end);
+			start = ascii_runs(vt, buf, start, i, k);
 			if (k < end) {
 				start = ground_byte(vt, buf, start, k);
 				i = k + 1;

@@ -96,8 +96,10 @@ static void tell_terminals(struct server *s, const char *note)
 			? snprintf(seq, sizeof seq, "\033]777;notify;sandmux;%s\a", note)
 			: snprintf(seq, sizeof seq, "\033]9;%s\a", note);
 	for (struct client *c = s->clients; c != NULL; c = c->next)
-		if (c->attached)
-			client_send(c, MSG_OUTPUT, seq, (size_t)n);
+		if (c->attached) {
+			client_output(c, seq, (size_t)n);
+			client_push(c);
+		}
 }
 
 /* The configured command, with the note as its last argument, in a

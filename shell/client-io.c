@@ -29,6 +29,7 @@ static void sink_buf(void *arg, const char *data, size_t len)
 }
 
 static void client_end(struct client *c, int32_t status, const char *why);
+static void tty_close(struct client *c);
 
 void client_drop(struct client *c, const char *why)
 {
@@ -48,6 +49,15 @@ static void client_end(struct client *c, int32_t status, const char *why)
 			*p = c->next;
 			break;
 		}
+	if (c->tty >= 0) {
+		/* what the terminal has not taken goes through the client now,
+		 * before the tail: nothing is written to it from here after */
+		struct buf rest = c->tty_out;
+		c->tty_out = (struct buf){ 0 };
+		tty_close(c);
+		client_output(c, buf_data(&rest), rest.len);
+		buf_free(&rest);
+	}
 	if (c->ui != NULL) {
 		/* leave the client's terminal as it was: out of curses, mouse off */
 		struct buf tail = { 0 };
@@ -57,7 +67,7 @@ static void client_end(struct client *c, int32_t status, const char *why)
 		} else {
 			ui_free(c->ui, sink_buf, &tail);
 		}
-		proto_put(&c->out, MSG_OUTPUT, buf_data(&tail), tail.len);
+		client_output(c, buf_data(&tail), tail.len);
 		buf_free(&tail);
 	}
 	if (why != NULL) {
@@ -101,6 +111,98 @@ void client_send(struct client *c, int type, const void *data, size_t len)
 	watch_set(c->w, client_reading(c) | LOOP_OUT);
 }
 
+void client_output(struct client *c, const char *data, size_t len)
+{
+	if (c->tty >= 0) {
+		buf_add(&c->tty_out, data, len);
+		return;
+	}
+	/* split into messages the client accepts */
+	while (len > 0) {
+		size_t n = len > MSG_MAX ? MSG_MAX : len;
+		proto_put(&c->out, MSG_OUTPUT, data, n);
+		data += n;
+		len -= n;
+	}
+}
+
+static void tty_flush(struct client *c);
+
+/* The terminal took more, or has keys (read here once the client handed
+ * them over, as tmux's server reads them: the client is not woken). One
+ * that hung up is let go: the client sees it gone too, and ends. */
+static void on_tty(struct watch *w, int events, void *arg)
+{
+	(void)w;
+	struct client *c = arg;
+	if (events & LOOP_OUT) {
+		tty_flush(c);
+		if (c->full && c->tty_out.len == 0 && c->out.len == 0 && c->attached)
+			server_redraw(c->srv, false); /* it skipped frames while behind */
+	}
+	if (c->tty < 0 || !(events & (LOOP_IN | LOOP_ERR)))
+		return;
+	if (c->tty_input == NULL) {
+		tty_close(c); /* an error, and no keys expected */
+		return;
+	}
+	char buf[16384];
+	ssize_t n = read(c->tty, buf, sizeof buf);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		tty_close(c);
+		return;
+	}
+	c->tty_input(c, buf, (size_t)n); /* may end the client */
+}
+
+static int tty_events(const struct client *c)
+{
+	return (c->tty_input != NULL ? LOOP_IN : 0) | (c->tty_out.len > 0 ? LOOP_OUT : 0);
+}
+
+void client_tty_watch(struct client *c)
+{
+	if (c->tty < 0)
+		return;
+	if (c->tty_w == NULL && tty_events(c) != 0)
+		c->tty_w = watch_add(c->srv->loop, c->tty, tty_events(c), on_tty, c);
+	else if (c->tty_w != NULL)
+		watch_set(c->tty_w, tty_events(c));
+}
+
+/* The terminal given back: from now on the client writes what it is sent. */
+static void tty_close(struct client *c)
+{
+	watch_del(c->tty_w);
+	c->tty_w = NULL;
+	close(c->tty);
+	c->tty = -1;
+	c->tty_input = NULL;
+}
+
+/* What the terminal takes now; the rest when it can take more. A
+ * terminal that fails (hung up) is let go, its bytes dropped: the client
+ * sees it gone too, and ends. */
+static void tty_flush(struct client *c)
+{
+	while (c->tty_out.len > 0) {
+		ssize_t n = write(c->tty, buf_data(&c->tty_out), c->tty_out.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			buf_clear(&c->tty_out);
+			tty_close(c);
+			return;
+		}
+		buf_drop(&c->tty_out, (size_t)n);
+	}
+	client_tty_watch(c);
+}
+
 void client_send_line(struct client *c, const char *text)
 {
 	buf_addstr(&c->out, text);
@@ -119,18 +221,21 @@ void client_message(struct client *c, const char *fmt, ...)
 
 bool client_behind(const struct client *c)
 {
-	return c->out.len > OUT_HIGH;
+	return c->out.len + c->tty_out.len > OUT_HIGH;
 }
 
 void client_push(struct client *c)
 {
+	if (c->tty_out.len > 0)
+		tty_flush(c);
 	while (c->out.len > 0) {
 		ssize_t n = write(c->fd, buf_data(&c->out), c->out.len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return;
+			break; /* the rest when it can take it (or its error) */
 		buf_drop(&c->out, (size_t)n);
 	}
-	watch_set(c->w, client_reading(c) | (c->closing ? LOOP_OUT : 0)); /* the loop drops a closing one */
+	/* the loop drops a closing one; unchanged interest costs nothing */
+	watch_set(c->w, client_reading(c) | (c->closing || c->out.len > 0 ? LOOP_OUT : 0));
 }

@@ -42,6 +42,8 @@ struct attach {
 	off_t log_start; /* server.log's size when attaching */
 	struct term_colors colors;
 	uint64_t colors_timer;
+	bool tty_passed;       /* the server has the terminal (send_hello) */
+	struct watch *stdin_w; /* NULL once the keys are handed over too */
 };
 
 int client_connect(const char *path)
@@ -86,6 +88,8 @@ static void send_msg(struct attach *a, int type, const void *p, size_t len)
 
 /* The terminal's answers are in (or it gave none in time): the server
  * answers the panes' colour queries with them from now on. */
+static void keys_hand_over(struct attach *a);
+
 static void colors_send(struct attach *a)
 {
 	if (a->colors_timer != 0)
@@ -95,6 +99,7 @@ static void colors_send(struct attach *a)
 	memcpy(m.rgb, a->colors.rgb, sizeof m.rgb);
 	if (m.known != 0)
 		send_msg(a, MSG_COLORS, &m, sizeof m);
+	keys_hand_over(a);
 }
 
 static void colors_timeout(void *arg)
@@ -203,6 +208,75 @@ static void on_signal(struct watch *w, int events, void *arg)
 	}
 }
 
+/* Once the terminal's colours are in (its answers are read here), the
+ * server reads the keys from the terminal it was given, as tmux's does:
+ * from then on this process only waits for the end and passes resizes. */
+static void keys_hand_over(struct attach *a)
+{
+	if (!a->tty_passed || a->stdin_w == NULL || a->done)
+		return;
+	send_msg(a, MSG_TTY_INPUT, "", 0);
+	watch_del(a->stdin_w);
+	a->stdin_w = NULL;
+}
+
+/* Whether fd is the terminal stdin is. */
+static bool same_terminal(int fd)
+{
+	struct stat in, t;
+	return isatty(STDIN_FILENO) && fstat(STDIN_FILENO, &in) == 0 && fstat(fd, &t) == 0 && in.st_rdev == t.st_rdev;
+}
+
+/* The hello, with the terminal for the server to draw on (as tmux's
+ * client passes its own): a description of it of its own, so that the
+ * server's O_NONBLOCK does not reach this process's stdin and stdout nor
+ * the shell's after it. Without one (output not a terminal), the server
+ * sends the frames here to be written out. */
+static void send_hello(struct attach *a, const struct buf *hello)
+{
+	char name[PATH_MAX];
+	int tty = isatty(STDOUT_FILENO) && ttyname_r(STDOUT_FILENO, name, sizeof name) == 0
+			  ? open(name, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+			  : -1;
+	if (tty >= 0 && !isatty(tty)) {
+		close(tty);
+		tty = -1;
+	}
+	if (tty < 0) {
+		send_msg(a, MSG_HELLO, buf_data(hello), hello->len);
+		return;
+	}
+	proto_put(&a->out, MSG_HELLO, buf_data(hello), hello->len);
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(int))];
+	} ctl = { 0 };
+	struct iovec iov = { .iov_base = buf_data(&a->out), .iov_len = 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = &ctl, .msg_controllen = sizeof ctl };
+	struct cmsghdr *h = CMSG_FIRSTHDR(&mh);
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(h), &tty, sizeof tty);
+	/* its first byte carries the terminal; the rest goes as any message */
+	ssize_t n;
+	do
+		n = sendmsg(a->sock, &mh, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	a->tty_passed = n == 1 && same_terminal(tty);
+	close(tty);
+	struct buf rest = { 0 };
+	if (n == 1)
+		buf_add(&rest, buf_data(&a->out) + 1, a->out.len - 1);
+	else
+		buf_add(&rest, buf_data(&a->out), a->out.len);
+	buf_clear(&a->out);
+	int r = safefile_write_all(a->sock, buf_data(&rest), rest.len);
+	buf_free(&rest);
+	while (r < 0 && !a->done)
+		on_sock(NULL, LOOP_IN, a);
+}
+
 static int attach_loop(struct attach *a, const char *profile)
 {
 	const char *term = getenv("TERM");
@@ -217,17 +291,19 @@ static int attach_loop(struct attach *a, const char *profile)
 	bool tc = ct != NULL && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0);
 	buf_add(&hello, tc ? "truecolor" : "", tc ? 10 : 1);
 	colors_ask(a);
-	send_msg(a, MSG_HELLO, buf_data(&hello), hello.len);
+	send_hello(a, &hello);
 	buf_free(&hello);
-	struct watch *w[3] = {
-		watch_add(a->loop, STDIN_FILENO, LOOP_IN, on_stdin, a),
+	a->stdin_w = watch_add(a->loop, STDIN_FILENO, LOOP_IN, on_stdin, a);
+	struct watch *w[2] = {
 		watch_add(a->loop, a->sock, LOOP_IN, on_sock, a),
 		watch_add(a->loop, a->sig, LOOP_IN, on_signal, a),
 	};
-	while (!a->done && w[0] != NULL && w[1] != NULL && w[2] != NULL)
+	bool ok = a->stdin_w != NULL && w[0] != NULL && w[1] != NULL;
+	while (!a->done && ok)
 		if (loop_once(a->loop, -1) < 0)
 			break;
-	for (int i = 0; i < 3; i++)
+	watch_del(a->stdin_w);
+	for (int i = 0; i < 2; i++)
 		watch_del(w[i]);
 	return a->status;
 }

@@ -162,6 +162,15 @@ struct client {
 	int fd;
 	struct watch *w;
 	struct buf in, out;
+	/* the client's terminal, passed with its hello (SCM_RIGHTS): frames
+	 * are written to it here, as tmux does, rather than relayed by the
+	 * client (one process fewer between a key and its echo); -1: relayed */
+	int tty;
+	struct buf tty_out;  /* what the terminal has not taken yet */
+	struct watch *tty_w; /* waits for it to take more, or for keys */
+	/* once the client hands its keys over too (MSG_TTY_INPUT): what is
+	 * read from the terminal goes here (shell/server-client.c), else NULL */
+	void (*tty_input)(struct client *, const char *data, size_t len);
 	bool attached;
 	bool closing; /* drop once out is sent */
 	int rows, cols;
@@ -282,6 +291,13 @@ void client_accept(struct server *);
 void client_drop(struct client *, const char *why);
 void client_fail(struct client *, const char *why);
 void client_send(struct client *, int type, const void *data, size_t len);
+/* Bytes for the client's terminal: to the terminal itself when the
+ * client passed it, else in MSG_OUTPUT messages; sent by client_push(),
+ * which the caller calls before its turn ends. */
+void client_output(struct client *, const char *data, size_t len);
+/* The loop's interest in the client's terminal, after tty_input or the
+ * bytes waiting for it changed. */
+void client_tty_watch(struct client *);
 /* A control-interface client: text and a newline, unframed. */
 void client_send_line(struct client *, const char *text);
 /* Whether c is still connected: a key or message may drop its client. */

@@ -15,6 +15,7 @@
 #define READ_MAX    65536
 #define READ_SIDE   4096
 #define READ_HIDDEN 4096
+#define READ_SHORT  256  /* a read this short emptied the PTY: no second read to learn so */
 #define READ_REST   1    /* ms a flooding pane not typed into waits between reads */
 #define TYPING_MS   1000 /* ... for this long after a key was typed */
 
@@ -94,6 +95,8 @@ static void pane_read(struct pane *p)
 		}
 		vt_write(p->vt, buf, (size_t)n);
 		total += (size_t)n;
+		if (n < READ_SHORT)
+			break; /* an echo, a prompt: the loop comes back when there is more */
 	}
 	/* only what can be seen makes a flood that holds drawing back: a
 	 * hidden window pouring out output must not slow another's echo */

@@ -12,7 +12,7 @@ void proto_put(struct buf *out, enum msg_type type, const void *payload, size_t 
 
 static int known(uint32_t type)
 {
-	return (type >= MSG_HELLO && type <= MSG_COLORS) || (type >= MSG_OUTPUT && type <= MSG_EVENT);
+	return (type >= MSG_HELLO && type <= MSG_TTY_INPUT) || (type >= MSG_OUTPUT && type <= MSG_EVENT);
 }
 
 int proto_get(const struct buf *in, struct msg_hdr *h, const char **payload)

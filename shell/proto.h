@@ -11,7 +11,7 @@
 #include "policy/buf.h"
 
 #define MSG_MAX          (1u << 20)
-#define PROTO_VERSION    1
+#define PROTO_VERSION    2
 #define COMMAND_ARGS_MAX 1024 /* strings in one MSG_COMMAND (a wall of panes in one `new`) */
 
 enum msg_type {
@@ -22,6 +22,7 @@ enum msg_type {
 	MSG_COMMAND,   /* "CWD\0ARG0\0ARG1\0...": a verb without a terminal */
 	MSG_SUBSCRIBE, /* int32 pane (0: all): denial events until either side goes (shell/control.c) */
 	MSG_COLORS,    /* struct msg_colors: the attached terminal's own colours (shell/term-colors.h) */
+	MSG_TTY_INPUT, /* empty: the client stopped reading its terminal; read the one it passed */
 	/* server -> client */
 	MSG_OUTPUT = 64, /* bytes to write to the terminal */
 	MSG_EXIT,        /* text: why the client should exit ("detached") */

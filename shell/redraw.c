@@ -13,16 +13,10 @@
 #include "shell/mode.h"
 #include "shell/proto.h"
 
+/* Every frame is pushed (client_push) once drawn. */
 static void sink_client(void *arg, const char *data, size_t len)
 {
-	struct client *c = arg;
-	/* split into messages the client accepts */
-	while (len > 0) {
-		size_t n = len > MSG_MAX ? MSG_MAX : len;
-		client_send(c, MSG_OUTPUT, data, n);
-		data += n;
-		len -= n;
-	}
+	client_output(arg, data, len);
 }
 
 static void draw_pane(struct client *c, struct pane *p, bool active, bool all)

@@ -49,6 +49,7 @@ void client_accept(struct server *s)
 	}
 	c->srv = s;
 	c->fd = fd;
+	c->tty = -1;
 	c->w = watch_add(s->loop, fd, LOOP_IN, on_client, c);
 	c->next = s->clients;
 	s->clients = c;
@@ -227,6 +228,13 @@ static void client_input(struct client *c, const char *p, size_t len)
 	c->keys_timer = c->keys.len > 0 ? timer_add(c->srv->loop, KEYS_LATE_MS, client_keys_late, c) : 0;
 }
 
+/* Keys read from the client's terminal itself (client-io.c, on_tty). */
+static void client_tty_keys(struct client *c, const char *p, size_t len)
+{
+	c->srv->last_input = loop_now_ms();
+	client_input(c, p, len);
+}
+
 static void client_command(struct client *c, const char *p, size_t len)
 {
 	const char *argv[COMMAND_ARGS_MAX + 1];
@@ -268,6 +276,12 @@ static bool client_dispatch(struct client *c)
 		case MSG_COLORS:
 			client_colors(c, p, h.len);
 			break;
+		case MSG_TTY_INPUT:
+			if (c->attached && c->tty >= 0) {
+				c->tty_input = client_tty_keys;
+				client_tty_watch(c);
+			}
+			break;
 		case MSG_RESIZE:
 			client_resize(c, p, h.len);
 			break;
@@ -295,6 +309,33 @@ static bool client_dispatch(struct client *c)
 	return true;
 }
 
+/* A read of the client's socket; a terminal passed before it attached
+ * is kept (one, and only a terminal: frames are all it is given). */
+static ssize_t client_read(struct client *c, char *buf, size_t len)
+{
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(int) * 4)];
+	} ctl;
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = &ctl, .msg_controllen = sizeof ctl };
+	ssize_t n = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC);
+	for (struct cmsghdr *h = CMSG_FIRSTHDR(&mh); n >= 0 && h != NULL; h = CMSG_NXTHDR(&mh, h)) {
+		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+			continue;
+		size_t nfd = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < nfd; i++) {
+			int fd;
+			memcpy(&fd, CMSG_DATA(h) + i * sizeof fd, sizeof fd);
+			if (c->tty < 0 && !c->attached && isatty(fd) && fcntl(fd, F_SETFL, O_NONBLOCK) == 0)
+				c->tty = fd;
+			else
+				close(fd);
+		}
+	}
+	return n;
+}
+
 static void on_client(struct watch *w, int events, void *arg)
 {
 	(void)w;
@@ -308,7 +349,7 @@ static void on_client(struct watch *w, int events, void *arg)
 	if (!(events & (LOOP_IN | LOOP_ERR)))
 		return;
 	char buf[READ_MAX];
-	ssize_t n = read(c->fd, buf, sizeof buf);
+	ssize_t n = client_read(c, buf, sizeof buf);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n == 0 && c->ctl && !c->ctl_eof && (c->out.len > 0 || c->subscribed)) {

@@ -19,6 +19,8 @@ static bool in_sel(const struct ui_sel *s, int row, int col)
 
 static wchar_t safe_char(uint32_t ch, int width)
 {
+	if (ch >= 0x20 && ch < 0x7f) /* most cells: printable ASCII, one column */
+		return width == 1 ? (wchar_t)ch : L'?';
 	if (ch == 0)
 		return L' ';
 	if (ch < 0x20 || (ch >= 0x7f && ch < 0xa0) || ch > 0x10ffff)

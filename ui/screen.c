@@ -1,6 +1,6 @@
 /* screen: one curses SCREEN per client. curses writes into a memfd (never
  * a pipe: a full pipe would block the server on its own output), and
- * ui_flush() takes the bytes out and rewinds it. Drawing goes straight
+ * ui_flush() reads the bytes where they are (mapped) and rewinds it. Drawing goes straight
  * into newscr, the screen doupdate() sends, and stdscr is shrunk to one
  * cell: a third full copy of the screen per client would only cost
  * memory (tmux keeps none). The mouse is turned on
@@ -8,6 +8,7 @@
 #include "ui/ui-private.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,11 @@
 #define MOUSE_ON  "\033[?1000h\033[?1002h\033[?1006h"
 #define MOUSE_OFF "\033[?1006l\033[?1002l\033[?1000l"
 #define ALL_OFF   "\033[?2004l" MOUSE_OFF
+
+/* A frame is read straight from the memfd's pages when it fits in the
+ * mapping; the file is emptied when a frame left more than UI_KEEP. */
+#define UI_MAP  (4u << 20)
+#define UI_KEEP (256u << 10)
 
 static void ui_colors(struct ui *ui)
 {
@@ -40,14 +46,28 @@ static void ui_colors(struct ui *ui)
  * but whose xterm-like entry has 256 gets xterm-direct256 (the same
  * xterm sequences, palette indices kept, 24-bit colour for the rest), so
  * colours are passed through rather than brought down to 256. */
+static SCREEN *ui_newterm(const char *term, FILE *out, FILE *in)
+{
+	/* curses catches SIGTSTP only if it is at its default when the first
+	 * screen is made, and otherwise leaves it alone for good: it would
+	 * set and reset the handler around every doupdate(), two system
+	 * calls a frame, to suspend a server that has no terminal. */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	bool masked = sigaction(SIGTSTP, &ign, &old) == 0;
+	SCREEN *s = newterm(term, out, in);
+	if (masked)
+		sigaction(SIGTSTP, &old, NULL);
+	return s;
+}
+
 static SCREEN *ui_screen(const char *term, bool truecolor, FILE *out, FILE *in)
 {
 	if (truecolor && strncmp(term, "xterm", 5) == 0 && strstr(term, "direct") == NULL) {
-		SCREEN *s = newterm("xterm-direct256", out, in);
+		SCREEN *s = ui_newterm("xterm-direct256", out, in);
 		if (s != NULL)
 			return s;
 	}
-	return newterm(term, out, in);
+	return ui_newterm(term, out, in);
 }
 
 struct ui *ui_new(const char *term, bool truecolor, int rows, int cols, char *err, size_t errlen)
@@ -58,7 +78,8 @@ struct ui *ui_new(const char *term, bool truecolor, int rows, int cols, char *er
 		return NULL;
 	}
 	ui->fd = memfd_create("sandmux-ui", MFD_CLOEXEC);
-	ui->out = ui->fd >= 0 ? fdopen(ui->fd, "w") : NULL;
+	ui->map = ui->fd >= 0 ? mmap(NULL, UI_MAP, PROT_READ, MAP_SHARED, ui->fd, 0) : MAP_FAILED;
+	ui->out = ui->fd >= 0 && ui->map != MAP_FAILED ? fdopen(ui->fd, "w") : NULL;
 	ui->in = fopen("/dev/null", "re");
 	if (ui->out == NULL || ui->in == NULL) {
 		snprintf(err, errlen, "terminal buffer: %s", strerror(errno));
@@ -84,21 +105,28 @@ struct ui *ui_new(const char *term, bool truecolor, int rows, int cols, char *er
 	return ui;
 }
 
+/* The frame curses wrote, from the start of the memfd to its offset:
+ * read in place, then the offset rewound (the next frame writes over
+ * it; only the bytes up to the offset count). */
 static void ui_take(struct ui *ui, void (*sink)(void *, const char *, size_t), void *arg)
 {
 	fflush(ui->out);
 	off_t end = lseek(ui->fd, 0, SEEK_CUR);
+	if (end <= 0)
+		return;
+	if (sink != NULL && (size_t)end <= UI_MAP)
+		sink(arg, ui->map, (size_t)end);
 	char buf[65536];
-	for (off_t at = 0; at < end;) {
+	for (off_t at = 0; sink != NULL && (size_t)end > UI_MAP && at < end;) {
 		ssize_t n = pread(ui->fd, buf, sizeof buf, at);
 		if (n <= 0)
 			break;
-		if (sink != NULL)
-			sink(arg, buf, (size_t)n);
+		sink(arg, buf, (size_t)n);
 		at += n;
 	}
-	if (ftruncate(ui->fd, 0) == 0)
-		lseek(ui->fd, 0, SEEK_SET);
+	if ((size_t)end > UI_KEEP && ftruncate(ui->fd, 0) != 0)
+		return;
+	lseek(ui->fd, 0, SEEK_SET);
 }
 
 void ui_park(struct ui *ui, void (*sink)(void *, const char *, size_t), void *arg)
@@ -129,6 +157,8 @@ void ui_free(struct ui *ui, void (*sink)(void *, const char *, size_t), void *ar
 		ui_park(ui, sink, arg);
 		delscreen(ui->scr);
 	}
+	if (ui->map != NULL && ui->map != MAP_FAILED)
+		munmap(ui->map, UI_MAP);
 	if (ui->out != NULL)
 		fclose(ui->out);
 	else if (ui->fd >= 0)

@@ -82,8 +82,12 @@ void ui_text(struct ui *ui, int y, int x, int w, const char *text, enum ui_style
 	wchar_t blank[2] = { L' ', 0 };
 	cchar_t cc;
 	setcchar(&cc, blank, at, 0, &pair);
-	for (; col < w; col++)
-		mvwadd_wch(newscr, y, x + col, &cc);
+	/* the blanks in one call; the last one added as before, so curses'
+	 * cursor is left where it was */
+	if (col + 1 < w)
+		mvwhline_set(newscr, y, x + col, &cc, w - col - 1);
+	if (col < w)
+		mvwadd_wch(newscr, y, x + w - 1, &cc);
 }
 
 void ui_vline(struct ui *ui, int x, int y, int h, enum ui_style s)

@@ -13,7 +13,8 @@ struct vt_attr;
 struct ui {
 	SCREEN *scr;
 	FILE *out, *in;
-	int fd; /* memfd behind out */
+	int fd;    /* memfd behind out */
+	char *map; /* the memfd mapped (UI_MAP bytes), read without copying */
 	int rows, cols;
 	int ncolors;             /* 0: no colour */
 	bool direct;             /* the terminal takes 24-bit colours as colour numbers */

@@ -841,6 +841,66 @@ static void test_random_bytes(struct unit *u)
 	vt_free(vt);
 }
 
+/* Runs of printable ASCII long enough to go straight into the grid give
+ * the cells libvterm would: around wraps, modes, character sets and
+ * what libvterm's decoder and last glyph carry over. */
+static void test_ascii_runs(struct unit *u)
+{
+	struct vt *vt = vt_new(4, 12, 10);
+	put(vt, "\033[1;4H\033[31mabcdefghijklmnopqrstu\033[m"); /* wraps after l */
+	CHECK_STR(u, row_text(vt, 0), "   abcdefghi");
+	CHECK_STR(u, row_text(vt, 1), "jklmnopqrstu");
+	CHECK(u, vt_row_wrapped(vt, 0));
+	CHECK_INT(u, vt_cell(vt, 0, 5)->attr.fg, VT_COLOR_INDEX | 1);
+	int r, c;
+	vt_cursor(vt, &r, &c);
+	CHECK(u, r == 1 && c == 11);
+	/* a combining mark after a run at the last column joins its glyph */
+	put(vt, "\033[3;1Habcdefghijkl\xcc\x81");
+	CHECK_INT(u, vt_cell(vt, 2, 11)->ch[0], 'l');
+	CHECK_INT(u, vt_cell(vt, 2, 11)->ch[1], 0x301);
+	/* an unfinished UTF-8 sequence, then a line of text: U+FFFD first */
+	put(vt, "\033[4;1Hx\xc3\r");
+	put(vt, "abcdefghijk");
+	CHECK_INT(u, vt_cell(vt, 3, 0)->ch[0], 0xfffd);
+	CHECK_INT(u, vt_cell(vt, 3, 1)->ch[0], 'a');
+	/* DEL and NUL inside text are dropped */
+	static const char del[] = "\033[4;1Habcdef\177ghijkl\0mnopqrstuv";
+	vt_write(vt, del, sizeof del - 1);
+	CHECK_STR(u, row_text(vt, 2), "abcdefghijkl"); /* scrolled up by the wrap */
+	CHECK_STR(u, row_text(vt, 3), "mnopqrstuv");
+	/* insert mode shifts what was there */
+	put(vt, "\033[2J\033[1;1H0123\033[1;1H\033[4habcdefgh\033[4l");
+	CHECK_STR(u, row_text(vt, 0), "abcdefgh0123");
+	/* only the first argument of SM counts in libvterm */
+	put(vt, "\033[2;1H0123\033[2;1H\033[20;4habcdefgh\033[4;20l");
+	CHECK_STR(u, row_text(vt, 1), "abcdefgh");
+	/* DEC line drawing, and a single shift into it for one glyph */
+	put(vt, "\033[3;1H\033(0lqqqqqqqqqk\033(B");
+	CHECK_INT(u, vt_cell(vt, 2, 1)->ch[0], 0x2500);
+	put(vt, "\033[4;1H\033*0\033Nqqqqqqqqqqq\033*B");
+	CHECK_INT(u, vt_cell(vt, 3, 0)->ch[0], 0x2500);
+	CHECK_INT(u, vt_cell(vt, 3, 1)->ch[0], 'q');
+	/* a double-width line wraps at half the width */
+	put(vt, "\033[2J\033[1;1H\033#6abcdefghij");
+	CHECK_STR(u, row_text(vt, 0), "abcdef");
+	CHECK_STR(u, row_text(vt, 1), "ghij");
+	vt_free(vt);
+	/* a run starting on the second half of a wide character blanks the
+	 * first; one ending on the first half blanks the second */
+	vt = vt_new(2, 20, 0);
+	put(vt, "\xe4\xb8\xad\xe4\xb8\xad\033[1;2Habcdefghijk");
+	CHECK_INT(u, vt_cell(vt, 0, 0)->ch[0], 0);
+	CHECK_STR(u, row_text(vt, 0), " abcdefghijk");
+	put(vt, "\033[2;12H\xe4\xb8\xad\033[2;1Habcdefghijkl");
+	CHECK_STR(u, row_text(vt, 1), "abcdefghijkl");
+	CHECK_INT(u, vt_cell(vt, 1, 12)->width, 1);
+	/* no autowrap: the last column is written over */
+	put(vt, "\033[?7l\033[2;1Habcdefghijklmnopqrstuvwxyz\033[?7h");
+	CHECK_STR(u, row_text(vt, 1), "abcdefghijklmnopqrsz");
+	vt_free(vt);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -856,6 +916,7 @@ int main(void)
 	test_scroll_region(&u);
 	test_scrollback(&u);
 	test_wide_and_combining(&u);
+	test_ascii_runs(&u);
 	test_sgr(&u);
 	test_altscreen(&u);
 	test_resize(&u);
