@@ -203,6 +203,8 @@ struct observer_core {
 	struct lastdir {                   /* observer_recall(); NULL: none */
 		char *raw;                 /* a creation's directory as written (absolute) */
 		char *canon;               /* and as procpath_canon() resolved it */
+		dev_t dev;                 /* the directory raw led to then */
+		ino_t ino;
 	} last;
 };
 
@@ -658,20 +660,43 @@ static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s,
 	return (size_t)(sl - c->raw[0]);
 }
 
+/* The directory raw (absolute, in the process's root) leads to now:
+ * true with its identity, false when it cannot be opened. */
+static bool lastdir_identify(const struct observer_core *o, const char *raw, dev_t *dev, ino_t *ino)
+{
+	struct stat st;
+	int fd = procpath_open(o->root, raw, true);
+	bool ok = fd >= 0 && fstat(fd, &st) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (ok) {
+		*dev = st.st_dev;
+		*ino = st.st_ino;
+	}
+	return ok;
+}
+
 /* A creation in the directory the previous one was resolved in, as
- * written: decided on that resolution instead of resolving it again (an
- * openat2, a readlink and a stat: about half of a creation's cost).
- * Only what the observer sees can change where that directory leads (a
- * rename, link, symlink or mkdir: observer_forget), so the answer is
- * the one resolving would give, barring a change made outside this
- * sandbox between two calls, which is no stronger than the race
- * observer.h describes. allowed: the call is allowed as written. True
- * when the call is decided and allowed. */
+ * written: decided on that resolution instead of resolving it again (a
+ * readlink, a stat and the normalising of the path). The calls the
+ * observer sees that change where that directory leads (a rename, link,
+ * symlink or mkdir) drop it (observer_forget), but another sandbox on
+ * the same workspace (another pane) or the host may swap it for a
+ * symlink between two calls, without any race: so the directory as
+ * written is opened again and must still be the one resolved
+ * (device and inode). The same directory keeps its canonical path but
+ * for a rename of it, which every observer refuses into a protected or
+ * denied place. allowed: the call is allowed as written. True when the
+ * call is decided and allowed. */
 static bool observer_recall(struct observer_core *o, const struct sysdesc *s, struct check *c, struct decision *dec,
 			    bool allowed)
 {
 	size_t n = recall_dir(o, s, c);
+	dev_t dev;
+	ino_t ino;
 	if (n == 0 || o->last.raw == NULL || strncmp(o->last.raw, c->raw[0], n) != 0 || o->last.raw[n] != '\0')
+		return false;
+	if (!lastdir_identify(o, o->last.raw, &dev, &ino) || dev != o->last.dev || ino != o->last.ino)
 		return false;
 	char path[2 * PATH_MAX + 2];
 	const char *name = c->raw[0] + n + 1;
@@ -696,7 +721,8 @@ static void observer_remember(struct observer_core *o, const struct sysdesc *s, 
 	lastdir_clear(&o->last);
 	o->last.raw = strndup(c->raw[0], n);
 	o->last.canon = strndup(c->path[0], sl == c->path[0] ? 1 : (size_t)(sl - c->path[0]));
-	if (o->last.raw == NULL || o->last.canon == NULL)
+	if (o->last.raw == NULL || o->last.canon == NULL ||
+	    !lastdir_identify(o, o->last.raw, &o->last.dev, &o->last.ino))
 		lastdir_clear(&o->last);
 }
 
