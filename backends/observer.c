@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,7 +286,44 @@ struct check {
 	bool follow;        /* the first path's final symlink is followed */
 	bool unresolved[2]; /* procpath_canon() could not resolve it */
 	bool carry[2];      /* a name a rename moves or a link makes: what is below it moves too */
+	/* openat2 with RESOLVE_IN_ROOT: the kernel resolves the path with
+	 * the dirfd as "/" (absolute paths and symlinks, ".." stop there):
+	 * the path in that root, and a copy of the dirfd; NULL, -1: none */
+	char *in_root;
+	int root;
 };
+
+/* Whether an openat2 resolves in its dirfd (RESOLVE_IN_ROOT). */
+static bool openat2_in_root(const struct seccomp_notif *req)
+{
+	uint64_t resolve = 0;
+	return req->data.args[3] >= 3 * sizeof(uint64_t) &&
+	       procpath_read_mem((pid_t)req->pid, req->data.args[2] + 2 * sizeof(uint64_t), &resolve, sizeof resolve,
+				 false) == sizeof resolve &&
+	       (resolve & RESOLVE_IN_ROOT) != 0;
+}
+
+/* RESOLVE_IN_ROOT: the path, made absolute in the dirfd (the cwd for
+ * AT_FDCWD) as root, into c->in_root, and a copy of that root into
+ * c->root; abs: where that is as the process sees it. -1 when it
+ * cannot be told (the caller refuses: observer_unresolvable). */
+static int plan_in_root(const struct seccomp_notif *req, int dirfd, struct check *c, char *abs, size_t size)
+{
+	char path[PATH_MAX], link[64];
+	pid_t pid = (pid_t)req->pid;
+	if (procpath_read_mem(pid, req->data.args[1], path, sizeof path, true) <= 0 ||
+	    memchr(path, '\0', sizeof path) == NULL || (c->in_root = malloc(strlen(path) + 2)) == NULL)
+		return -1;
+	snprintf(c->in_root, strlen(path) + 2, "/%s", path);
+	char *n = path_normalize(c->in_root); /* ".." stops at the root */
+	free(c->in_root);
+	c->in_root = n;
+	snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
+	c->root = dirfd == AT_FDCWD ? open(link, O_PATH | O_DIRECTORY | O_CLOEXEC) : procpath_take_fd(pid, dirfd);
+	if (c->root < 0)
+		return -1;
+	return procpath_join(pid, dirfd, strcmp(n, "/") == 0 ? "." : n + 1, abs, size);
+}
 
 static void plan_checks(struct observer_core *o, const struct seccomp_notif *req, const struct sysdesc *s,
 			struct check *c)
@@ -301,6 +339,15 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 	if (op < 0)
 		return;
 	c->follow = follows(s, flags);
+	if (s->kind == K_OPENAT2 && openat2_in_root(req)) {
+		c->op[0] = (enum fs_op)op;
+		if (plan_in_root(req, (int)req->data.args[0], c, abs, sizeof abs) == 0)
+			c->raw[0] = strdup(abs);
+		else if (c->in_root != NULL) /* refused as unresolved */
+			c->raw[0] = strdup(c->in_root);
+		c->path[0] = c->raw[0] != NULL && c->root >= 0 ? path_normalize(c->raw[0]) : NULL;
+		return;
+	}
 	for (int i = 0; i < 2; i++) {
 		errno = 0;
 		if (path[i] < 0 ||
@@ -330,7 +377,13 @@ static void refine_checks(const struct observer_core *o, const struct sysdesc *s
 		if (c->raw[i] == NULL)
 			continue;
 		free(c->path[i]);
-		c->path[i] = procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists, last, sizeof last);
+		if (c->in_root == NULL || i > 0)
+			c->path[i] =
+				procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists, last, sizeof last);
+		else if (c->root >= 0)
+			c->path[i] = procpath_canon(c->root, c->in_root, c->follow, &exists, last, sizeof last);
+		else
+			c->path[i] = NULL;
 		c->unresolved[i] = c->path[i] == NULL;
 		char *led = c->unresolved[i] && strcmp(last, c->raw[i]) != 0 ? strdup(last) : NULL;
 		if (led != NULL) { /* where a symlink led: what observer_unresolvable() judges */
@@ -567,7 +620,8 @@ static int observer_unresolvable(const struct observer_core *o, const struct che
 		if (c->raw[i] == NULL || !c->unresolved[i])
 			continue;
 		bool create = c->op[i] == OP_CREATE || c->op[i] == OP_RENAME;
-		if ((proc_link_path(c->raw[i]) && !launch_dev_allowed(c->raw[i])) ||
+		/* in_root: anything unresolved there */
+		if (c->in_root != NULL || (proc_link_path(c->raw[i]) && !launch_dev_allowed(c->raw[i])) ||
 		    (create && path_may_match(&o->protect, c->raw[i])) || path_may_match(&o->deny, c->raw[i]) ||
 		    path_may_match(&o->ignore, c->raw[i])) {
 			*dec = unresolvable;
@@ -622,7 +676,7 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
  * left out before and stays out). */
 static bool observer_resolve_anyway(const struct observer_core *o, const struct check *c)
 {
-	if (ignore_active(&o->policy->ignore))
+	if (ignore_active(&o->policy->ignore) || c->in_root != NULL)
 		return true;
 	for (int i = 0; i < 2; i++)
 		if (c->path[i] != NULL &&
@@ -649,7 +703,7 @@ static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s,
 {
 	const struct policy *p = o->policy;
 	if ((s->kind != K_OPEN && s->kind != K_OPENAT2 && s->kind != K_CREATE) || c->raw[0] == NULL ||
-	    c->raw[1] != NULL || c->follow || c->op[0] != OP_CREATE || ignore_active(&p->ignore))
+	    c->in_root != NULL || c->raw[1] != NULL || c->follow || c->op[0] != OP_CREATE || ignore_active(&p->ignore))
 		return 0;
 	const char *sl = strrchr(c->raw[0], '/');
 	if (sl == NULL || sl == c->raw[0] || sl[1] == '\0' || strcmp(sl + 1, ".") == 0 || strcmp(sl + 1, "..") == 0 ||
@@ -787,8 +841,14 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = { { NULL, NULL }, { NULL, NULL },   { OP_READ, OP_READ },
-			   false,          { false, false }, { false, false } };
+	struct check c = { { NULL, NULL },
+			   { NULL, NULL },
+			   { OP_READ, OP_READ },
+			   false,
+			   { false, false },
+			   { false, false },
+			   NULL,
+			   -1 };
 	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;
@@ -843,6 +903,9 @@ out:
 		free(c.raw[i]);
 		free(c.path[i]);
 	}
+	free(c.in_root);
+	if (c.root >= 0)
+		close(c.root);
 }
 
 int observer_core_step(struct observer_core *o)

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Paths the kernel resolves another way than from the process's root:
+# openat2 with RESOLVE_IN_ROOT (the dirfd is "/" for the path and its
+# symlinks). A protected name missing at launch is not made through it,
+# checked on the host after the run; a harmless one still is.
+. "$TESTS/sandbox/common.inc"
+cd "$ws" || exit 1
+fsops="$ws/.t/fsops"
+cc -O0 -o "$fsops" "$TESTS/sandbox/fsops.c" || { fail "build the fsops helper"; exit 1; }
+git init -q . && rm -f .git/info/attributes && mkdir -p sub d
+out=$(sbx -- "$fsops" symlink . .git/info/tmp symlink / .git/info/r dir 1 .git/info \
+	inroot 1 /tmp/attributes inroot 1 /r/attributes inroot 1 /../attributes \
+	dir 2 . inroot 2 /.git/info/tmp/attributes dir 3 sub inroot 3 /ok.txt inroot 3 /../ok2.txt 2>&1)
+refuse "RESOLVE_IN_ROOT: no .git/info/attributes through the dirfd's root" test -e .git/info/attributes
+contains "RESOLVE_IN_ROOT: the denial names the protected path" "$out" ".git/info/attributes"
+check "RESOLVE_IN_ROOT: a harmless name is still made, in the dirfd" test -f sub/ok.txt -a -f sub/ok2.txt
+exit $T_FAILED
