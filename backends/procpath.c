@@ -233,8 +233,9 @@ static char *canon_name(int root, const char *abs, int *fd, const char **name_ou
 }
 
 /* A symlink's target made absolute against from, the symlink's
- * canonical path in the root: 0, or -1 when it cannot be read or is
- * too long. */
+ * canonical path in the root: 0, or -1 when it cannot be read, or
+ * cannot be joined (then out holds the target as it is: a relative
+ * path, which the observer refuses as leading it cannot tell where). */
 static int link_target(int dirfd, const char *name, const char *from, char *out, size_t size)
 {
 	char target[PATH_MAX];
@@ -246,7 +247,10 @@ static int link_target(int dirfd, const char *name, const char *from, char *out,
 		return snprintf(out, size, "%s", target) < (int)size ? 0 : -1;
 	const char *sl = strrchr(from, '/');
 	int dirlen = sl != NULL && sl != from ? (int)(sl - from) : 0;
-	return snprintf(out, size, "%.*s/%s", dirlen, from, target) < (int)size ? 0 : -1;
+	if (snprintf(out, size, "%.*s/%s", dirlen, from, target) < (int)size)
+		return 0;
+	snprintf(out, size, "%s", target);
+	return -1;
 }
 
 /* canon (a canonical path, as printed from the process's root) as a
@@ -299,7 +303,9 @@ char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char 
 		int bad = hops >= 40 || from == NULL || link_target(fd, name, from, cur, sizeof cur) < 0;
 		close(fd);
 		free(r);
-		if (bad)
+		if (bad) {
+			snprintf(last, last_size, "%s", cur);
 			return NULL;
+		}
 	}
 }

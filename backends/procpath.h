@@ -65,7 +65,8 @@ int procpath_fd_path(int fd, char *buf, size_t size);
  * is followed to that target. root may be a directory below the
  * process's root (openat2's RESOLVE_IN_ROOT): abs is then a path in it,
  * and what is returned the canonical path all the same. last: the path
- * tried last (abs, or where its symlinks led). malloc'ed, or NULL when the directory
+ * tried last (abs, or where its symlinks led; a relative path: a
+ * target too long to follow). malloc'ed, or NULL when the directory
  * cannot be resolved. */
 char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size);
 

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Paths the kernel resolves another way than from the process's root:
 # openat2 with RESOLVE_IN_ROOT (the dirfd is "/" for the path and its
-# symlinks). A protected name missing at launch is not made through it,
-# checked on the host after the run; a harmless one still is.
+# symlinks), and an O_CREAT open through a dangling symlink whose target
+# is too long to join to its directory. A protected name missing at
+# launch is made through neither, checked on the host after the run; a
+# harmless one still is.
 . "$TESTS/sandbox/common.inc"
 cd "$ws" || exit 1
 fsops="$ws/.t/fsops"
@@ -14,4 +16,11 @@ out=$(sbx -- "$fsops" symlink . .git/info/tmp symlink / .git/info/r dir 1 .git/i
 refuse "RESOLVE_IN_ROOT: no .git/info/attributes through the dirfd's root" test -e .git/info/attributes
 contains "RESOLVE_IN_ROOT: the denial names the protected path" "$out" ".git/info/attributes"
 check "RESOLVE_IN_ROOT: a harmless name is still made, in the dirfd" test -f sub/ok.txt -a -f sub/ok2.txt
+t=$(awk 'BEGIN { for (i = 0; i < 814; i++) printf "d/../"; printf "x.code-workspace" }')
+sbx -- sh -c "ln -s '$t' longlink && echo x > longlink" 2>/dev/null
+check "a long symlink target was made" test -L longlink
+refuse "a dangling symlink with a long target makes no protected name" test -e x.code-workspace
+t=$(awk 'BEGIN { for (i = 0; i < 600; i++) printf "d/../"; printf "ok.txt" }')
+sbx -- sh -c "ln -s '$t' l2 && echo x > l2" 2>/dev/null
+check "a shorter one still makes a harmless name" test -f ok.txt
 exit $T_FAILED
