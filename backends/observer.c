@@ -620,9 +620,11 @@ static int observer_unresolvable(const struct observer_core *o, const struct che
 		if (c->raw[i] == NULL || !c->unresolved[i])
 			continue;
 		bool create = c->op[i] == OP_CREATE || c->op[i] == OP_RENAME;
-		/* in_root: anything unresolved there; a relative path: a
-		 * symlink's target it cannot follow (procpath_canon) */
-		if (c->in_root != NULL || c->raw[i][0] != '/' ||
+		/* in_root without a copy of that root: where it leads cannot
+		 * be told (with one, what cannot be resolved in it fails in
+		 * the kernel too); a relative path: a symlink's target it
+		 * cannot follow (procpath_canon) */
+		if ((c->in_root != NULL && c->root < 0) || c->raw[i][0] != '/' ||
 		    (proc_link_path(c->raw[i]) && !launch_dev_allowed(c->raw[i])) ||
 		    (create && path_may_match(&o->protect, c->raw[i])) || path_may_match(&o->deny, c->raw[i]) ||
 		    path_may_match(&o->ignore, c->raw[i])) {

@@ -153,6 +153,7 @@ static int memo_fill(struct procpath_memo *m, pid_t pid, int dirfd, char *out, s
 		return proc_dir(pid, dirfd, out, size);
 	}
 	m->ours = fd;
+	m->self = getpid(); /* the process ours belongs to, should this one have forked since init */
 	m->pid = pid;
 	m->fd = dirfd;
 	return snprintf(out, size, "%s", m->path) < (int)size ? 0 : -1;
