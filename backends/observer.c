@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "backends/events.h"
@@ -37,6 +40,7 @@ enum kind {
 	K_WRITE,  /* truncate: the file's content */
 	K_META,   /* chmod, chown: notified in the weaker sandbox only (see add_rules) */
 	K_EXEC,
+	K_BIND,    /* a pathname AF_UNIX address makes a socket file: a create */
 	K_CONNECT, /* backends/unixsock.c takes it over on AF_UNIX sockets */
 	K_SENDTO,  /* likewise, when it names a destination */
 	K_SENDMSG, /* likewise on AF_UNIX datagram sockets */
@@ -69,6 +73,7 @@ static const struct sysdesc syscalls[] = {
 	{ "execveat", K_EXEC, 0, 1, -1, -1, 4 },        { "connect", K_CONNECT, -1, -1, -1, -1, -1 },
 	{ "sendto", K_SENDTO, -1, -1, -1, -1, -1 },     { "sendmsg", K_SENDMSG, -1, -1, -1, -1, -1 },
 	{ "sendmmsg", K_SENDMMSG, -1, -1, -1, -1, -1 }, { "listen", K_LISTEN, -1, -1, -1, -1, -1 },
+	{ "bind", K_BIND, -1, -1, -1, -1, -1 },
 };
 #define NSYSCALLS (sizeof syscalls / sizeof syscalls[0])
 
@@ -267,7 +272,7 @@ static bool worth_checking(const struct sysdesc *s, enum fs_op op, bool exists)
 {
 	if (!exists)
 		return op == OP_CREATE;
-	return s->kind != K_CREATE || strcmp(s->name, "creat") == 0;
+	return (s->kind != K_CREATE && s->kind != K_BIND) || strcmp(s->name, "creat") == 0;
 }
 
 static char *drop(char *path)
@@ -325,12 +330,30 @@ static int plan_in_root(const struct seccomp_notif *req, int dirfd, struct check
 	return procpath_join(pid, dirfd, strcmp(n, "/") == 0 ? "." : n + 1, abs, size);
 }
 
+/* bind(): the socket file a pathname AF_UNIX address makes, as long as
+ * the address says (sun_path need not end in a NUL), made absolute
+ * against the cwd; -1 for any other address (nothing made by name). */
+static int plan_bind(const struct seccomp_notif *req, char *abs, size_t size)
+{
+	struct sockaddr_un a;
+	size_t len = req->data.args[2] < sizeof a ? (size_t)req->data.args[2] : sizeof a;
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	char path[sizeof a.sun_path + 1];
+	memset(&a, 0, sizeof a);
+	if (len <= off || procpath_read_mem((pid_t)req->pid, req->data.args[1], &a, len, false) != (ssize_t)len ||
+	    a.sun_family != AF_UNIX || a.sun_path[0] == '\0')
+		return -1;
+	memcpy(path, a.sun_path, len - off);
+	path[len - off] = '\0';
+	return procpath_join((pid_t)req->pid, AT_FDCWD, path, abs, size);
+}
+
 static void plan_checks(struct observer_core *o, const struct seccomp_notif *req, const struct sysdesc *s,
 			struct check *c)
 {
 	static const enum fs_op kind_op[] = {
 		[K_CREATE] = OP_CREATE, [K_REMOVE] = OP_REMOVE, [K_RENAME] = OP_RENAME, [K_LINK] = OP_CREATE,
-		[K_WRITE] = OP_WRITE,   [K_META] = OP_WRITE,    [K_EXEC] = OP_EXEC,
+		[K_WRITE] = OP_WRITE,   [K_META] = OP_WRITE,    [K_EXEC] = OP_EXEC,     [K_BIND] = OP_CREATE,
 	};
 	uint64_t flags = s->flags >= 0 ? req->data.args[(int)s->flags] : 0;
 	int op = s->kind == K_OPEN || s->kind == K_OPENAT2 ? open_op(o, req, s, &flags) : (int)kind_op[s->kind];
@@ -346,6 +369,13 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 		else if (c->in_root != NULL) /* refused as unresolved */
 			c->raw[0] = strdup(c->in_root);
 		c->path[0] = c->raw[0] != NULL && c->root >= 0 ? path_normalize(c->raw[0]) : NULL;
+		return;
+	}
+	if (s->kind == K_BIND) {
+		if (plan_bind(req, abs, sizeof abs) == 0 && (c->raw[0] = strdup(abs)) != NULL) {
+			c->path[0] = path_normalize(abs);
+			c->op[0] = OP_CREATE;
+		}
 		return;
 	}
 	for (int i = 0; i < 2; i++) {

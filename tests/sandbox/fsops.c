@@ -10,6 +10,8 @@
  *   close N | at N P (openat O_CREAT|O_EXCL) | mkdirat N P | fifoat N P
  *   inroot N P (openat2 O_CREAT|O_WRONLY, RESOLVE_IN_ROOT at slot N)
  *   tmpfile N P (O_TMPFILE in slot N's directory, then linkat to P)
+ *   bind P (an AF_UNIX socket file, the address not NUL-terminated: the
+ *   bytes after P in it are not NUL either)
  *   touch P (a marker, for the host) | wait P (until P exists, at most 60 s) */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,8 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static int slot[10] = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
@@ -57,6 +62,21 @@ static int tmpfile_link(int dirfd, const char *p)
 	int e = errno;
 	close(fd);
 	errno = e;
+	return rc;
+}
+
+static int bind_to(const char *p)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	size_t n = strlen(p);
+	memset(a.sun_path, 'z', sizeof a.sun_path);
+	if (n >= sizeof a.sun_path)
+		return -1;
+	memcpy(a.sun_path, p, n);
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+	int rc = s < 0 ? -1 : bind(s, (struct sockaddr *)&a, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n));
+	if (s >= 0)
+		close(s);
 	return rc;
 }
 
@@ -110,6 +130,8 @@ static int one(const char *op, const char *a, const char *b)
 		return inroot(fd_of(a), b);
 	if (strcmp(op, "tmpfile") == 0)
 		return tmpfile_link(fd_of(a), b);
+	if (strcmp(op, "bind") == 0)
+		return bind_to(a);
 	if (strcmp(op, "touch") == 0)
 		return opened(open(a, O_CREAT | O_WRONLY, 0644));
 	if (strcmp(op, "wait") == 0)
@@ -119,7 +141,7 @@ static int one(const char *op, const char *a, const char *b)
 
 static int arity(const char *op)
 {
-	static const char *const two[] = { "symlink", "rename", "exchange", "link", "dir", "dup",
+	static const char *const two[] = { "symlink", "rename",  "exchange", "link",   "dir",    "dup",
 					   "at",      "mkdirat", "fifoat",   "inroot", "tmpfile" };
 	for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
 		if (strcmp(op, two[i]) == 0)
