@@ -515,11 +515,14 @@ static const char *next_segment(const char *s)
 	return sl != NULL && sl[1] != '\0' ? sl + 1 : NULL;
 }
 
-/* "/proc/PID/cwd/x", "/proc/self/root/x", "/proc/PID/task/TID/fd/N/x":
- * a path through a link of /proc that procpath_canon() refuses to
- * follow (magic links), with something after it. */
+/* "/proc/PID/cwd/x", "/proc/self/root/x", "/proc/PID/task/TID/fd/N/x",
+ * "/dev/fd/N/x" (/dev/fd leads to /proc/self/fd): a path through a link
+ * of /proc that procpath_canon() refuses to follow (magic links), with
+ * something after it. */
 static bool proc_link_path(const char *path)
 {
+	if (strncmp(path, "/dev/fd/", 8) == 0)
+		return next_segment(path + 8) != NULL;
 	if (strncmp(path, "/proc/", 6) != 0)
 		return false;
 	const char *s = next_segment(path + 6); /* after PID */
@@ -529,7 +532,7 @@ static bool proc_link_path(const char *path)
 		return false;
 	if (strncmp(s, "cwd/", 4) == 0 || strncmp(s, "root/", 5) == 0)
 		return next_segment(s) != NULL;
-	return strncmp(s, "fd/", 3) == 0 && (s = next_segment(s + 3)) != NULL && next_segment(s) != NULL;
+	return strncmp(s, "fd/", 3) == 0 && next_segment(s + 3) != NULL; /* a name after N */
 }
 
 /* The last segment of glob g into seg; false when there is none. */

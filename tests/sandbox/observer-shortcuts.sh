@@ -14,10 +14,10 @@ git init -q . && rm -rf .git/hooks
 # made after the sandbox started: the observer alone guards them
 late() { mkdir -p .vscode .git/hooks; }
 
-# fsops_late OUTVAR CALLS...: the calls, after late() ran on the host
+# run_late OUTVAR CALLS...: fsops runs the calls after late() ran on the host
 run_late() {
 	_v=$1; shift
-	rm -f ready go
+	rm -rf ready go .vscode .git/hooks
 	eval "$_v=\$( (cd \"\$ws\" && \"\$SANDMUX\" run -- \"\$fsops\" touch ready wait go \"\$@\") 2>&1 &
 		n=0; while [ ! -e \"\$ws/ready\" ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
 		late; touch \"\$ws/go\"; wait)"
@@ -49,6 +49,16 @@ same "a remembered dirfd replaced or moved: nothing made in .vscode or .git/hook
 contains "the dirfd calls ran" "$out" "at 1 b: ok"
 contains "a renamed directory's fd still works" "$out" "at 5 c: ok"
 check "and its file is where the directory went" test -f e3b/c
+
+# A directory fd named through /proc or /dev/fd: the observer cannot
+# follow those magic links, so it refuses what goes through them.
+rm -rf ready go .vscode .git/hooks
+out=$( (cd "$ws" && "$SANDMUX" run -- sh -c 'touch ready; n=0; while [ ! -e go ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	exec 5<.vscode; echo x > /proc/self/fd/5/m1.txt; echo x > /dev/fd/5/m2.txt; mkdir /proc/self/fd/5/m3; echo ok > /dev/stdout') 2>&1 &
+	n=0; while [ ! -e "$ws/ready" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	late; touch "$ws/go"; wait)
+same "through /proc/self/fd/N or /dev/fd/N: nothing made in .vscode" "$(made)" ""
+contains "writing to /dev/stdout still works" "$out" "ok"
 
 # Another sandbox on the same workspace (another pane) changes where a
 # remembered directory leads: this observer never sees that call.
