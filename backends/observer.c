@@ -7,11 +7,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "backends/events.h"
@@ -36,6 +40,7 @@ enum kind {
 	K_WRITE,  /* truncate: the file's content */
 	K_META,   /* chmod, chown: notified in the weaker sandbox only (see add_rules) */
 	K_EXEC,
+	K_BIND,    /* a pathname AF_UNIX address makes a socket file: a create */
 	K_CONNECT, /* backends/unixsock.c takes it over on AF_UNIX sockets */
 	K_SENDTO,  /* likewise, when it names a destination */
 	K_SENDMSG, /* likewise on AF_UNIX datagram sockets */
@@ -68,6 +73,7 @@ static const struct sysdesc syscalls[] = {
 	{ "execveat", K_EXEC, 0, 1, -1, -1, 4 },        { "connect", K_CONNECT, -1, -1, -1, -1, -1 },
 	{ "sendto", K_SENDTO, -1, -1, -1, -1, -1 },     { "sendmsg", K_SENDMSG, -1, -1, -1, -1, -1 },
 	{ "sendmmsg", K_SENDMMSG, -1, -1, -1, -1, -1 }, { "listen", K_LISTEN, -1, -1, -1, -1, -1 },
+	{ "bind", K_BIND, -1, -1, -1, -1, -1 },
 };
 #define NSYSCALLS (sizeof syscalls / sizeof syscalls[0])
 
@@ -203,6 +209,8 @@ struct observer_core {
 	struct lastdir {                   /* observer_recall(); NULL: none */
 		char *raw;                 /* a creation's directory as written (absolute) */
 		char *canon;               /* and as procpath_canon() resolved it */
+		dev_t dev;                 /* the directory raw led to then */
+		ino_t ino;
 	} last;
 };
 
@@ -264,7 +272,7 @@ static bool worth_checking(const struct sysdesc *s, enum fs_op op, bool exists)
 {
 	if (!exists)
 		return op == OP_CREATE;
-	return s->kind != K_CREATE || strcmp(s->name, "creat") == 0;
+	return (s->kind != K_CREATE && s->kind != K_BIND) || strcmp(s->name, "creat") == 0;
 }
 
 static char *drop(char *path)
@@ -283,14 +291,69 @@ struct check {
 	bool follow;        /* the first path's final symlink is followed */
 	bool unresolved[2]; /* procpath_canon() could not resolve it */
 	bool carry[2];      /* a name a rename moves or a link makes: what is below it moves too */
+	/* openat2 with RESOLVE_IN_ROOT: the kernel resolves the path with
+	 * the dirfd as "/" (absolute paths and symlinks, ".." stop there):
+	 * the path in that root, and a copy of the dirfd; NULL, -1: none */
+	char *in_root;
+	int root;
 };
+
+/* Whether an openat2 resolves in its dirfd (RESOLVE_IN_ROOT). */
+static bool openat2_in_root(const struct seccomp_notif *req)
+{
+	uint64_t resolve = 0;
+	return req->data.args[3] >= 3 * sizeof(uint64_t) &&
+	       procpath_read_mem((pid_t)req->pid, req->data.args[2] + 2 * sizeof(uint64_t), &resolve, sizeof resolve,
+				 false) == sizeof resolve &&
+	       (resolve & RESOLVE_IN_ROOT) != 0;
+}
+
+/* RESOLVE_IN_ROOT: the path, made absolute in the dirfd (the cwd for
+ * AT_FDCWD) as root, into c->in_root, and a copy of that root into
+ * c->root; abs: where that is as the process sees it. -1 when it
+ * cannot be told (the caller refuses: observer_unresolvable). */
+static int plan_in_root(const struct seccomp_notif *req, int dirfd, struct check *c, char *abs, size_t size)
+{
+	char path[PATH_MAX], link[64];
+	pid_t pid = (pid_t)req->pid;
+	if (procpath_read_mem(pid, req->data.args[1], path, sizeof path, true) <= 0 ||
+	    memchr(path, '\0', sizeof path) == NULL || (c->in_root = malloc(strlen(path) + 2)) == NULL)
+		return -1;
+	snprintf(c->in_root, strlen(path) + 2, "/%s", path);
+	char *n = path_normalize(c->in_root); /* ".." stops at the root */
+	free(c->in_root);
+	c->in_root = n;
+	snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
+	c->root = dirfd == AT_FDCWD ? open(link, O_PATH | O_DIRECTORY | O_CLOEXEC) : procpath_take_fd(pid, dirfd);
+	if (c->root < 0)
+		return -1;
+	return procpath_join(pid, dirfd, strcmp(n, "/") == 0 ? "." : n + 1, abs, size);
+}
+
+/* bind(): the socket file a pathname AF_UNIX address makes, as long as
+ * the address says (sun_path need not end in a NUL), made absolute
+ * against the cwd; -1 for any other address (nothing made by name). */
+static int plan_bind(const struct seccomp_notif *req, char *abs, size_t size)
+{
+	struct sockaddr_un a;
+	size_t len = req->data.args[2] < sizeof a ? (size_t)req->data.args[2] : sizeof a;
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	char path[sizeof a.sun_path + 1];
+	memset(&a, 0, sizeof a);
+	if (len <= off || procpath_read_mem((pid_t)req->pid, req->data.args[1], &a, len, false) != (ssize_t)len ||
+	    a.sun_family != AF_UNIX || a.sun_path[0] == '\0')
+		return -1;
+	memcpy(path, a.sun_path, len - off);
+	path[len - off] = '\0';
+	return procpath_join((pid_t)req->pid, AT_FDCWD, path, abs, size);
+}
 
 static void plan_checks(struct observer_core *o, const struct seccomp_notif *req, const struct sysdesc *s,
 			struct check *c)
 {
 	static const enum fs_op kind_op[] = {
 		[K_CREATE] = OP_CREATE, [K_REMOVE] = OP_REMOVE, [K_RENAME] = OP_RENAME, [K_LINK] = OP_CREATE,
-		[K_WRITE] = OP_WRITE,   [K_META] = OP_WRITE,    [K_EXEC] = OP_EXEC,
+		[K_WRITE] = OP_WRITE,   [K_META] = OP_WRITE,    [K_EXEC] = OP_EXEC,     [K_BIND] = OP_CREATE,
 	};
 	uint64_t flags = s->flags >= 0 ? req->data.args[(int)s->flags] : 0;
 	int op = s->kind == K_OPEN || s->kind == K_OPENAT2 ? open_op(o, req, s, &flags) : (int)kind_op[s->kind];
@@ -299,6 +362,22 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 	if (op < 0)
 		return;
 	c->follow = follows(s, flags);
+	if (s->kind == K_OPENAT2 && openat2_in_root(req)) {
+		c->op[0] = (enum fs_op)op;
+		if (plan_in_root(req, (int)req->data.args[0], c, abs, sizeof abs) == 0)
+			c->raw[0] = strdup(abs);
+		else if (c->in_root != NULL) /* refused as unresolved */
+			c->raw[0] = strdup(c->in_root);
+		c->path[0] = c->raw[0] != NULL && c->root >= 0 ? path_normalize(c->raw[0]) : NULL;
+		return;
+	}
+	if (s->kind == K_BIND) {
+		if (plan_bind(req, abs, sizeof abs) == 0 && (c->raw[0] = strdup(abs)) != NULL) {
+			c->path[0] = path_normalize(abs);
+			c->op[0] = OP_CREATE;
+		}
+		return;
+	}
 	for (int i = 0; i < 2; i++) {
 		errno = 0;
 		if (path[i] < 0 ||
@@ -328,7 +407,13 @@ static void refine_checks(const struct observer_core *o, const struct sysdesc *s
 		if (c->raw[i] == NULL)
 			continue;
 		free(c->path[i]);
-		c->path[i] = procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists, last, sizeof last);
+		if (c->in_root == NULL || i > 0)
+			c->path[i] =
+				procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists, last, sizeof last);
+		else if (c->root >= 0)
+			c->path[i] = procpath_canon(c->root, c->in_root, c->follow, &exists, last, sizeof last);
+		else
+			c->path[i] = NULL;
 		c->unresolved[i] = c->path[i] == NULL;
 		char *led = c->unresolved[i] && strcmp(last, c->raw[i]) != 0 ? strdup(last) : NULL;
 		if (led != NULL) { /* where a symlink led: what observer_unresolvable() judges */
@@ -430,11 +515,14 @@ static const char *next_segment(const char *s)
 	return sl != NULL && sl[1] != '\0' ? sl + 1 : NULL;
 }
 
-/* "/proc/PID/cwd/x", "/proc/self/root/x", "/proc/PID/task/TID/fd/N/x":
- * a path through a link of /proc that procpath_canon() refuses to
- * follow (magic links), with something after it. */
+/* "/proc/PID/cwd/x", "/proc/self/root/x", "/proc/PID/task/TID/fd/N/x",
+ * "/dev/fd/N/x" (/dev/fd leads to /proc/self/fd): a path through a link
+ * of /proc that procpath_canon() refuses to follow (magic links), with
+ * something after it. */
 static bool proc_link_path(const char *path)
 {
+	if (strncmp(path, "/dev/fd/", 8) == 0)
+		return next_segment(path + 8) != NULL;
 	if (strncmp(path, "/proc/", 6) != 0)
 		return false;
 	const char *s = next_segment(path + 6); /* after PID */
@@ -444,7 +532,7 @@ static bool proc_link_path(const char *path)
 		return false;
 	if (strncmp(s, "cwd/", 4) == 0 || strncmp(s, "root/", 5) == 0)
 		return next_segment(s) != NULL;
-	return strncmp(s, "fd/", 3) == 0 && (s = next_segment(s + 3)) != NULL && next_segment(s) != NULL;
+	return strncmp(s, "fd/", 3) == 0 && next_segment(s + 3) != NULL; /* a name after N */
 }
 
 /* The last segment of glob g into seg; false when there is none. */
@@ -565,7 +653,12 @@ static int observer_unresolvable(const struct observer_core *o, const struct che
 		if (c->raw[i] == NULL || !c->unresolved[i])
 			continue;
 		bool create = c->op[i] == OP_CREATE || c->op[i] == OP_RENAME;
-		if ((proc_link_path(c->raw[i]) && !launch_dev_allowed(c->raw[i])) ||
+		/* in_root without a copy of that root: where it leads cannot
+		 * be told (with one, what cannot be resolved in it fails in
+		 * the kernel too); a relative path: a symlink's target it
+		 * cannot follow (procpath_canon) */
+		if ((c->in_root != NULL && c->root < 0) || c->raw[i][0] != '/' ||
+		    (proc_link_path(c->raw[i]) && !launch_dev_allowed(c->raw[i])) ||
 		    (create && path_may_match(&o->protect, c->raw[i])) || path_may_match(&o->deny, c->raw[i]) ||
 		    path_may_match(&o->ignore, c->raw[i])) {
 			*dec = unresolvable;
@@ -620,7 +713,7 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
  * left out before and stays out). */
 static bool observer_resolve_anyway(const struct observer_core *o, const struct check *c)
 {
-	if (ignore_active(&o->policy->ignore))
+	if (ignore_active(&o->policy->ignore) || c->in_root != NULL)
 		return true;
 	for (int i = 0; i < 2; i++)
 		if (c->path[i] != NULL &&
@@ -647,7 +740,7 @@ static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s,
 {
 	const struct policy *p = o->policy;
 	if ((s->kind != K_OPEN && s->kind != K_OPENAT2 && s->kind != K_CREATE) || c->raw[0] == NULL ||
-	    c->raw[1] != NULL || c->follow || c->op[0] != OP_CREATE || ignore_active(&p->ignore))
+	    c->in_root != NULL || c->raw[1] != NULL || c->follow || c->op[0] != OP_CREATE || ignore_active(&p->ignore))
 		return 0;
 	const char *sl = strrchr(c->raw[0], '/');
 	if (sl == NULL || sl == c->raw[0] || sl[1] == '\0' || strcmp(sl + 1, ".") == 0 || strcmp(sl + 1, "..") == 0 ||
@@ -658,20 +751,43 @@ static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s,
 	return (size_t)(sl - c->raw[0]);
 }
 
+/* The directory raw (absolute, in the process's root) leads to now:
+ * true with its identity, false when it cannot be opened. */
+static bool lastdir_identify(const struct observer_core *o, const char *raw, dev_t *dev, ino_t *ino)
+{
+	struct stat st;
+	int fd = procpath_open(o->root, raw, true);
+	bool ok = fd >= 0 && fstat(fd, &st) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (ok) {
+		*dev = st.st_dev;
+		*ino = st.st_ino;
+	}
+	return ok;
+}
+
 /* A creation in the directory the previous one was resolved in, as
- * written: decided on that resolution instead of resolving it again (an
- * openat2, a readlink and a stat: about half of a creation's cost).
- * Only what the observer sees can change where that directory leads (a
- * rename, link, symlink or mkdir: observer_forget), so the answer is
- * the one resolving would give, barring a change made outside this
- * sandbox between two calls, which is no stronger than the race
- * observer.h describes. allowed: the call is allowed as written. True
- * when the call is decided and allowed. */
+ * written: decided on that resolution instead of resolving it again (a
+ * readlink, a stat and the normalising of the path). The calls the
+ * observer sees that change where that directory leads (a rename, link,
+ * symlink or mkdir) drop it (observer_forget), but another sandbox on
+ * the same workspace (another pane) or the host may swap it for a
+ * symlink between two calls, without any race: so the directory as
+ * written is opened again and must still be the one resolved
+ * (device and inode). The same directory keeps its canonical path but
+ * for a rename of it, which every observer refuses into a protected or
+ * denied place. allowed: the call is allowed as written. True when the
+ * call is decided and allowed. */
 static bool observer_recall(struct observer_core *o, const struct sysdesc *s, struct check *c, struct decision *dec,
 			    bool allowed)
 {
 	size_t n = recall_dir(o, s, c);
+	dev_t dev;
+	ino_t ino;
 	if (n == 0 || o->last.raw == NULL || strncmp(o->last.raw, c->raw[0], n) != 0 || o->last.raw[n] != '\0')
+		return false;
+	if (!lastdir_identify(o, o->last.raw, &dev, &ino) || dev != o->last.dev || ino != o->last.ino)
 		return false;
 	char path[2 * PATH_MAX + 2];
 	const char *name = c->raw[0] + n + 1;
@@ -696,7 +812,8 @@ static void observer_remember(struct observer_core *o, const struct sysdesc *s, 
 	lastdir_clear(&o->last);
 	o->last.raw = strndup(c->raw[0], n);
 	o->last.canon = strndup(c->path[0], sl == c->path[0] ? 1 : (size_t)(sl - c->path[0]));
-	if (o->last.raw == NULL || o->last.canon == NULL)
+	if (o->last.raw == NULL || o->last.canon == NULL ||
+	    !lastdir_identify(o, o->last.raw, &o->last.dev, &o->last.ino))
 		lastdir_clear(&o->last);
 }
 
@@ -761,8 +878,14 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = { { NULL, NULL }, { NULL, NULL },   { OP_READ, OP_READ },
-			   false,          { false, false }, { false, false } };
+	struct check c = { { NULL, NULL },
+			   { NULL, NULL },
+			   { OP_READ, OP_READ },
+			   false,
+			   { false, false },
+			   { false, false },
+			   NULL,
+			   -1 };
 	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;
@@ -817,6 +940,9 @@ out:
 		free(c.raw[i]);
 		free(c.path[i]);
 	}
+	free(c.in_root);
+	if (c.root >= 0)
+		close(c.root);
 }
 
 int observer_core_step(struct observer_core *o)

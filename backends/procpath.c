@@ -153,6 +153,7 @@ static int memo_fill(struct procpath_memo *m, pid_t pid, int dirfd, char *out, s
 		return proc_dir(pid, dirfd, out, size);
 	}
 	m->ours = fd;
+	m->self = getpid(); /* the process ours belongs to, should this one have forked since init */
 	m->pid = pid;
 	m->fd = dirfd;
 	return snprintf(out, size, "%s", m->path) < (int)size ? 0 : -1;
@@ -232,9 +233,11 @@ static char *canon_name(int root, const char *abs, int *fd, const char **name_ou
 	return path_normalize(out);
 }
 
-/* A symlink's target made absolute against canon, the symlink's own
- * canonical path: 0, or -1 when it cannot be read or is too long. */
-static int link_target(int dirfd, const char *name, const char *canon, char *out, size_t size)
+/* A symlink's target made absolute against from, the symlink's
+ * canonical path in the root: 0, or -1 when it cannot be read, or
+ * cannot be joined (then out holds the target as it is: a relative
+ * path, which the observer refuses as leading it cannot tell where). */
+static int link_target(int dirfd, const char *name, const char *from, char *out, size_t size)
 {
 	char target[PATH_MAX];
 	ssize_t n = readlinkat(dirfd, name, target, sizeof target - 1);
@@ -243,9 +246,25 @@ static int link_target(int dirfd, const char *name, const char *canon, char *out
 	target[n] = '\0';
 	if (target[0] == '/')
 		return snprintf(out, size, "%s", target) < (int)size ? 0 : -1;
-	const char *sl = strrchr(canon, '/');
-	int dirlen = sl != NULL && sl != canon ? (int)(sl - canon) : 0;
-	return snprintf(out, size, "%.*s/%s", dirlen, canon, target) < (int)size ? 0 : -1;
+	const char *sl = strrchr(from, '/');
+	int dirlen = sl != NULL && sl != from ? (int)(sl - from) : 0;
+	if (snprintf(out, size, "%.*s/%s", dirlen, from, target) < (int)size)
+		return 0;
+	snprintf(out, size, "%s", target);
+	return -1;
+}
+
+/* canon (a canonical path, as printed from the process's root) as a
+ * path in root, which is that root or a directory below it (openat2
+ * with RESOLVE_IN_ROOT names one): NULL when it is not below root. */
+static const char *below_root(int root, const char *canon, char *buf, size_t size)
+{
+	if (procpath_fd_path(root, buf, size) != 0)
+		return NULL;
+	size_t n = strlen(buf);
+	if (strcmp(buf, "/") == 0)
+		return canon;
+	return strncmp(canon, buf, n) == 0 && canon[n] == '/' ? canon + n : NULL;
 }
 
 char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size)
@@ -281,10 +300,13 @@ char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char 
 		/* a symlink the follow-open could not open: dangling, or one
 		 * it refuses (a magic link, too many hops) */
 		*exists = false;
-		int bad = hops >= 40 || link_target(fd, name, r, cur, sizeof cur) < 0;
+		const char *from = below_root(root, r, got, sizeof got);
+		int bad = hops >= 40 || from == NULL || link_target(fd, name, from, cur, sizeof cur) < 0;
 		close(fd);
 		free(r);
-		if (bad)
+		if (bad) {
+			snprintf(last, last_size, "%s", cur);
 			return NULL;
+		}
 	}
 }

@@ -62,9 +62,12 @@ int procpath_fd_path(int fd, char *buf, size_t size);
  * canonical directory plus the last name (create, remove and rename act
  * on the name). *exists says whether that name exists. A followed final
  * symlink that leads nowhere (an open with O_CREAT creates its target)
- * is followed to that target. last: the path tried last (abs, or where
- * its symlinks led). malloc'ed, or NULL when the directory cannot be
- * resolved. */
+ * is followed to that target. root may be a directory below the
+ * process's root (openat2's RESOLVE_IN_ROOT): abs is then a path in it,
+ * and what is returned the canonical path all the same. last: the path
+ * tried last (abs, or where its symlinks led; a relative path: a
+ * target too long to follow). malloc'ed, or NULL when the directory
+ * cannot be resolved. */
 char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size);
 
 #endif
