@@ -103,4 +103,22 @@ bool report_dec_dsr(struct vt *, long ps, long pid);
 /* Primary and secondary device attributes, as xterm at the DECSCL level. */
 void report_da(struct vt *, char leader);
 
+/* vt-rect.c: rectangle editing, selective erase, DECBI/DECFI. */
+struct vt_rect {
+	int top, left, bottom, right; /* [top, bottom) x [left, right) of the screen */
+};
+/* args[first..first+3] as Pt;Pl;Pb;Pr, defaults the whole area, relative
+ * to the margins and clipped to them in origin mode: false when empty. */
+bool rect_parse(const struct vt *, const long *args, int argc, int first, struct vt_rect *);
+/* DECFRA, DECERA, DECSERA, DECCRA (a CSI libvterm left): true if it was one. */
+bool rect_csi(struct vt *, const char *leader, const long *args, int argc, const char *inter, char command);
+/* Erase cells [r0,r1) x [c0,c1) with the pen's background; selective
+ * (DECSED, DECSEL, DECSERA) spares the cells DECSCA protected. */
+void rect_erase(struct vt *, int r0, int r1, int c0, int c1, bool selective);
+/* DECSCA Ps: 1 protects what is put from now on, 0 and 2 do not. */
+void rect_protect(struct vt *, long ps);
+/* DECBI (back) or DECFI (forward): at its margin the margins' contents
+ * scroll; else the cursor moves by the column returned (-1, 0, 1). */
+int rect_index(struct vt *, bool forward);
+
 #endif

@@ -112,9 +112,7 @@ static int cb_moverect(VTermRect dest, VTermRect src, void *user)
 
 static int cb_erase(VTermRect r, int selective, void *user)
 {
-	struct vt *vt = user;
-	(void)selective;
-	grid_erase(vt->grid, r.start_row, r.end_row, r.start_col, r.end_col, vt->pen.bg);
+	rect_erase(user, r.start_row, r.end_row, r.start_col, r.end_col, selective);
 	return 1;
 }
 
@@ -269,14 +267,17 @@ static int fb_osc(const char *command, size_t len, void *user)
 	return 1;
 }
 
-/* CSIs libvterm does not handle: the reports it lacks. */
+/* CSIs libvterm does not handle: the reports and the rectangle editing
+ * it lacks. */
 static int fb_csi(const char *leader, const long args[], int argc, const char *inter, char command, void *user)
 {
 	long a[VT_CSI_ARGS];
 	int n = argc < VT_CSI_ARGS ? argc : VT_CSI_ARGS;
 	for (int i = 0; i < n; i++)
 		a[i] = CSI_ARG_IS_MISSING(args[i]) ? -1 : CSI_ARG(args[i]);
-	return report_csi(user, leader ? leader : "", a, n, inter ? inter : "", command);
+	leader = leader ? leader : "";
+	inter = inter ? inter : "";
+	return report_csi(user, leader, a, n, inter, command) || rect_csi(user, leader, a, n, inter, command);
 }
 
 static const VTermParserCallbacks vt_fallbacks = {
@@ -781,6 +782,16 @@ static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k
 	return k + 1;
 }
 
+/* The escape ending at buf[i] is done here: what comes before it is fed,
+ * and its ESC kept from libvterm (or cancelled, if fed already). */
+static void esc_take(struct vt *vt, const char *buf, size_t start, size_t i)
+{
+	if (i == 0 || start >= i)
+		feed(vt, "\030", 1); /* libvterm has seen the ESC */
+	else
+		feed(vt, buf + start, i - 1 - start);
+}
+
 /* A byte after ESC; returns where the bytes to feed start. */
 static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 {
@@ -815,14 +826,18 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 			return i + 1;
 		}
 		if ((ch == '7' || ch == '8') && !vt->esc_inter) { /* DECSC, DECRC */
-			if (i == 0 || start >= i)
-				feed(vt, "\030", 1); /* libvterm has seen the ESC */
-			else
-				feed(vt, buf + start, i - 1 - start);
+			esc_take(vt, buf, start, i);
 			if (ch == '7')
 				cursor_save(vt);
 			else
 				cursor_restore(vt);
+			return i + 1;
+		}
+		if ((ch == '6' || ch == '9') && !vt->esc_inter) { /* DECBI, DECFI: libvterm has neither */
+			esc_take(vt, buf, start, i);
+			int move = rect_index(vt, ch == '9');
+			if (move)
+				feed(vt, move > 0 ? "\033[C" : "\033[D", 3);
 			return i + 1;
 		}
 		if (vt->esc_inter >= '(' && vt->esc_inter <= '+') { /* SCS */
@@ -906,6 +921,14 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		if (!csi_dec_dsr(vt))
 			return i;
 		feed(vt, "\030", 1);
+		return i + 1;
+	}
+	if (ch == 'q' && vt->csi_inter == '"' && !vt->csi_priv && !vt->csi_long) {
+		/* DECSCA: libvterm keeps it to itself; the pen carries it here */
+		long a[VT_CSI_ARGS];
+		csi_args(vt, a);
+		feed(vt, buf + start, i + 1 - start);
+		rect_protect(vt, a[0]);
 		return i + 1;
 	}
 	if (vt->csi_other || vt->csi_long)

@@ -24,6 +24,7 @@ enum {
 	VT_STRIKE = 1 << 5,
 	VT_DIM = 1 << 6,
 	VT_CONCEAL = 1 << 7,
+	VT_PROTECTED = 1 << 8, /* DECSCA: selective erase spares it (not drawn) */
 };
 
 struct vt_attr {
