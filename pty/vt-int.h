@@ -69,7 +69,7 @@ struct vt {
 	 * sequence that may change them (0.1.4 has no getters). */
 	bool origin, lrmm, insert, newline;
 	int mtop, mbottom, mleft, mright; /* [top, bottom) x [left, right) */
-	/* What DECSC saves beyond what libvterm 0.1.4 saves. */
+	/* What DECSC saves (libvterm 0.1.4 has one record, and no sets). */
 	char g[4];          /* G0..G3 designations ('B' ASCII, '0' lines...) */
 	int gl;             /* 0: G0 in GL (SI), 1: G1 (SO) */
 	bool charsets_used; /* a set other than ASCII was designated */
@@ -77,7 +77,9 @@ struct vt {
 		char g[4];
 		int gl;
 		bool origin, wrap;
-	} saved;
+		int row, col;
+		struct vt_attr pen;
+	} saved[2]; /* DECSC's, of the main and the alternate screen */
 
 	vt_osc_fn *osc_fn;
 	void *osc_data;

@@ -707,32 +707,43 @@ static void charsets_reset(struct vt *vt)
 	memset(vt->g, 'B', sizeof vt->g);
 	vt->gl = 0;
 	vt->charsets_used = false;
-	vt->saved = (struct vt_saved){ .g = { 'B', 'B', 'B', 'B' } };
+	for (int k = 0; k < 2; k++)
+		vt->saved[k] = (struct vt_saved){ .g = { 'B', 'B', 'B', 'B' } };
 }
 
-/* DECSC: libvterm 0.1.4 keeps the position, the pen and the cursor's
- * look; the character sets, the shift, origin mode and a pending wrap
- * are kept here, as in xterm (vttest 2.15 checks the sets). */
+/* DECSC, as in xterm: the position, the pen (with DECSCA's protection),
+ * the character sets and the shift, origin mode and a pending wrap
+ * (vttest 2.15 checks the sets), one record for each screen, so what the
+ * alternate screen saves leaves the main screen's alone. */
 static void cursor_save(struct vt *vt)
 {
-	feed(vt, "\0337", 2);
-	memcpy(vt->saved.g, vt->g, sizeof vt->g);
-	vt->saved.gl = vt->gl;
-	vt->saved.origin = vt->origin;
-	vt->saved.wrap = vt->wrap_pending && vt->ccol == vt->grid->cols - 1 && vt->crow == vt->wrap_row;
+	struct vt_saved *sv = &vt->saved[vt->grid->cur];
+	memcpy(sv->g, vt->g, sizeof vt->g);
+	sv->gl = vt->gl;
+	sv->origin = vt->origin;
+	sv->wrap = vt->wrap_pending && vt->ccol == vt->grid->cols - 1 && vt->crow == vt->wrap_row;
+	sv->row = vt->crow;
+	sv->col = vt->ccol;
+	sv->pen = vt->pen;
 }
 
-/* DECRC: origin mode first (setting it homes the cursor), then libvterm's
- * restore, then a pending wrap (by putting the last column's glyph again,
- * its cell kept as it was), then the character sets. */
+/* DECRC: origin mode first (setting it homes the cursor), the position
+ * (relative to the margins in origin mode), then a pending wrap (by
+ * putting the last column's glyph again, its cell kept as it was), then
+ * the character sets and the pen. Nothing saved: home, plain. */
 static void cursor_restore(struct vt *vt)
 {
-	char s[32];
-	int n = snprintf(s, sizeof s, "\033[?6%c\0338", vt->saved.origin ? 'h' : 'l');
+	const struct vt_saved *sv = &vt->saved[vt->grid->cur];
+	char s[48];
+	int n = snprintf(s, sizeof s, "\033[?6%c", sv->origin ? 'h' : 'l');
 	feed(vt, s, (size_t)n);
 	modes_read(vt);
-	int r = vt->crow, c = vt->ccol;
-	if (vt->saved.wrap && c == vt->grid->cols - 1 && r >= 0 && r < vt->grid->rows) {
+	int r = sv->row - (vt->origin ? vt->mtop : 0), c = sv->col - (vt->origin ? vt->mleft : 0);
+	n = snprintf(s, sizeof s, "\033[%d;%dH", r + 1, c + 1);
+	feed(vt, s, (size_t)n);
+	r = vt->crow;
+	c = vt->ccol;
+	if (sv->wrap && c == vt->grid->cols - 1 && r >= 0 && r < vt->grid->rows) {
 		struct grid_line *l = grid_line(vt->grid, r);
 		struct vt_cell keep = l->cells[c];
 		char glyph[8];
@@ -743,11 +754,30 @@ static void cursor_restore(struct vt *vt)
 		feed(vt, glyph, len);
 		l->cells[c] = keep;
 	}
-	memcpy(vt->g, vt->saved.g, sizeof vt->g);
-	vt->gl = vt->saved.gl;
+	memcpy(vt->g, sv->g, sizeof vt->g);
+	vt->gl = sv->gl;
 	n = snprintf(s, sizeof s, "\033(%c\033)%c\033*%c\033+%c%c", vt->g[0], vt->g[1], vt->g[2], vt->g[3],
 		     vt->gl ? 0x0e : 0x0f);
 	feed(vt, s, (size_t)n);
+	/* every SGR libvterm parses reaches the pen through setpenattr, so
+	 * its own pen need not follow */
+	vt->pen = sv->pen;
+}
+
+static void cursor_alt(struct vt *vt, bool screen, bool set)
+{
+	if (screen && set && vt->grid->cur == 0) {
+		cursor_save(vt);
+		feed(vt, "\033[?1047h", 8); /* a cleared alternate screen */
+	} else if (screen && !set && vt->grid->cur == 1) {
+		feed(vt, "\033[?1047l", 8);
+		cursor_restore(vt);
+	} else if (!screen) {
+		if (set)
+			cursor_save(vt);
+		else
+			cursor_restore(vt);
+	}
 }
 
 /* The first SO, SI (when character sets are in use) or CR (with left and
@@ -937,6 +967,16 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		/* The old alternate screen, which 0.1.4 lacks: as 1047. */
 		feed(vt, buf + start, i - start);
 		feed(vt, ch == 'h' ? "\030\033[?1047h" : "\030\033[?1047l", 9);
+		return i + 1;
+	}
+	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 4 &&
+	    (memcmp(vt->csi, "1048", 4) == 0 || memcmp(vt->csi, "1049", 4) == 0)) {
+		/* 1048 is DECSC/DECRC, and 1049 saves before going to the
+		 * alternate screen and restores after leaving it: ours, with
+		 * the sets and a record per screen (0.1.4's has neither) */
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		cursor_alt(vt, vt->csi[3] == '9', ch == 'h');
 		return i + 1;
 	}
 	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 1 && vt->csi[0] == '3') {
