@@ -702,6 +702,19 @@ static size_t decaln(struct vt *vt, const char *buf, size_t start, size_t i)
 	return i + 1;
 }
 
+/* The cursor to screen row r, column c (CUP counts from the margins in
+ * origin mode). */
+static void cursor_to(struct vt *vt, int r, int c)
+{
+	char s[32];
+	if (vt->origin) {
+		r -= vt->mtop;
+		c -= vt->mleft;
+	}
+	int n = snprintf(s, sizeof s, "\033[%d;%dH", r + 1, c + 1);
+	feed(vt, s, (size_t)n);
+}
+
 static void charsets_reset(struct vt *vt)
 {
 	memset(vt->g, 'B', sizeof vt->g);
@@ -738,11 +751,8 @@ static void cursor_restore(struct vt *vt)
 	int n = snprintf(s, sizeof s, "\033[?6%c", sv->origin ? 'h' : 'l');
 	feed(vt, s, (size_t)n);
 	modes_read(vt);
-	int r = sv->row - (vt->origin ? vt->mtop : 0), c = sv->col - (vt->origin ? vt->mleft : 0);
-	n = snprintf(s, sizeof s, "\033[%d;%dH", r + 1, c + 1);
-	feed(vt, s, (size_t)n);
-	r = vt->crow;
-	c = vt->ccol;
+	cursor_to(vt, sv->row, sv->col);
+	int r = vt->crow, c = vt->ccol;
 	if (sv->wrap && c == vt->grid->cols - 1 && r >= 0 && r < vt->grid->rows) {
 		struct grid_line *l = grid_line(vt->grid, r);
 		struct vt_cell keep = l->cells[c];
@@ -780,28 +790,22 @@ static void cursor_alt(struct vt *vt, bool screen, bool set)
 	}
 }
 
-/* The first SO, SI (when character sets are in use) or CR (with left and
- * right margins) in buf[i, end), or end. */
+/* The first SO, SI (when character sets are in use) or CR or line feed
+ * (with left and right margins) in buf[i, end), or end. */
 static size_t ground_control(const struct vt *vt, const char *buf, size_t i, size_t end)
 {
 	for (; i < end; i++) {
 		char c = buf[i];
-		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) || (vt->lrmm && c == '\r'))
+		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) || (vt->lrmm && c >= '\n' && c <= '\r'))
 			return i;
 	}
 	return end;
 }
 
-/* SO and SI are only noted; CR is moved to the left margin when the
- * cursor is at or right of it (or in origin mode), as in xterm: 0.1.4
- * always goes to column 0. Returns where the bytes to feed start. */
-static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k)
+/* CR to the left margin when the cursor is at or right of it (or in
+ * origin mode), as in xterm: 0.1.4 always goes to column 0. */
+static void carriage_return(struct vt *vt)
 {
-	if (buf[k] != '\r') {
-		vt->gl = buf[k] == 0x0e;
-		return start;
-	}
-	feed(vt, buf + start, k - start);
 	bool margin = vt->mleft > 0 && (vt->origin || vt->ccol >= vt->mleft);
 	feed(vt, "\r", 1);
 	if (margin) {
@@ -809,6 +813,22 @@ static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k
 		int n = snprintf(s, sizeof s, "\033[%dG", vt->mleft + 1);
 		feed(vt, s, (size_t)n);
 	}
+}
+
+/* SO and SI are only noted; CR goes as carriage_return() says, a line
+ * feed (LF, VT, FF) is held as move_index_held() says. Returns where the
+ * bytes to feed start. */
+static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k)
+{
+	if (buf[k] == 0x0e || buf[k] == 0x0f) {
+		vt->gl = buf[k] == 0x0e;
+		return start;
+	}
+	feed(vt, buf + start, k - start);
+	if (buf[k] == '\r')
+		carriage_return(vt);
+	else if (!move_index_held(vt, false))
+		feed(vt, buf + k, 1);
 	return k + 1;
 }
 
@@ -861,6 +881,16 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 				cursor_save(vt);
 			else
 				cursor_restore(vt);
+			return i + 1;
+		}
+		if (vt->lrmm && !vt->esc_inter && (ch == 'D' || ch == 'E' || ch == 'M')) {
+			/* IND, NEL, RI: held outside the left and right margins,
+			 * and NEL's return goes to the left margin */
+			esc_take(vt, buf, start, i);
+			if (!move_index_held(vt, ch == 'M'))
+				feed(vt, ch == 'M' ? "\033M" : "\033D", 2);
+			if (ch == 'E')
+				carriage_return(vt);
 			return i + 1;
 		}
 		if ((ch == '6' || ch == '9') && !vt->esc_inter) { /* DECBI, DECFI: libvterm has neither */
@@ -959,6 +989,17 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		csi_args(vt, a);
 		feed(vt, buf + start, i + 1 - start);
 		rect_protect(vt, a[0]);
+		return i + 1;
+	}
+	if (!vt->csi_priv && !vt->csi_other && !vt->csi_long && strchr("ABEF", ch)) {
+		/* CUU, CUD, CNL, CPL: bounded by the margins as in xterm */
+		long a[VT_CSI_ARGS];
+		csi_args(vt, a);
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		int r, c;
+		if (move_csi(vt, ch, a[0], &r, &c))
+			cursor_to(vt, r, c);
 		return i + 1;
 	}
 	if (vt->csi_other || vt->csi_long)

@@ -1,0 +1,88 @@
+/* Cursor moves bounded as in xterm (pty/vt-move.c): CUU, CUD, CNL, CPL
+ * stop at the margin of the region they start in; a line feed, IND, NEL
+ * or RI outside the left and right margins never scrolls. */
+#include <string.h>
+
+#include "pty/vt.h"
+#include "unit.h"
+
+static void put(struct vt *vt, const char *s)
+{
+	vt_write(vt, s, strlen(s));
+}
+
+static void cursor_is(struct unit *u, struct vt *vt, int row, int col)
+{
+	int r, c;
+	vt_cursor(vt, &r, &c);
+	CHECK_INT(u, r, row);
+	CHECK_INT(u, c, col);
+}
+
+static void test_vertical(struct unit *u)
+{
+	struct vt *vt = vt_new(24, 80, 0);
+	put(vt, "\033[2;4r\033[3;1H\033[99B"); /* inside: to the bottom margin */
+	cursor_is(u, vt, 3, 0);
+	put(vt, "\033[3;1H\033[99A"); /* and the top one */
+	cursor_is(u, vt, 1, 0);
+	put(vt, "\033[6;7H\033[99B"); /* below: to the screen's last row */
+	cursor_is(u, vt, 23, 6);
+	put(vt, "\033[1;7H\033[99A\033[B"); /* above: CUU stops at row 1, CUD goes on */
+	cursor_is(u, vt, 1, 6);
+	put(vt, "\033[6;7H\033[2A"); /* from below, CUU stops at the top margin */
+	cursor_is(u, vt, 3, 6);
+	put(vt, "\033[3;7H\033[0B"); /* 0 is 1 */
+	cursor_is(u, vt, 3, 6);
+	/* CNL and CPL: the same, then a return to the left margin */
+	put(vt, "\033[?69h\033[5;10s\033[3;7H\033[99E");
+	cursor_is(u, vt, 3, 4);
+	put(vt, "\033[6;7H\033[99E");
+	cursor_is(u, vt, 23, 4);
+	put(vt, "\033[6;2H\033[F"); /* left of the margin: column 1 */
+	cursor_is(u, vt, 4, 0);
+	put(vt, "\033[3;7H\033[99F");
+	cursor_is(u, vt, 1, 4);
+	vt_free(vt);
+}
+
+/* What the screen holds at row r, column c. */
+static uint32_t at(struct vt *vt, int r, int c)
+{
+	return vt_cell(vt, r, c)->ch[0];
+}
+
+static void test_index_outside(struct unit *u)
+{
+	struct vt *vt = vt_new(24, 80, 0);
+	put(vt, "\033[2;5r\033[?69h\033[2;5s\033[5;3Hx");
+	put(vt, "\033[5;6H\n"); /* at the bottom margin, right of the margins */
+	cursor_is(u, vt, 4, 5);
+	put(vt, "\033[5;6H\v\f\033D");
+	cursor_is(u, vt, 4, 5);
+	put(vt, "\033[4;6H\n"); /* above it: moves */
+	cursor_is(u, vt, 4, 5);
+	put(vt, "\033[24;6H\n");
+	cursor_is(u, vt, 23, 5);
+	put(vt, "\033[5;6H\033E"); /* NEL: no scroll, still the return */
+	cursor_is(u, vt, 4, 1);
+	put(vt, "\033[5;1H\033E");
+	cursor_is(u, vt, 4, 0);
+	put(vt, "\033[2;6H\033M\033[2;1H\033M"); /* RI at the top margin */
+	cursor_is(u, vt, 1, 0);
+	CHECK_INT(u, at(vt, 4, 2), 'x'); /* nothing scrolled */
+	put(vt, "\033[5;3H\n");          /* inside the margins it scrolls */
+	CHECK_INT(u, at(vt, 4, 2), 0);
+	CHECK_INT(u, at(vt, 3, 2), 'x');
+	put(vt, "\033[2;3H\033M");
+	CHECK_INT(u, at(vt, 4, 2), 'x');
+	vt_free(vt);
+}
+
+int main(void)
+{
+	struct unit u = { 0 };
+	test_vertical(&u);
+	test_index_outside(&u);
+	return unit_done(&u, "test_vt_move");
+}
