@@ -123,9 +123,11 @@ void rect_protect(struct vt *, long ps);
  * scroll; else the cursor moves by the column returned (-1, 0, 1). */
 int rect_index(struct vt *, bool forward);
 
-/* vt-move.c: CUU (A), CUD (B), CNL (E), CPL (F) with n (-1 missing) to
+/* vt-move.c: CUU (A), CUD (B), CUF (C), CUB (D), CNL (E), CPL (F) with n (-1 missing) to
  * the screen position *row, *col xterm moves to: false if not one. */
 bool move_csi(struct vt *, char final, long n, int *row, int *col);
+/* The column CUB n (BS: 1) from col goes to. */
+int move_back(const struct vt *, int col, int n);
 /* A line feed (or RI, up) here neither scrolls nor moves: at the bottom
  * (top) margin, outside the left and right margins. */
 bool move_index_held(const struct vt *, bool up);

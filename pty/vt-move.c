@@ -1,8 +1,9 @@
 /* vt-move: the cursor moves libvterm 0.1.4 does not bound as xterm does.
- * CUU, CUD, CNL and CPL stop at the scrolling margin when they start
- * inside the scrolling region, at the screen's edge when they start
- * outside it; CNL and CPL then return as CR does (to the left margin
- * when the cursor is at or right of it). A line feed, IND, NEL or RI at
+ * CUU, CUD, CNL and CPL stop at the top or bottom margin when they start
+ * at or inside it, at the screen's edge when they start outside it; CNL
+ * and CPL then return as CR does (to the left margin when the cursor is
+ * at or right of it). CUB, CUF and BS stop at the left or right margin
+ * the same way. A line feed, IND, NEL or RI at
  * the bottom (top) margin but left or right of the left and right
  * margins neither scrolls nor moves. */
 #include "pty/vt-int.h"
@@ -13,10 +14,16 @@ static int move_return(const struct vt *vt, int col)
 	return vt->lrmm && (vt->origin || col >= vt->mleft) ? vt->mleft : 0;
 }
 
+int move_back(const struct vt *vt, int col, int n)
+{
+	int left = col >= vt->mleft ? vt->mleft : 0;
+	return col - n < left ? left : col - n;
+}
+
 bool move_csi(struct vt *vt, char final, long n, int *row, int *col)
 {
-	int r = vt->crow, c = vt->ccol, rows = vt->grid->rows;
-	n = n < 1 ? 1 : n > rows ? rows : n;
+	int r = vt->crow, c = vt->ccol, rows = vt->grid->rows, cols = vt->grid->cols;
+	n = n < 1 ? 1 : n > rows + cols ? rows + cols : n;
 	switch (final) {
 	case 'A': /* CUU */
 	case 'F': /* CPL */ {
@@ -30,6 +37,14 @@ bool move_csi(struct vt *vt, char final, long n, int *row, int *col)
 		r = r + n > bottom ? bottom : r + (int)n;
 		break;
 	}
+	case 'C': /* CUF */ {
+		int right = c < vt->mright ? vt->mright - 1 : cols - 1;
+		c = c + n > right ? right : c + (int)n;
+		break;
+	}
+	case 'D': /* CUB */
+		c = move_back(vt, c, (int)n);
+		break;
 	default:
 		return false;
 	}

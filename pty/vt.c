@@ -790,13 +790,14 @@ static void cursor_alt(struct vt *vt, bool screen, bool set)
 	}
 }
 
-/* The first SO, SI (when character sets are in use) or CR or line feed
- * (with left and right margins) in buf[i, end), or end. */
+/* The first SO, SI (when character sets are in use) or BS, CR or line
+ * feed (with left and right margins) in buf[i, end), or end. */
 static size_t ground_control(const struct vt *vt, const char *buf, size_t i, size_t end)
 {
 	for (; i < end; i++) {
 		char c = buf[i];
-		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) || (vt->lrmm && c >= '\n' && c <= '\r'))
+		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) ||
+		    (vt->lrmm && ((c >= '\n' && c <= '\r') || c == '\b')))
 			return i;
 	}
 	return end;
@@ -815,9 +816,9 @@ static void carriage_return(struct vt *vt)
 	}
 }
 
-/* SO and SI are only noted; CR goes as carriage_return() says, a line
- * feed (LF, VT, FF) is held as move_index_held() says. Returns where the
- * bytes to feed start. */
+/* SO and SI are only noted; CR goes as carriage_return() says, BS stops
+ * at the left margin, a line feed (LF, VT, FF) is held as
+ * move_index_held() says. Returns where the bytes to feed start. */
 static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k)
 {
 	if (buf[k] == 0x0e || buf[k] == 0x0f) {
@@ -827,7 +828,7 @@ static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k
 	feed(vt, buf + start, k - start);
 	if (buf[k] == '\r')
 		carriage_return(vt);
-	else if (!move_index_held(vt, false))
+	else if (buf[k] == '\b' ? move_back(vt, vt->ccol, 1) < vt->ccol : !move_index_held(vt, false))
 		feed(vt, buf + k, 1);
 	return k + 1;
 }
@@ -991,8 +992,8 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		rect_protect(vt, a[0]);
 		return i + 1;
 	}
-	if (!vt->csi_priv && !vt->csi_other && !vt->csi_long && strchr("ABEF", ch)) {
-		/* CUU, CUD, CNL, CPL: bounded by the margins as in xterm */
+	if (!vt->csi_priv && !vt->csi_other && !vt->csi_long && strchr("ABCDEF", ch)) {
+		/* CUU, CUD, CUF, CUB, CNL, CPL: bounded by the margins as in xterm */
 		long a[VT_CSI_ARGS];
 		csi_args(vt, a);
 		feed(vt, buf + start, i - start);

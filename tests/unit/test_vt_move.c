@@ -1,5 +1,5 @@
-/* Cursor moves bounded as in xterm (pty/vt-move.c): CUU, CUD, CNL, CPL
- * stop at the margin of the region they start in; a line feed, IND, NEL
+/* Cursor moves bounded as in xterm (pty/vt-move.c): CUU, CUD, CNL, CPL,
+ * CUF, CUB and BS stop at the margin of the region they start in; a line feed, IND, NEL
  * or RI outside the left and right margins never scrolls. */
 #include <string.h>
 
@@ -46,6 +46,28 @@ static void test_vertical(struct unit *u)
 	vt_free(vt);
 }
 
+static void test_horizontal(struct unit *u)
+{
+	struct vt *vt = vt_new(24, 80, 0);
+	put(vt, "\033[3;7H\033[80C\033[3;7H\033[80D"); /* no margins: the edges */
+	cursor_is(u, vt, 2, 0);
+	put(vt, "\033[?69h\033[5;10s\033[3;7H\033[80C"); /* inside: the margin */
+	cursor_is(u, vt, 2, 9);
+	put(vt, "\033[3;12H\033[80C"); /* right of it: the edge */
+	cursor_is(u, vt, 2, 79);
+	put(vt, "\033[3;7H\033[80D");
+	cursor_is(u, vt, 2, 4);
+	put(vt, "\033[3;4H\033[2D");
+	cursor_is(u, vt, 2, 1);
+	put(vt, "\033[1;5H\b"); /* BS stops at the left margin */
+	cursor_is(u, vt, 0, 4);
+	put(vt, "\033[1;4H\b\b");
+	cursor_is(u, vt, 0, 1);
+	put(vt, "\033[1;7Hab\b\bX"); /* and otherwise moves */
+	CHECK_INT(u, vt_cell(vt, 0, 6)->ch[0], 'X');
+	vt_free(vt);
+}
+
 /* What the screen holds at row r, column c. */
 static uint32_t at(struct vt *vt, int r, int c)
 {
@@ -83,6 +105,7 @@ int main(void)
 {
 	struct unit u = { 0 };
 	test_vertical(&u);
+	test_horizontal(&u);
 	test_index_outside(&u);
 	return unit_done(&u, "test_vt_move");
 }
