@@ -63,8 +63,10 @@ struct vt {
 	char probe[64];
 	size_t probe_len;
 
-	bool str_dcs; /* the string being held is a DCS, not an OSC */
-	int level;    /* DECSCL conformance level, 1 (VT100) to 5 */
+	bool str_dcs;  /* the string being held is a DCS, not an OSC */
+	bool guarded;  /* SPA was seen: erases must look for VT_GUARDED cells */
+	bool scrolled; /* libvterm moved a rectangle: its next erase clears what is left */
+	int level;     /* DECSCL conformance level, 1 (VT100) to 5 */
 	/* libvterm's modes and margins, read back from it after each
 	 * sequence that may change them (0.1.4 has no getters). */
 	bool origin, lrmm, insert, newline;
@@ -114,9 +116,12 @@ struct vt_rect {
 bool rect_parse(const struct vt *, const long *args, int argc, int first, struct vt_rect *);
 /* DECFRA, DECERA, DECSERA, DECCRA (a CSI libvterm left): true if it was one. */
 bool rect_csi(struct vt *, const char *leader, const long *args, int argc, const char *inter, char command);
-/* Erase cells [r0,r1) x [c0,c1) with the pen's background; selective
- * (DECSED, DECSEL, DECSERA) spares the cells DECSCA protected. */
-void rect_erase(struct vt *, int r0, int r1, int c0, int c1, bool selective);
+/* Erase cells [r0,r1) x [c0,c1) with the pen's background, but for the
+ * cells with a flag of spare: VT_PROTECTED (DECSCA's, for DECSERA), and
+ * VT_GUARDED (SPA's, for ED, EL, ECH and, as xterm, DECSED and DECSEL). */
+void rect_erase(struct vt *, int r0, int r1, int c0, int c1, unsigned spare);
+/* SPA (on) and EPA: what is put between is guarded. */
+void rect_guard(struct vt *, bool on);
 /* DECSCA Ps: 1 protects what is put from now on, 0 and 2 do not. */
 void rect_protect(struct vt *, long ps);
 /* DECBI (back) or DECFI (forward): at its margin the margins' contents

@@ -2,7 +2,8 @@
  * xterm does it: rectangles filled (DECFRA), erased (DECERA), erased but
  * for the protected cells (DECSERA) and copied (DECCRA); the protection
  * itself (DECSCA, kept in the pen and so in every cell put), which
- * DECSED and DECSEL honour; and the horizontal index (DECBI, DECFI)
+ * DECSED and DECSEL honour, and ISO's guarded areas (SPA, EPA) that ED,
+ * EL and ECH spare; and the horizontal index (DECBI, DECFI)
  * that scrolls the margins sideways. Only this pane's cells change. */
 #include "pty/vt-int.h"
 
@@ -50,10 +51,12 @@ static void rect_fill(struct vt *vt, const long *args, int argc)
 	}
 }
 
-void rect_erase(struct vt *vt, int r0, int r1, int c0, int c1, bool selective)
+void rect_erase(struct vt *vt, int r0, int r1, int c0, int c1, unsigned spare)
 {
 	struct grid *g = vt->grid;
-	if (!selective) {
+	if (!vt->guarded)
+		spare &= ~(unsigned)VT_GUARDED;
+	if (!spare) {
 		grid_erase(g, r0, r1, c0, c1, vt->pen.bg);
 		return;
 	}
@@ -61,13 +64,13 @@ void rect_erase(struct vt *vt, int r0, int r1, int c0, int c1, bool selective)
 	r1 = r1 > g->rows ? g->rows : r1;
 	c0 = c0 < 0 ? 0 : c0;
 	c1 = c1 > g->cols ? g->cols : c1;
-	/* each run of unprotected cells, erased as a whole (a wide
+	/* each run of cells to erase, erased as a whole (a wide
 	 * character's halves are protected or not together) */
 	for (int row = r0; row < r1; row++) {
 		struct grid_line *l = grid_line(g, row);
 		for (int col = c0; col < c1;) {
 			int end = col;
-			while (end < c1 && !(l->cells[end].attr.flags & VT_PROTECTED))
+			while (end < c1 && !(l->cells[end].attr.flags & spare))
 				end++;
 			if (end > col)
 				grid_erase(g, row, row + 1, col, end, vt->pen.bg);
@@ -102,13 +105,23 @@ bool rect_csi(struct vt *vt, const char *leader, const long *args, int argc, con
 	case 'z': /* DECERA */
 	case '{': /* DECSERA */
 		if (rect_parse(vt, args, argc, 0, &r))
-			rect_erase(vt, r.top, r.bottom, r.left, r.right, command == '{');
+			rect_erase(vt, r.top, r.bottom, r.left, r.right, command == '{' ? VT_PROTECTED : 0);
 		return true;
 	case 'v': /* DECCRA */
 		rect_copy(vt, args, argc);
 		return true;
 	default:
 		return false;
+	}
+}
+
+void rect_guard(struct vt *vt, bool on)
+{
+	if (on) {
+		vt->pen.flags |= VT_GUARDED;
+		vt->guarded = true;
+	} else {
+		vt->pen.flags &= ~VT_GUARDED;
 	}
 }
 

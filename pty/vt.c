@@ -107,12 +107,18 @@ static int cb_moverect(VTermRect dest, VTermRect src, void *user)
 	struct vt *vt = user;
 	grid_move(vt->grid, dest.start_row, dest.start_col, src.start_row, src.start_col, src.end_row - src.start_row,
 		  src.end_col - src.start_col);
+	vt->scrolled = true;
 	return 1;
 }
 
 static int cb_erase(VTermRect r, int selective, void *user)
 {
-	rect_erase(user, r.start_row, r.end_row, r.start_col, r.end_col, selective);
+	struct vt *vt = user;
+	/* DECSED, DECSEL spare both protections, ED, EL, ECH the guarded
+	 * cells; what a scroll uncovers goes whatever it was */
+	unsigned spare = selective ? VT_PROTECTED | VT_GUARDED : vt->scrolled ? 0 : VT_GUARDED;
+	vt->scrolled = false;
+	rect_erase(vt, r.start_row, r.end_row, r.start_col, r.end_col, spare);
 	return 1;
 }
 
@@ -892,6 +898,11 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 				feed(vt, ch == 'M' ? "\033M" : "\033D", 2);
 			if (ch == 'E')
 				carriage_return(vt);
+			return i + 1;
+		}
+		if ((ch == 'V' || ch == 'W') && !vt->esc_inter) { /* SPA, EPA: 0.1.4 ignores them */
+			esc_take(vt, buf, start, i);
+			rect_guard(vt, ch == 'V');
 			return i + 1;
 		}
 		if ((ch == '6' || ch == '9') && !vt->esc_inter) { /* DECBI, DECFI: libvterm has neither */

@@ -143,6 +143,26 @@ static void test_selective_erase(struct unit *u)
 	vt_free(vt);
 }
 
+/* SPA..EPA guards: ED, EL and ECH spare it, as do DECSED and DECSEL (as
+ * xterm); DECSERA and DECERA do not. */
+static void test_guarded(struct unit *u)
+{
+	struct vt *vt = vt_new(ROWS, COLS, 0);
+	put(vt, "ab\033Vcd\033Wef\r\nab\033Vcd\033Wef\033[H\033[J");
+	CHECK_STR(u, screen(vt), "..cd....|..cd....|........|........|........|........");
+	put(vt, "\033[1;1Hxy\033[1;1H\033[8X"); /* ECH */
+	CHECK_STR(u, screen(vt), "..cd....|..cd....|........|........|........|........");
+	put(vt, "\033[1;1Hxy\033[2K\033[?2K\033[?J"); /* EL, DECSEL, DECSED */
+	CHECK_STR(u, screen(vt), "..cd....|..cd....|........|........|........|........");
+	put(vt, "\033[1;1;1;8${"); /* DECSERA */
+	CHECK_STR(u, screen(vt), "........|..cd....|........|........|........|........");
+	put(vt, "\033[2;3H\033[P"); /* a scroll moves it: its old cell is cleared */
+	CHECK_STR(u, screen(vt), "........|..d.....|........|........|........|........");
+	put(vt, "\033[$z"); /* DECERA */
+	CHECK_STR(u, screen(vt), "........|........|........|........|........|........");
+	vt_free(vt);
+}
+
 static void test_copy(struct unit *u)
 {
 	struct vt *vt = prepared();
@@ -222,6 +242,7 @@ int main(void)
 	test_fill(&u);
 	test_erase(&u);
 	test_selective_erase(&u);
+	test_guarded(&u);
 	test_copy(&u);
 	test_index(&u);
 	test_checksum(&u);
