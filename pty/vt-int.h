@@ -63,10 +63,11 @@ struct vt {
 	char probe[64];
 	size_t probe_len;
 
-	bool str_dcs;  /* the string being held is a DCS, not an OSC */
-	bool guarded;  /* SPA was seen: erases must look for VT_GUARDED cells */
-	bool scrolled; /* libvterm moved a rectangle: its next erase clears what is left */
-	int level;     /* DECSCL conformance level, 1 (VT100) to 5 */
+	bool str_dcs;           /* the string being held is a DCS, not an OSC */
+	bool guarded;           /* SPA was seen: erases must look for VT_GUARDED cells */
+	bool scrolled;          /* libvterm moved a rectangle: its next erase clears what is left */
+	bool autowrap, revwrap; /* DECAWM (7), reverse wraparound (45, 1045) */
+	int level;              /* DECSCL conformance level, 1 (VT100) to 5 */
 	/* libvterm's modes and margins, read back from it after each
 	 * sequence that may change them (0.1.4 has no getters). */
 	bool origin, lrmm, insert, newline;
@@ -133,6 +134,12 @@ int rect_index(struct vt *, bool forward);
 bool move_csi(struct vt *, char final, long n, int *row, int *col);
 /* The column CUB n (BS: 1) from col goes to. */
 int move_back(const struct vt *, int col, int n);
+/* With reverse wraparound (and DECAWM) on, where BS or CUB n go: back
+ * past the left margin (or edge) to the previous row's right margin,
+ * from the top margin to the bottom one; false when it is off. */
+bool move_back_wrap(const struct vt *, int n, int *row, int *col);
+/* DECSET or DECRESET of the modes in args: DECAWM and reverse wrap kept. */
+void move_modes(struct vt *, const long *args, int argc, bool set);
 /* A line feed (or RI, up) here neither scrolls nor moves: at the bottom
  * (top) margin, outside the left and right margins. */
 bool move_index_held(const struct vt *, bool up);

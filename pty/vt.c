@@ -719,6 +719,7 @@ static void cursor_to(struct vt *vt, int r, int c)
 	}
 	int n = snprintf(s, sizeof s, "\033[%d;%dH", r + 1, c + 1);
 	feed(vt, s, (size_t)n);
+	vt->wrap_pending = false; /* also when the cursor stays where it was */
 }
 
 static void charsets_reset(struct vt *vt)
@@ -726,6 +727,8 @@ static void charsets_reset(struct vt *vt)
 	memset(vt->g, 'B', sizeof vt->g);
 	vt->gl = 0;
 	vt->charsets_used = false;
+	vt->autowrap = true; /* as libvterm's resets leave it */
+	vt->revwrap = false;
 	for (int k = 0; k < 2; k++)
 		vt->saved[k] = (struct vt_saved){ .g = { 'B', 'B', 'B', 'B' } };
 }
@@ -802,8 +805,8 @@ static size_t ground_control(const struct vt *vt, const char *buf, size_t i, siz
 {
 	for (; i < end; i++) {
 		char c = buf[i];
-		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) ||
-		    (vt->lrmm && ((c >= '\n' && c <= '\r') || c == '\b')))
+		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) || (vt->lrmm && c >= '\n' && c <= '\r') ||
+		    ((vt->lrmm || vt->revwrap) && c == '\b'))
 			return i;
 	}
 	return end;
@@ -832,10 +835,14 @@ static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k
 		return start;
 	}
 	feed(vt, buf + start, k - start);
-	if (buf[k] == '\r')
+	int r, c;
+	if (buf[k] == '\r') {
 		carriage_return(vt);
-	else if (buf[k] == '\b' ? move_back(vt, vt->ccol, 1) < vt->ccol : !move_index_held(vt, false))
+	} else if (buf[k] == '\b' && move_back_wrap(vt, 1, &r, &c)) {
+		cursor_to(vt, r, c);
+	} else if (buf[k] == '\b' ? move_back(vt, vt->ccol, 1) < vt->ccol : !move_index_held(vt, false)) {
 		feed(vt, buf + k, 1);
+	}
 	return k + 1;
 }
 
@@ -1041,8 +1048,11 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		return i + 1;
 	}
 	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l')) {
+		long a[VT_CSI_ARGS];
+		int n = csi_args(vt, a);
 		feed(vt, buf + start, i + 1 - start);
 		modes_read(vt);
+		move_modes(vt, a, n, ch == 'h');
 		return i + 1;
 	}
 	if (vt->csi_priv)
@@ -1088,7 +1098,7 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 		case SCAN_GROUND: {
 			const char *esc = memchr(buf + i, 0x1b, len - i);
 			size_t end = esc ? (size_t)(esc - buf) : len, k = end;
-			if (vt->charsets_used || vt->lrmm)
+			if (vt->charsets_used || vt->lrmm || vt->revwrap)
 				k = ground_control(vt, buf, i, end);
 			if (k < end) {
 				start = ground_byte(vt, buf, start, k);

@@ -68,6 +68,37 @@ static void test_horizontal(struct unit *u)
 	vt_free(vt);
 }
 
+/* Reverse wraparound (45 with DECAWM): BS and CUB go on to the row above,
+ * within the margins. */
+static void test_reverse_wrap(struct unit *u)
+{
+	struct vt *vt = vt_new(24, 80, 0);
+	put(vt, "\033[3;1H\b"); /* off: stays */
+	cursor_is(u, vt, 2, 0);
+	put(vt, "\033[?45h\033[?7l\033[3;1H\b"); /* needs DECAWM */
+	cursor_is(u, vt, 2, 0);
+	put(vt, "\033[?7h\033[3;1H\b");
+	cursor_is(u, vt, 1, 79);
+	put(vt, "\033[3;2H\033[3D"); /* CUB too, by its count */
+	cursor_is(u, vt, 1, 78);
+	put(vt, "\033[1;1H\b"); /* from the top to the bottom */
+	cursor_is(u, vt, 23, 79);
+	put(vt, "\033[2;5r\033[2;1H\b"); /* of the margins */
+	cursor_is(u, vt, 4, 79);
+	put(vt, "\033[r\033[?69h\033[5;10s\033[3;5H\b"); /* to the right margin */
+	cursor_is(u, vt, 1, 9);
+	put(vt, "\033[3;1H\b"); /* from the screen's edge too */
+	cursor_is(u, vt, 1, 9);
+	put(vt, "\033[?69l\033[1;79Hab\bX"); /* after the last column: back onto it */
+	CHECK_INT(u, vt_cell(vt, 0, 78)->ch[0], 'a');
+	CHECK_INT(u, vt_cell(vt, 0, 79)->ch[0], 'X');
+	put(vt, "\033[?45l\033[3;1H\b");
+	cursor_is(u, vt, 2, 0);
+	put(vt, "\033[?45h\033[!p\033[3;1H\b"); /* DECSTR ends it */
+	cursor_is(u, vt, 2, 0);
+	vt_free(vt);
+}
+
 /* What the screen holds at row r, column c. */
 static uint32_t at(struct vt *vt, int r, int c)
 {
@@ -106,6 +137,7 @@ int main(void)
 	struct unit u = { 0 };
 	test_vertical(&u);
 	test_horizontal(&u);
+	test_reverse_wrap(&u);
 	test_index_outside(&u);
 	return unit_done(&u, "test_vt_move");
 }
