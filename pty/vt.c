@@ -1061,10 +1061,11 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		ansi_modes(vt, ch == 'h');
 		return start;
 	}
-	if ((ch == 's' || ch == 'u') && vt->csi_len == 0) {
+	if (((ch == 's' && !vt->lrmm) || ch == 'u') && vt->csi_len == 0) {
 		/* ANSI.SYS cursor save/restore, as in xterm and tmux. 0.1.4
 		 * has no CSI u, and its CSI s (DECSLRM) homes the cursor:
-		 * cancel the CSI (CAN), send DECSC/DECRC instead. */
+		 * cancel the CSI (CAN), send DECSC/DECRC instead. With left
+		 * and right margins on, CSI s is DECSLRM, as in xterm. */
 		feed(vt, buf + start, i - start);
 		feed(vt, "\030", 1);
 		if (ch == 's')

@@ -47,6 +47,20 @@ static void test_per_screen(struct unit *u)
 	vt_free(vt);
 }
 
+/* With left and right margins on, CSI s sets them (DECSLRM), as in
+ * xterm, instead of saving the cursor; CSI u still restores. */
+static void test_csi_s(struct unit *u)
+{
+	struct vt *vt = vt_new(10, 20, 0);
+	put(vt, "\033[3;2H\033[s\033[?69h\033[1;10s\033[6;5H\033[s");
+	cursor_is(u, vt, 0, 0); /* DECSLRM homes the cursor */
+	put(vt, "\033[5;4H\033[u");
+	cursor_is(u, vt, 2, 1);
+	put(vt, "\033[1;15Hx"); /* the margins are the whole row again */
+	CHECK_INT(u, vt_cell(vt, 0, 14)->ch[0], 'x');
+	vt_free(vt);
+}
+
 static void test_1049(struct unit *u)
 {
 	struct vt *vt = vt_new(10, 20, 0);
@@ -70,5 +84,6 @@ int main(void)
 	test_protection(&u);
 	test_per_screen(&u);
 	test_1049(&u);
+	test_csi_s(&u);
 	return unit_done(&u, "test_vt_save");
 }
