@@ -121,6 +121,9 @@ bool rect_csi(struct vt *, const char *leader, const long *args, int argc, const
  * cells with a flag of spare: VT_PROTECTED (DECSCA's, for DECSERA), and
  * VT_GUARDED (SPA's, for ED, EL, ECH and, as xterm, DECSED and DECSEL). */
 void rect_erase(struct vt *, int r0, int r1, int c0, int c1, unsigned spare);
+/* DCH n above or below the scrolling region, where xterm does it and
+ * libvterm 0.1.4 does not: true if done here. */
+bool rect_delete_chars(struct vt *, long n);
 /* SPA (on) and EPA: what is put between is guarded. */
 void rect_guard(struct vt *, bool on);
 /* DECSCA Ps: 1 protects what is put from now on, 0 and 2 do not. */

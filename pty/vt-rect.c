@@ -115,6 +115,18 @@ bool rect_csi(struct vt *vt, const char *leader, const long *args, int argc, con
 	}
 }
 
+bool rect_delete_chars(struct vt *vt, long n)
+{
+	struct grid *g = vt->grid;
+	int r = vt->crow, c = vt->ccol, right = vt->lrmm ? vt->mright : g->cols;
+	if ((r >= vt->mtop && r < vt->mbottom) || c < vt->mleft || c >= right)
+		return false; /* inside the region libvterm does it; outside the left and right margins nothing is */
+	int k = n < 1 ? 1 : n > right - c ? right - c : (int)n;
+	grid_move(g, r, c, r, c + k, 1, right - c - k);
+	grid_erase(g, r, r + 1, right - k, right, vt->pen.bg);
+	return true;
+}
+
 void rect_guard(struct vt *vt, bool on)
 {
 	if (on) {

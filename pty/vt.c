@@ -1010,6 +1010,17 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		rect_protect(vt, a[0]);
 		return i + 1;
 	}
+	if (ch == 'P' && !vt->csi_priv && !vt->csi_other && !vt->csi_long &&
+	    (vt->mtop > 0 || vt->mbottom < vt->grid->rows)) {
+		/* DCH outside the scrolling region: 0.1.4 ignores it */
+		long a[VT_CSI_ARGS];
+		csi_args(vt, a);
+		feed(vt, buf + start, i - start);
+		if (!rect_delete_chars(vt, a[0]))
+			return i;
+		feed(vt, "\030", 1);
+		return i + 1;
+	}
 	if (!vt->csi_priv && !vt->csi_other && !vt->csi_long && strchr("ABCDEF", ch)) {
 		/* CUU, CUD, CUF, CUB, CNL, CPL: bounded by the margins as in xterm */
 		long a[VT_CSI_ARGS];

@@ -224,6 +224,20 @@ static void test_index(struct unit *u)
 	vt_free(vt);
 }
 
+/* DCH above or below the scrolling region still deletes (xterm since
+ * its patch 316); outside the left and right margins it does nothing. */
+static void test_delete_outside(struct unit *u)
+{
+	struct vt *vt = prepared();
+	put(vt, "\033[2;3r\033[1;2H\033[2P\033[6;7H\033[9P");
+	CHECK_STR(u, screen(vt), "adefgh..|ijklmnop|qrstuvwx|yz012345|ABCDEFGH|IJKLMN..");
+	put(vt, "\033[2;2H\033[P"); /* inside, as before */
+	CHECK_STR(u, screen(vt), "adefgh..|iklmnop.|qrstuvwx|yz012345|ABCDEFGH|IJKLMN..");
+	put(vt, "\033[?69h\033[3;6s\033[5;2H\033[P\033[5;3H\033[P");
+	CHECK_STR(u, screen(vt), "adefgh..|iklmnop.|qrstuvwx|yz012345|ABDEF.GH|IJKLMN..");
+	vt_free(vt);
+}
+
 /* DECRQCRA still reads the rectangles the same way. */
 static void test_checksum(struct unit *u)
 {
@@ -245,6 +259,7 @@ int main(void)
 	test_guarded(&u);
 	test_copy(&u);
 	test_index(&u);
+	test_delete_outside(&u);
 	test_checksum(&u);
 	return unit_done(&u, "test_vt_rect");
 }
