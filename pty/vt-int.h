@@ -18,6 +18,7 @@ struct VTermState;
 #define VT_OSC_MAX   4096        /* a longer unterminated OSC is dropped */
 #define VT_TITLE_MAX 256
 #define VT_CSI_ARGS  16 /* arguments libvterm 0.1.4 can hold */
+#define VT_XSAVE_MAX 32 /* DEC modes XTSAVE keeps */
 
 enum scan { SCAN_GROUND, SCAN_ESC, SCAN_CSI, SCAN_CSI_DROP, SCAN_OSC, SCAN_OSC_ESC };
 
@@ -67,7 +68,12 @@ struct vt {
 	bool guarded;           /* SPA was seen: erases must look for VT_GUARDED cells */
 	bool scrolled;          /* libvterm moved a rectangle: its next erase clears what is left */
 	bool autowrap, revwrap; /* DECAWM (7), reverse wraparound (45, 1045) */
-	int level;              /* DECSCL conformance level, 1 (VT100) to 5 */
+	struct vt_xsave {
+		int mode;
+		bool set;
+	} xsave[VT_XSAVE_MAX]; /* what XTSAVE saved */
+	int nxsave;
+	int level; /* DECSCL conformance level, 1 (VT100) to 5 */
 	/* libvterm's modes and margins, read back from it after each
 	 * sequence that may change them (0.1.4 has no getters). */
 	bool origin, lrmm, insert, newline;
@@ -146,5 +152,13 @@ void move_modes(struct vt *, const long *args, int argc, bool set);
 /* A line feed (or RI, up) here neither scrolls nor moves: at the bottom
  * (top) margin, outside the left and right margins. */
 bool move_index_held(const struct vt *, bool up);
+
+/* vt-modes.c: XTSAVE and XTRESTORE of the DEC modes in args. */
+void modes_save(struct vt *, const long *args, int argc);
+void modes_restore(struct vt *, const long *args, int argc);
+/* vt.c: DEC mode m as DECRQM answers it (1 set, 2 reset, 0 unknown), and
+ * setting it with the sequence s as if the program had sent it. */
+int vt_mode_get(struct vt *, long m);
+void vt_mode_set(struct vt *, const char *s, size_t len, long m, bool set);
 
 #endif

@@ -456,6 +456,26 @@ static void modes_read(struct vt *vt)
 	vt->probe_len = 0;
 }
 
+int vt_mode_get(struct vt *vt, long m)
+{
+	char q[24];
+	int n = snprintf(q, sizeof q, "\033[?%ld$p", m), mode, v;
+	vt->probing = true;
+	vt->probe_len = 0;
+	feed(vt, q, (size_t)n);
+	vt->probing = false;
+	vt->probe[vt->probe_len < sizeof vt->probe ? vt->probe_len : sizeof vt->probe - 1] = '\0';
+	vt->probe_len = 0;
+	return sscanf(vt->probe, "\033[?%d;%d$y", &mode, &v) == 2 && mode == m ? v : 0;
+}
+
+void vt_mode_set(struct vt *vt, const char *s, size_t len, long m, bool set)
+{
+	feed(vt, s, len);
+	modes_read(vt);
+	move_modes(vt, &m, 1, set);
+}
+
 /* ANSI modes set or reset (CSI 4 h, CSI 20 l), kept for DECRQM. */
 static void ansi_modes(struct vt *vt, bool on)
 {
@@ -1056,6 +1076,18 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		 * (vttest relies on it); 0.1.4 does none of it. */
 		feed(vt, buf + start, i + 1 - start);
 		feed(vt, "\033[r\033[H\033[2J", 10);
+		return i + 1;
+	}
+	if (vt->csi_priv == '?' && (ch == 's' || ch == 'r')) {
+		/* XTSAVE, XTRESTORE: libvterm 0.1.4 has neither */
+		long a[VT_CSI_ARGS];
+		int n = csi_args(vt, a);
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		if (ch == 's')
+			modes_save(vt, a, n);
+		else
+			modes_restore(vt, a, n);
 		return i + 1;
 	}
 	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l')) {

@@ -61,6 +61,28 @@ static void test_csi_s(struct unit *u)
 	vt_free(vt);
 }
 
+/* XTSAVE and XTRESTORE of DEC modes: DECAWM, origin mode, the cursor's
+ * visibility, reverse wraparound; never the screens. */
+static void test_xtsave(struct unit *u)
+{
+	struct vt *vt = vt_new(10, 20, 0);
+	put(vt, "\033[?7h\033[?7s\033[?7l\033[?7r\033[1;19Hxxx");
+	cursor_is(u, vt, 1, 1); /* autowrap is back on */
+	put(vt, "\033[?7l\033[?7;25;45s\033[?7;45h\033[?25l\033[?7;25;45r\033[1;19Hxxx");
+	cursor_is(u, vt, 0, 19); /* and off again */
+	CHECK(u, vt_modes(vt)->cursor_visible);
+	put(vt, "\033[?7h\033[3;1H\b");
+	cursor_is(u, vt, 2, 0); /* reverse wraparound restored off */
+	put(vt, "\033[2;5r\033[?6h\033[?6s\033[?6l\033[?6r\033[?6$p");
+	char out[32];
+	size_t n = vt_take_reply(vt, out, sizeof out - 1);
+	out[n] = '\0';
+	CHECK_STR(u, out, "\033[?6;1$y");             /* origin mode is on again */
+	put(vt, "\033[?1049s\033[?1049h\033[?1049r"); /* the screens are not saved */
+	CHECK(u, vt_modes(vt)->altscreen);
+	vt_free(vt);
+}
+
 static void test_1049(struct unit *u)
 {
 	struct vt *vt = vt_new(10, 20, 0);
@@ -85,5 +107,6 @@ int main(void)
 	test_per_screen(&u);
 	test_1049(&u);
 	test_csi_s(&u);
+	test_xtsave(&u);
 	return unit_done(&u, "test_vt_save");
 }
