@@ -1118,6 +1118,15 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		return i + 1;
 	}
 	if (ch == 'r' || ch == 's') { /* DECSTBM, DECSLRM */
+		long a[VT_CSI_ARGS];
+		int n = csi_args(vt, a);
+		if (n >= 2 && a[1] > 0 && (a[0] < 1 ? 1 : a[0]) >= a[1]) {
+			/* top not above bottom (left not left of right): xterm
+			 * ignores it, 0.1.4 makes a one-line region of it */
+			feed(vt, buf + start, i - start);
+			feed(vt, "\030", 1);
+			return i + 1;
+		}
 		feed(vt, buf + start, i + 1 - start);
 		modes_read(vt);
 		return i + 1;

@@ -99,6 +99,20 @@ static void test_reverse_wrap(struct unit *u)
 	vt_free(vt);
 }
 
+/* DECSTBM and DECSLRM with the top not above the bottom (the left not
+ * left of the right) are ignored, as in xterm: no one-line region. */
+static void test_bad_margins(struct unit *u)
+{
+	struct vt *vt = vt_new(24, 80, 0);
+	put(vt, "\033[5;6H\033[3;3r");
+	cursor_is(u, vt, 4, 5); /* not even homed */
+	put(vt, "\033[3;1Hx\033[24;1H\n");
+	CHECK_INT(u, vt_cell(vt, 1, 0)->ch[0], 'x'); /* the whole screen scrolled */
+	put(vt, "\033[10;4r\033[?69h\033[7;7s\033[1;7H\033[5C");
+	cursor_is(u, vt, 0, 11);
+	vt_free(vt);
+}
+
 /* What the screen holds at row r, column c. */
 static uint32_t at(struct vt *vt, int r, int c)
 {
@@ -138,6 +152,7 @@ int main(void)
 	test_vertical(&u);
 	test_horizontal(&u);
 	test_reverse_wrap(&u);
+	test_bad_margins(&u);
 	test_index_outside(&u);
 	return unit_done(&u, "test_vt_move");
 }
