@@ -43,11 +43,12 @@ $TM new -d -s ref -x 80 -y 24 "$run --logfile=$root/ws/tmux.log; sleep 3600"
 wait_log "$root/ws/tmux.log" || echo "# tmux: esctest did not finish"
 $TM kill-session -t ref
 
-# sandmux: its pane is the outer terminal less the title and status lines
+# sandmux: its pane is the outer terminal less the title and status lines,
+# in a window of its own (a new pane would split the first one's window)
 (cd "$root/ws" && $TS new -d -s main -x 80 -y 26 "$SANDMUX; sleep 3600")
 _i=0
 until $TS capture-pane -p -t main | grep -q running || [ $_i -ge 100 ]; do sleep 0.1; _i=$((_i + 1)); done
-(cd "$root/ws" && "$SANDMUX" new -n esctest -- sh -c "$run --logfile=$root/ws/sandmux.log; sleep 3600") >/dev/null
+(cd "$root/ws" && "$SANDMUX" new --new_window -n esctest -- sh -c "$run --logfile=$root/ws/sandmux.log; sleep 3600") >/dev/null
 wait_log "$root/ws/sandmux.log" || echo "# sandmux: esctest did not finish"
 
 t=$(passes "$root/ws/tmux.log"); s=$(passes "$root/ws/sandmux.log")
