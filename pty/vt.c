@@ -820,13 +820,13 @@ static void cursor_alt(struct vt *vt, bool screen, bool set)
 }
 
 /* The first SO, SI (when character sets are in use) or BS, CR or line
- * feed (with left and right margins) in buf[i, end), or end. */
+ * feed or HT (with left and right margins) in buf[i, end), or end. */
 static size_t ground_control(const struct vt *vt, const char *buf, size_t i, size_t end)
 {
 	for (; i < end; i++) {
 		char c = buf[i];
-		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) || (vt->lrmm && c >= '\n' && c <= '\r') ||
-		    ((vt->lrmm || vt->revwrap) && c == '\b'))
+		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) ||
+		    (vt->lrmm && ((c >= '\n' && c <= '\r') || c == '\t')) || ((vt->lrmm || vt->revwrap) && c == '\b'))
 			return i;
 	}
 	return end;
@@ -845,6 +845,16 @@ static void carriage_return(struct vt *vt)
 	}
 }
 
+/* A tab (HT, or CHT's s) stops at the right margin when it starts left of
+ * it, as in xterm; 0.1.4 goes on to the screen's last column. */
+static void tab_bounded(struct vt *vt, const char *s, size_t len)
+{
+	int before = vt->ccol;
+	feed(vt, s, len);
+	if (vt->lrmm && before < vt->mright && vt->ccol >= vt->mright)
+		cursor_to(vt, vt->crow, vt->mright - 1);
+}
+
 /* SO and SI are only noted; CR goes as carriage_return() says, BS stops
  * at the left margin, a line feed (LF, VT, FF) is held as
  * move_index_held() says. Returns where the bytes to feed start. */
@@ -858,6 +868,8 @@ static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k
 	int r, c;
 	if (buf[k] == '\r') {
 		carriage_return(vt);
+	} else if (buf[k] == '\t') {
+		tab_bounded(vt, "\t", 1);
 	} else if (buf[k] == '\b' && move_back_wrap(vt, 1, &r, &c)) {
 		cursor_to(vt, r, c);
 	} else if (buf[k] == '\b' ? move_back(vt, vt->ccol, 1) < vt->ccol : !move_index_held(vt, false)) {
@@ -1039,6 +1051,14 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		if (!rect_delete_chars(vt, a[0]))
 			return i;
 		feed(vt, "\030", 1);
+		return i + 1;
+	}
+	if (ch == 'I' && vt->lrmm && !vt->csi_priv && !vt->csi_other && !vt->csi_long) { /* CHT */
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		char s[16];
+		int n = snprintf(s, sizeof s, "\033[%.*sI", (int)(vt->csi_len < 8 ? vt->csi_len : 8), vt->csi);
+		tab_bounded(vt, s, (size_t)n);
 		return i + 1;
 	}
 	if (!vt->csi_priv && !vt->csi_other && !vt->csi_long && strchr("ABCDEF", ch)) {

@@ -99,6 +99,23 @@ static void test_reverse_wrap(struct unit *u)
 	vt_free(vt);
 }
 
+/* HT and CHT stop at the right margin when they start left of it. */
+static void test_tabs(struct unit *u)
+{
+	struct vt *vt = vt_new(24, 80, 0);
+	put(vt, "\033[?69h\033[10;20s\t\t");
+	cursor_is(u, vt, 0, 16);
+	put(vt, "\t\t");
+	cursor_is(u, vt, 0, 19);
+	put(vt, "\033[1;22H\t"); /* right of it: the next stop */
+	cursor_is(u, vt, 0, 24);
+	put(vt, "\033[5;30s\033[9;1H\033[9I");
+	cursor_is(u, vt, 8, 29);
+	put(vt, "\033[?69l\033[9;1H\033[9I"); /* no margins: the screen's last column */
+	cursor_is(u, vt, 8, 72);
+	vt_free(vt);
+}
+
 /* DECSTBM and DECSLRM with the top not above the bottom (the left not
  * left of the right) are ignored, as in xterm: no one-line region. */
 static void test_bad_margins(struct unit *u)
@@ -153,6 +170,7 @@ int main(void)
 	test_horizontal(&u);
 	test_reverse_wrap(&u);
 	test_bad_margins(&u);
+	test_tabs(&u);
 	test_index_outside(&u);
 	return unit_done(&u, "test_vt_move");
 }
