@@ -138,7 +138,8 @@ void rect_protect(struct vt *, long ps);
  * scroll; else the cursor moves by the column returned (-1, 0, 1). */
 int rect_index(struct vt *, bool forward);
 
-/* vt-move.c: CUU (A), CUD (B), CUF (C), CUB (D), CNL (E), CPL (F) with n (-1 missing) to
+/* vt-move.c: CUU (A), CUD (B), CUF (C), CUB (D), CNL (E), CPL (F), CHA
+ * (G) and HPA (`) in origin mode, with n (-1 missing) to
  * the screen position *row, *col xterm moves to: false if not one. */
 bool move_csi(struct vt *, char final, long n, int *row, int *col);
 /* The column CUB n (BS: 1) from col goes to. */

@@ -4,7 +4,8 @@
  * and CPL then return as CR does (to the left margin when the cursor is
  * at or right of it). CUB, CUF and BS stop at the left or right margin
  * the same way, or with reverse wraparound (xterm's 45, before its 383:
- * through any row) go on to the row above. A line feed, IND, NEL or RI at
+ * through any row) go on to the row above. In origin mode CHA and HPA
+ * count from the left margin. A line feed, IND, NEL or RI at
  * the bottom (top) margin but left or right of the left and right
  * margins neither scrolls nor moves. */
 #include "pty/vt-int.h"
@@ -81,6 +82,11 @@ bool move_csi(struct vt *vt, char final, long n, int *row, int *col)
 		c = c + n > right ? right : c + (int)n;
 		break;
 	}
+	case 'G': /* CHA */
+	case '`': /* HPA */
+		c = vt->mleft + (int)n - 1;
+		c = c >= vt->mright ? vt->mright - 1 : c;
+		break;
 	case 'D': /* CUB */
 		if (!move_back_wrap(vt, (int)n, &r, &c))
 			c = move_back(vt, c, (int)n);

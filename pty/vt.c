@@ -1061,8 +1061,10 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		tab_bounded(vt, s, (size_t)n);
 		return i + 1;
 	}
-	if (!vt->csi_priv && !vt->csi_other && !vt->csi_long && strchr("ABCDEF", ch)) {
-		/* CUU, CUD, CUF, CUB, CNL, CPL: bounded by the margins as in xterm */
+	if (!vt->csi_priv && !vt->csi_other && !vt->csi_long &&
+	    (strchr("ABCDEF", ch) || (vt->origin && (ch == 'G' || ch == '`')))) {
+		/* CUU, CUD, CUF, CUB, CNL, CPL: bounded by the margins as in
+		 * xterm; CHA and HPA: from the left margin in origin mode */
 		long a[VT_CSI_ARGS];
 		csi_args(vt, a);
 		feed(vt, buf + start, i - start);

@@ -99,6 +99,22 @@ static void test_reverse_wrap(struct unit *u)
 	vt_free(vt);
 }
 
+/* CHA and HPA count from the left margin in origin mode, and stay
+ * inside the margins. */
+static void test_origin_columns(struct unit *u)
+{
+	struct vt *vt = vt_new(24, 80, 0);
+	put(vt, "\033[6;11r\033[?69h\033[5;10s\033[?6h\033[3;3H\033[2`");
+	cursor_is(u, vt, 7, 5);
+	put(vt, "\033[4G");
+	cursor_is(u, vt, 7, 7);
+	put(vt, "\033[40G");
+	cursor_is(u, vt, 7, 9);
+	put(vt, "\033[?6l\033[2`"); /* without it: the screen's */
+	cursor_is(u, vt, 0, 1);
+	vt_free(vt);
+}
+
 /* HT and CHT stop at the right margin when they start left of it. */
 static void test_tabs(struct unit *u)
 {
@@ -171,6 +187,7 @@ int main(void)
 	test_reverse_wrap(&u);
 	test_bad_margins(&u);
 	test_tabs(&u);
+	test_origin_columns(&u);
 	test_index_outside(&u);
 	return unit_done(&u, "test_vt_move");
 }
