@@ -900,6 +900,15 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 		vt->str_dcs = ch == 'P';
 		return i;
 	}
+	if ((ch == 'X' || ch == '^' || ch == '_') && !vt->esc_inter) {
+		/* SOS, PM, APC: 0.1.4 prints what they hold; dropped here up
+		 * to their ST (a BEL does not end them) */
+		esc_take(vt, buf, start, i);
+		vt->scan = SCAN_OSC;
+		vt->str_dcs = true;
+		vt->osc_drop = true;
+		return i + 1;
+	}
 	if (ch == '[') {
 		vt->scan = SCAN_CSI;
 		vt->csi_len = 0;
@@ -937,6 +946,11 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 				feed(vt, ch == 'M' ? "\033M" : "\033D", 2);
 			if (ch == 'E')
 				carriage_return(vt);
+			return i + 1;
+		}
+		if (ch == 'Z' && !vt->esc_inter) { /* DECID: as DA1, as xterm */
+			esc_take(vt, buf, start, i);
+			report_da(vt, 0);
 			return i + 1;
 		}
 		if ((ch == 'V' || ch == 'W') && !vt->esc_inter) { /* SPA, EPA: 0.1.4 ignores them */
