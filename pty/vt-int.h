@@ -65,7 +65,7 @@ struct vt {
 	size_t probe_len;
 
 	bool str_dcs;           /* the string being held is a DCS, not an OSC */
-	bool guarded;           /* SPA was seen: erases must look for VT_GUARDED cells */
+	bool guarded;           /* SPA was seen since a reset: erases spare VT_GUARDED cells */
 	bool scrolled;          /* libvterm moved a rectangle: its next erase clears what is left */
 	bool autowrap, revwrap; /* DECAWM (7), reverse wraparound (45, 1045) */
 	struct vt_xsave {

@@ -749,6 +749,7 @@ static void charsets_reset(struct vt *vt)
 	vt->charsets_used = false;
 	vt->autowrap = true; /* as libvterm's resets leave it */
 	vt->revwrap = false;
+	vt->guarded = false; /* as xterm's: erases no longer spare SPA's cells */
 	for (int k = 0; k < 2; k++)
 		vt->saved[k] = (struct vt_saved){ .g = { 'B', 'B', 'B', 'B' } };
 }

@@ -160,6 +160,8 @@ static void test_guarded(struct unit *u)
 	CHECK_STR(u, screen(vt), "........|..d.....|........|........|........|........");
 	put(vt, "\033[$z"); /* DECERA */
 	CHECK_STR(u, screen(vt), "........|........|........|........|........|........");
+	put(vt, "\033Vab\033W\033[!p\033[2J"); /* a soft reset ends the guarding */
+	CHECK_STR(u, screen(vt), "........|........|........|........|........|........");
 	vt_free(vt);
 }
 
