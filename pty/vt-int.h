@@ -68,6 +68,7 @@ struct vt {
 	bool guarded;           /* SPA was seen since a reset: erases spare VT_GUARDED cells */
 	bool scrolled;          /* libvterm moved a rectangle: its next erase clears what is left */
 	bool autowrap, revwrap; /* DECAWM (7), reverse wraparound (45, 1045) */
+	int sace;               /* DECSACE: 2 rectangle, 0 or 1 the stream */
 	struct vt_xsave {
 		int mode;
 		bool set;
@@ -121,7 +122,8 @@ struct vt_rect {
 /* args[first..first+3] as Pt;Pl;Pb;Pr, defaults the whole area, relative
  * to the margins and clipped to them in origin mode: false when empty. */
 bool rect_parse(const struct vt *, const long *args, int argc, int first, struct vt_rect *);
-/* DECFRA, DECERA, DECSERA, DECCRA (a CSI libvterm left): true if it was one. */
+/* DECFRA, DECERA, DECSERA, DECCRA, DECCARA, DECRARA, DECSACE (a CSI
+ * libvterm left): true if it was one. */
 bool rect_csi(struct vt *, const char *leader, const long *args, int argc, const char *inter, char command);
 /* Erase cells [r0,r1) x [c0,c1) with the pen's background, but for the
  * cells with a flag of spare: VT_PROTECTED (DECSCA's, for DECSERA), and

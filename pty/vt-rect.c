@@ -1,10 +1,13 @@
 /* vt-rect: the VT420 editing libvterm 0.1.4 lacks, done on the grid as
  * xterm does it: rectangles filled (DECFRA), erased (DECERA), erased but
- * for the protected cells (DECSERA) and copied (DECCRA); the protection
+ * for the protected cells (DECSERA), copied (DECCRA) and given or
+ * reversed attributes (DECCARA, DECRARA, over DECSACE's extent); the protection
  * itself (DECSCA, kept in the pen and so in every cell put), which
  * DECSED and DECSEL honour, and ISO's guarded areas (SPA, EPA) that ED,
  * EL and ECH spare; and the horizontal index (DECBI, DECFI)
  * that scrolls the margins sideways. Only this pane's cells change. */
+#include <string.h>
+
 #include "pty/vt-int.h"
 
 static int arg_at(const long *args, int argc, int i, int def)
@@ -93,8 +96,69 @@ static void rect_copy(struct vt *vt, const long *args, int argc)
 	grid_move(vt->grid, dt, dl, s.top, s.left, h, w);
 }
 
+/* The flag an attribute of DECCARA/DECRARA names (bold, underline, blink,
+ * reverse, invisible), and whether it turns it on; 0 for none. */
+static int rect_attr(long ps, bool *on)
+{
+	static const struct {
+		int ps, flag;
+	} map[] = { { 1, VT_BOLD }, { 4, VT_UNDERLINE }, { 5, VT_BLINK }, { 7, VT_REVERSE }, { 8, VT_CONCEAL } };
+	*on = ps < 20;
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (map[i].ps == ps || map[i].ps + 20 == ps || (ps == 22 && map[i].ps == 1))
+			return map[i].flag;
+	return 0;
+}
+
+/* DECCARA (set: change the attributes Ps... say) and DECRARA (reverse the
+ * ones named); 0 or none means all of them. The extent is DECSACE's: a
+ * rectangle (2), or else the stream of cells from the first corner to the
+ * second, as the text runs. */
+static void rect_attrs(struct vt *vt, const long *args, int argc, bool reverse)
+{
+	const int all = VT_BOLD | VT_UNDERLINE | VT_BLINK | VT_REVERSE | VT_CONCEAL;
+	int set = 0, clear = 0;
+	for (int i = 4; i < argc || i == 4; i++) {
+		long ps = i < argc && args[i] > 0 ? args[i] : 0;
+		bool on;
+		int f = rect_attr(ps, &on);
+		if (ps == 0) {
+			clear |= all;
+			set &= ~all;
+		} else if (on || reverse) {
+			set |= f;
+			clear &= ~f;
+		} else {
+			clear |= f;
+			set &= ~f;
+		}
+	}
+	struct vt_rect r;
+	if (!rect_parse(vt, args, argc, 0, &r))
+		return;
+	struct grid *g = vt->grid;
+	for (int row = r.top; row < r.bottom; row++) {
+		bool stream = vt->sace != 2;
+		int c0 = stream && row > r.top ? 0 : r.left, c1 = stream && row + 1 < r.bottom ? g->cols : r.right;
+		struct grid_line *l = grid_line(g, row);
+		for (int col = c0; col < c1; col++) {
+			struct vt_attr *a = &l->cells[col].attr;
+			if (reverse)
+				a->flags ^= (uint16_t)(set ? set : all);
+			else
+				a->flags = (uint16_t)((a->flags & ~clear) | set);
+		}
+		grid_use(l, c1);
+		grid_touch(g, row);
+	}
+}
+
 bool rect_csi(struct vt *vt, const char *leader, const long *args, int argc, const char *inter, char command)
 {
+	if (!leader[0] && strcmp(inter, "*") == 0 && command == 'x') { /* DECSACE */
+		vt->sace = argc > 0 && args[0] >= 0 && args[0] <= 2 ? (int)args[0] : 0;
+		return true;
+	}
 	if (leader[0] || inter[0] != '$' || inter[1])
 		return false;
 	struct vt_rect r;
@@ -109,6 +173,10 @@ bool rect_csi(struct vt *vt, const char *leader, const long *args, int argc, con
 		return true;
 	case 'v': /* DECCRA */
 		rect_copy(vt, args, argc);
+		return true;
+	case 'r': /* DECCARA */
+	case 't': /* DECRARA */
+		rect_attrs(vt, args, argc, command == 't');
 		return true;
 	default:
 		return false;

@@ -214,6 +214,10 @@ bool report_dcs(struct vt *vt, const char *s, size_t len)
 		report_sgr(vt);
 		return true;
 	}
+	if (len == 2 && memcmp(s, "*x", 2) == 0) { /* DECSACE */
+		reply_fmt(vt, "\033P1$r%d*x\033\\", vt->sace, 0);
+		return true;
+	}
 	if (len == 2 && memcmp(s, "\"p", 2) == 0) {
 		reply_fmt(vt, "\033P1$r6%d;%d\"p\033\\", vt->level, 1);
 		return true;

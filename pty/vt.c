@@ -673,7 +673,8 @@ static void csi_report(struct vt *vt, char final)
 	long a[VT_CSI_ARGS];
 	int n = csi_args(vt, a);
 	char leader[2] = { vt->csi_priv, 0 }, inter[2] = { vt->csi_inter, 0 };
-	report_csi(vt, leader, a, n, inter, final);
+	if (!report_csi(vt, leader, a, n, inter, final))
+		rect_csi(vt, leader, a, n, inter, final);
 }
 
 /* Repeat the last glyph as many times as the CSI says, at most a row. */
@@ -750,6 +751,7 @@ static void charsets_reset(struct vt *vt)
 	vt->autowrap = true; /* as libvterm's resets leave it */
 	vt->revwrap = false;
 	vt->guarded = false; /* as xterm's: erases no longer spare SPA's cells */
+	vt->sace = 0;
 	for (int k = 0; k < 2; k++)
 		vt->saved[k] = (struct vt_saved){ .g = { 'B', 'B', 'B', 'B' } };
 }

@@ -240,6 +240,47 @@ static void test_delete_outside(struct unit *u)
 	vt_free(vt);
 }
 
+/* The attributes of the flags in a row, as one letter each: b bold, u
+ * underline, r reverse, - none. */
+static const char *attrs(struct vt *vt, int row)
+{
+	static char s[COLS + 1];
+	for (int c = 0; c < COLS; c++) {
+		int f = vt_cell(vt, row, c)->attr.flags;
+		s[c] = f == VT_BOLD ? 'b' : f == VT_UNDERLINE ? 'u' : f == VT_REVERSE ? 'r' : f == 0 ? '-' : '+';
+	}
+	s[COLS] = '\0';
+	return s;
+}
+
+/* DECCARA and DECRARA over DECSACE's extent: the stream of cells (the
+ * default) or the rectangle; DECRQSS reads DECSACE back. */
+static void test_attributes(struct unit *u)
+{
+	struct vt *vt = prepared();
+	char out[32];
+	put(vt, "\033[2;3;3;4;1$r"); /* a stream: row 2 from column 3, row 3 to 4 */
+	CHECK_STR(u, attrs(vt, 0), "--------");
+	CHECK_STR(u, attrs(vt, 1), "--bbbbbb");
+	CHECK_STR(u, attrs(vt, 2), "bbbb----");
+	put(vt, "\033[2*x\033[4;2;5;3;4$r"); /* a rectangle */
+	CHECK_STR(u, attrs(vt, 3), "-uu-----");
+	CHECK_STR(u, attrs(vt, 4), "-uu-----");
+	put(vt, "\033[4;3;4;4;24;7$r"); /* underline off, reverse on */
+	CHECK_STR(u, attrs(vt, 3), "-urr----");
+	put(vt, "\033[2;1;2;4;1$t"); /* DECRARA turns bold over */
+	CHECK_STR(u, attrs(vt, 1), "bb--bbbb");
+	put(vt, "\033[1;1;6;8;0$r"); /* 0: all off */
+	for (int r = 0; r < ROWS; r++)
+		CHECK_STR(u, attrs(vt, r), "--------");
+	CHECK_STR(u, screen(vt), TEXT); /* the characters stay */
+	put(vt, "\033P$q*x\033\\");
+	size_t n = vt_take_reply(vt, out, sizeof out - 1);
+	out[n] = '\0';
+	CHECK_STR(u, out, "\033P1$r2*x\033\\");
+	vt_free(vt);
+}
+
 /* DECRQCRA still reads the rectangles the same way. */
 static void test_checksum(struct unit *u)
 {
@@ -262,6 +303,7 @@ int main(void)
 	test_copy(&u);
 	test_index(&u);
 	test_delete_outside(&u);
+	test_attributes(&u);
 	test_checksum(&u);
 	return unit_done(&u, "test_vt_rect");
 }
