@@ -806,6 +806,8 @@ static void cursor_restore(struct vt *vt)
 	vt->pen = sv->pen;
 }
 
+/* DECSET/DECRESET 1048 (screen false: DECSC/DECRC) and 1049 (screen
+ * true: saved on the main screen, restored on coming back to it). */
 static void cursor_alt(struct vt *vt, bool screen, bool set)
 {
 	if (screen && set && vt->grid->cur == 0) {
