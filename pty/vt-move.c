@@ -63,7 +63,8 @@ void move_modes(struct vt *vt, const long *args, int argc, bool set)
 bool move_csi(struct vt *vt, char final, long n, int *row, int *col)
 {
 	int r = vt->crow, c = vt->ccol, rows = vt->grid->rows, cols = vt->grid->cols;
-	n = n < 1 ? 1 : n > rows + cols ? rows + cols : n;
+	/* a reverse-wrapping CUB may go round the screen twice; more is the same */
+	n = n < 1 ? 1 : n > 2L * rows * cols ? 2L * rows * cols : n;
 	switch (final) {
 	case 'A': /* CUU */
 	case 'F': /* CPL */ {

@@ -81,6 +81,8 @@ static void test_reverse_wrap(struct unit *u)
 	cursor_is(u, vt, 1, 79);
 	put(vt, "\033[3;2H\033[3D"); /* CUB too, by its count */
 	cursor_is(u, vt, 1, 78);
+	put(vt, "\033[5;5H\033[160D"); /* over rows, more than a screen's height and width */
+	cursor_is(u, vt, 2, 4);
 	put(vt, "\033[1;1H\b"); /* from the top to the bottom */
 	cursor_is(u, vt, 23, 79);
 	put(vt, "\033[2;5r\033[2;1H\b"); /* of the margins */
