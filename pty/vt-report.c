@@ -164,7 +164,8 @@ bool report_csi(struct vt *vt, const char *leader, const long *args, int argc, c
 		return true;
 	}
 	if (!leader[0] && strcmp(inter, "$") == 0 && command == 'p' && argc >= 1) {
-		report_ansi_mode(vt, args[0]);
+		if (vt->level >= 3) /* DECRQM came with the VT300s, as in xterm */
+			report_ansi_mode(vt, args[0]);
 		return true;
 	}
 	if (!leader[0] && strcmp(inter, "\"") == 0 && command == 'p') {

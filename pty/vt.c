@@ -1093,6 +1093,15 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 			cursor_to(vt, r, c);
 		return i + 1;
 	}
+	if (ch == 'p' && vt->csi_priv == '?' && vt->csi_inter == '$') {
+		/* DECRQM of a DEC mode: not below VT300 level, as in xterm (the
+		 * level as what comes before leaves it) */
+		feed(vt, buf + start, i - start);
+		if (vt->level >= 3)
+			return i;
+		feed(vt, "\030", 1);
+		return i + 1;
+	}
 	if (vt->csi_other || vt->csi_long)
 		return start;
 	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 2 && memcmp(vt->csi, "47", 2) == 0) {

@@ -1,5 +1,5 @@
 /* SOS, PM and APC strings are dropped to their ST, never printed; DECID
- * is answered as DA1. */
+ * is answered as DA1; DECRQM needs VT300 level. */
 #include <string.h>
 
 #include "pty/vt.h"
@@ -45,10 +45,27 @@ static void test_decid(struct unit *u)
 	vt_free(vt);
 }
 
+/* Below VT300 level (DECSCL 62) DECRQM goes unanswered, as in xterm. */
+static void test_decrqm_level(struct unit *u)
+{
+	struct vt *vt = vt_new(4, 8, 0);
+	char out[64];
+	put(vt, "\033[62;1\"p\033[4$p\033[?7$p\033[6n");
+	size_t n = vt_take_reply(vt, out, sizeof out - 1);
+	out[n] = '\0';
+	CHECK_STR(u, out, "\033[1;1R");
+	put(vt, "\033[64;1\"p\033[4$p\033[?7$p");
+	n = vt_take_reply(vt, out, sizeof out - 1);
+	out[n] = '\0';
+	CHECK_STR(u, out, "\033[4;2$y\033[?7;1$y");
+	vt_free(vt);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
 	test_dropped(&u);
 	test_decid(&u);
+	test_decrqm_level(&u);
 	return unit_done(&u, "test_vt_strings");
 }
