@@ -68,6 +68,7 @@ struct vt {
 	bool guarded;           /* SPA was seen since a reset: erases spare VT_GUARDED cells */
 	bool scrolled;          /* libvterm moved a rectangle: its next erase clears what is left */
 	bool autowrap, revwrap; /* DECAWM (7), reverse wraparound (45, 1045) */
+	bool morefix;           /* 41: a tab after the last column wraps first */
 	int sace;               /* DECSACE: 2 rectangle, 0 or 1 the stream */
 	struct vt_xsave {
 		int mode;

@@ -57,6 +57,8 @@ void move_modes(struct vt *vt, const long *args, int argc, bool set)
 			vt->autowrap = set;
 		else if (args[i] == 45 || args[i] == 1045)
 			vt->revwrap = set;
+		else if (args[i] == 41)
+			vt->morefix = set;
 	}
 }
 

@@ -750,6 +750,7 @@ static void charsets_reset(struct vt *vt)
 	vt->charsets_used = false;
 	vt->autowrap = true; /* as libvterm's resets leave it */
 	vt->revwrap = false;
+	vt->morefix = false;
 	vt->guarded = false; /* as xterm's: erases no longer spare SPA's cells */
 	vt->sace = 0;
 	for (int k = 0; k < 2; k++)
@@ -825,13 +826,14 @@ static void cursor_alt(struct vt *vt, bool screen, bool set)
 }
 
 /* The first SO, SI (when character sets are in use) or BS, CR or line
- * feed or HT (with left and right margins) in buf[i, end), or end. */
+ * feed or HT (with left and right margins, HT with DECSET 41 too) in
+ * buf[i, end), or end. */
 static size_t ground_control(const struct vt *vt, const char *buf, size_t i, size_t end)
 {
 	for (; i < end; i++) {
 		char c = buf[i];
-		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) ||
-		    (vt->lrmm && ((c >= '\n' && c <= '\r') || c == '\t')) || ((vt->lrmm || vt->revwrap) && c == '\b'))
+		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) || (vt->lrmm && c >= '\n' && c <= '\r') ||
+		    ((vt->lrmm || vt->morefix) && c == '\t') || ((vt->lrmm || vt->revwrap) && c == '\b'))
 			return i;
 	}
 	return end;
@@ -874,6 +876,15 @@ static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k
 	if (buf[k] == '\r') {
 		carriage_return(vt);
 	} else if (buf[k] == '\t') {
+		if (vt->morefix && vt->autowrap && vt->wrap_pending && vt->ccol == vt->grid->cols - 1 &&
+		    vt->crow == vt->wrap_row) {
+			/* xterm's 41, for curses: the pending wrap happens first */
+			int row = vt->crow;
+			feed(vt, "\r\n", 2);
+			int was = vt->crow == row ? row - 1 : row; /* scrolled, or moved down */
+			if (was >= 0)
+				grid_line(vt->grid, was)->wrapped = true;
+		}
 		tab_bounded(vt, "\t", 1);
 	} else if (buf[k] == '\b' && move_back_wrap(vt, 1, &r, &c)) {
 		cursor_to(vt, r, c);
@@ -1201,7 +1212,7 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 		case SCAN_GROUND: {
 			const char *esc = memchr(buf + i, 0x1b, len - i);
 			size_t end = esc ? (size_t)(esc - buf) : len, k = end;
-			if (vt->charsets_used || vt->lrmm || vt->revwrap)
+			if (vt->charsets_used || vt->lrmm || vt->revwrap || vt->morefix)
 				k = ground_control(vt, buf, i, end);
 			if (k < end) {
 				start = ground_byte(vt, buf, start, k);

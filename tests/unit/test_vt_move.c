@@ -131,6 +131,17 @@ static void test_tabs(struct unit *u)
 	cursor_is(u, vt, 8, 29);
 	put(vt, "\033[?69l\033[9;1H\033[9I"); /* no margins: the screen's last column */
 	cursor_is(u, vt, 8, 72);
+	/* after the last column a tab stays there, or with DECSET 41 wraps */
+	char line[96];
+	memset(line, 'x', 80);
+	strcpy(line + 80, "\t");
+	put(vt, "\033[3;1H");
+	put(vt, line);
+	cursor_is(u, vt, 2, 79);
+	put(vt, "\033[?41h\033[3;1H");
+	put(vt, line);
+	cursor_is(u, vt, 3, 8);
+	CHECK(u, vt_row_wrapped(vt, 2));
 	vt_free(vt);
 }
 
