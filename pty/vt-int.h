@@ -18,6 +18,7 @@ struct VTermState;
 #define VT_OSC_MAX   4096        /* a longer unterminated OSC is dropped */
 #define VT_TITLE_MAX 256
 #define VT_CSI_ARGS  16 /* arguments libvterm 0.1.4 can hold */
+#define VT_XSAVE_MAX 32 /* DEC modes XTSAVE keeps */
 
 enum scan { SCAN_GROUND, SCAN_ESC, SCAN_CSI, SCAN_CSI_DROP, SCAN_OSC, SCAN_OSC_ESC };
 
@@ -63,13 +64,23 @@ struct vt {
 	char probe[64];
 	size_t probe_len;
 
-	bool str_dcs; /* the string being held is a DCS, not an OSC */
-	int level;    /* DECSCL conformance level, 1 (VT100) to 5 */
+	bool str_dcs;           /* the string being held is a DCS, not an OSC */
+	bool guarded;           /* SPA was seen since a reset: erases spare VT_GUARDED cells */
+	bool scrolled;          /* libvterm moved a rectangle: its next erase clears what is left */
+	bool autowrap, revwrap; /* DECAWM (7), reverse wraparound (45, 1045) */
+	bool morefix;           /* 41: a tab after the last column wraps first */
+	int sace;               /* DECSACE: 2 rectangle, 0 or 1 the stream */
+	struct vt_xsave {
+		int mode;
+		bool set;
+	} xsave[VT_XSAVE_MAX]; /* what XTSAVE saved */
+	int nxsave;
+	int level; /* DECSCL conformance level, 1 (VT100) to 5 */
 	/* libvterm's modes and margins, read back from it after each
 	 * sequence that may change them (0.1.4 has no getters). */
 	bool origin, lrmm, insert, newline;
 	int mtop, mbottom, mleft, mright; /* [top, bottom) x [left, right) */
-	/* What DECSC saves beyond what libvterm 0.1.4 saves. */
+	/* What DECSC saves (libvterm 0.1.4 has one record, and no sets). */
 	char g[4];          /* G0..G3 designations ('B' ASCII, '0' lines...) */
 	int gl;             /* 0: G0 in GL (SI), 1: G1 (SO) */
 	bool charsets_used; /* a set other than ASCII was designated */
@@ -82,7 +93,9 @@ struct vt {
 		char g[4];
 		int gl;
 		bool origin, wrap;
-	} saved;
+		int row, col;
+		struct vt_attr pen;
+	} saved[2]; /* DECSC's, of the main and the alternate screen */
 
 	vt_osc_fn *osc_fn;
 	void *osc_data;
@@ -107,5 +120,54 @@ bool report_osc_color(struct vt *, int num, const char *arg, size_t len);
 bool report_dec_dsr(struct vt *, long ps, long pid);
 /* Primary and secondary device attributes, as xterm at the DECSCL level. */
 void report_da(struct vt *, char leader);
+
+/* vt-rect.c: rectangle editing, selective erase, DECBI/DECFI. */
+struct vt_rect {
+	int top, left, bottom, right; /* [top, bottom) x [left, right) of the screen */
+};
+/* args[first..first+3] as Pt;Pl;Pb;Pr, defaults the whole area, relative
+ * to the margins and clipped to them in origin mode: false when empty. */
+bool rect_parse(const struct vt *, const long *args, int argc, int first, struct vt_rect *);
+/* DECFRA, DECERA, DECSERA, DECCRA, DECCARA, DECRARA, DECSACE (a CSI
+ * libvterm left): true if it was one. */
+bool rect_csi(struct vt *, const char *leader, const long *args, int argc, const char *inter, char command);
+/* Erase cells [r0,r1) x [c0,c1) with the pen's background, but for the
+ * cells with a flag of spare: VT_PROTECTED (DECSCA's, for DECSERA), and
+ * VT_GUARDED (SPA's, for ED, EL, ECH and, as xterm, DECSED and DECSEL). */
+void rect_erase(struct vt *, int r0, int r1, int c0, int c1, unsigned spare);
+/* DCH n above or below the scrolling region, where xterm does it and
+ * libvterm 0.1.4 does not: true if done here. */
+bool rect_delete_chars(struct vt *, long n);
+/* SPA (on) and EPA: what is put between is guarded. */
+void rect_guard(struct vt *, bool on);
+/* DECSCA Ps: 1 protects what is put from now on, 0 and 2 do not. */
+void rect_protect(struct vt *, long ps);
+/* DECBI (back) or DECFI (forward): at its margin the margins' contents
+ * scroll; else the cursor moves by the column returned (-1, 0, 1). */
+int rect_index(struct vt *, bool forward);
+
+/* vt-move.c: CUU (A), CUD (B), CUF (C), CUB (D), CNL (E), CPL (F), CHA
+ * (G) and HPA (`) in origin mode, with n (-1 missing) to
+ * the screen position *row, *col xterm moves to: false if not one. */
+bool move_csi(struct vt *, char final, long n, int *row, int *col);
+/* The column CUB n (BS: 1) from col goes to. */
+int move_back(const struct vt *, int col, int n);
+/* With reverse wraparound (and DECAWM) on, where BS or CUB n go: back
+ * past the left margin (or edge) to the previous row's right margin,
+ * from the top margin to the bottom one; false when it is off. */
+bool move_back_wrap(const struct vt *, int n, int *row, int *col);
+/* DECSET or DECRESET of the modes in args: DECAWM and reverse wrap kept. */
+void move_modes(struct vt *, const long *args, int argc, bool set);
+/* A line feed (or RI, up) here neither scrolls nor moves: at the bottom
+ * (top) margin, outside the left and right margins. */
+bool move_index_held(const struct vt *, bool up);
+
+/* vt-modes.c: XTSAVE and XTRESTORE of the DEC modes in args. */
+void modes_save(struct vt *, const long *args, int argc);
+void modes_restore(struct vt *, const long *args, int argc);
+/* vt.c: DEC mode m as DECRQM answers it (1 set, 2 reset, 0 unknown), and
+ * setting it with the sequence s as if the program had sent it. */
+int vt_mode_get(struct vt *, long m);
+void vt_mode_set(struct vt *, const char *s, size_t len, long m, bool set);
 
 #endif

@@ -68,20 +68,11 @@ static int arg_or(const long *args, int argc, int i, int def)
 static void report_checksum(struct vt *vt, const long *args, int argc)
 {
 	const struct grid *g = vt->grid;
-	int top = 0, left = 0, bottom = g->rows, right = g->cols;
-	if (vt->origin) {
-		top = vt->mtop;
-		bottom = vt->mbottom;
-		left = vt->mleft;
-		right = vt->mright;
-	}
-	int t = top + arg_or(args, argc, 2, 1) - 1, l = left + arg_or(args, argc, 3, 1) - 1;
-	int b = top + arg_or(args, argc, 4, bottom - top), r = left + arg_or(args, argc, 5, right - left);
-	b = b > bottom ? bottom : b;
-	r = r > right ? right : r;
+	struct vt_rect rc;
 	unsigned sum = 0;
-	for (int row = t; row < b; row++)
-		for (int col = l; col < r; col++) {
+	bool some = rect_parse(vt, args, argc, 2, &rc);
+	for (int row = rc.top; some && row < rc.bottom; row++)
+		for (int col = rc.left; col < rc.right; col++) {
 			const struct vt_cell *c = grid_cell(g, row, col);
 			if (c->width == 0)
 				continue; /* the second half of a wide character */
@@ -173,7 +164,8 @@ bool report_csi(struct vt *vt, const char *leader, const long *args, int argc, c
 		return true;
 	}
 	if (!leader[0] && strcmp(inter, "$") == 0 && command == 'p' && argc >= 1) {
-		report_ansi_mode(vt, args[0]);
+		if (vt->level >= 3) /* DECRQM came with the VT300s, as in xterm */
+			report_ansi_mode(vt, args[0]);
 		return true;
 	}
 	if (!leader[0] && strcmp(inter, "\"") == 0 && command == 'p') {
@@ -221,6 +213,10 @@ bool report_dcs(struct vt *vt, const char *s, size_t len)
 	len -= 2;
 	if (len == 1 && s[0] == 'm') {
 		report_sgr(vt);
+		return true;
+	}
+	if (len == 2 && memcmp(s, "*x", 2) == 0) { /* DECSACE */
+		reply_fmt(vt, "\033P1$r%d*x\033\\", vt->sace, 0);
 		return true;
 	}
 	if (len == 2 && memcmp(s, "\"p", 2) == 0) {

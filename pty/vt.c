@@ -107,14 +107,18 @@ static int cb_moverect(VTermRect dest, VTermRect src, void *user)
 	struct vt *vt = user;
 	grid_move(vt->grid, dest.start_row, dest.start_col, src.start_row, src.start_col, src.end_row - src.start_row,
 		  src.end_col - src.start_col);
+	vt->scrolled = true;
 	return 1;
 }
 
 static int cb_erase(VTermRect r, int selective, void *user)
 {
 	struct vt *vt = user;
-	(void)selective;
-	grid_erase(vt->grid, r.start_row, r.end_row, r.start_col, r.end_col, vt->pen.bg);
+	/* DECSED, DECSEL spare both protections, ED, EL, ECH the guarded
+	 * cells; what a scroll uncovers goes whatever it was */
+	unsigned spare = selective ? VT_PROTECTED | VT_GUARDED : vt->scrolled ? 0 : VT_GUARDED;
+	vt->scrolled = false;
+	rect_erase(vt, r.start_row, r.end_row, r.start_col, r.end_col, spare);
 	return 1;
 }
 
@@ -270,14 +274,17 @@ static int fb_osc(const char *command, size_t len, void *user)
 	return 1;
 }
 
-/* CSIs libvterm does not handle: the reports it lacks. */
+/* CSIs libvterm does not handle: the reports and the rectangle editing
+ * it lacks. */
 static int fb_csi(const char *leader, const long args[], int argc, const char *inter, char command, void *user)
 {
 	long a[VT_CSI_ARGS];
 	int n = argc < VT_CSI_ARGS ? argc : VT_CSI_ARGS;
 	for (int i = 0; i < n; i++)
 		a[i] = CSI_ARG_IS_MISSING(args[i]) ? -1 : CSI_ARG(args[i]);
-	return report_csi(user, leader ? leader : "", a, n, inter ? inter : "", command);
+	leader = leader ? leader : "";
+	inter = inter ? inter : "";
+	return report_csi(user, leader, a, n, inter, command) || rect_csi(user, leader, a, n, inter, command);
 }
 
 static const VTermParserCallbacks vt_fallbacks = {
@@ -448,6 +455,26 @@ static void modes_read(struct vt *vt)
 		vt->lrmm = m == 1;
 	}
 	vt->probe_len = 0;
+}
+
+int vt_mode_get(struct vt *vt, long m)
+{
+	char q[24];
+	int n = snprintf(q, sizeof q, "\033[?%ld$p", m), mode, v;
+	vt->probing = true;
+	vt->probe_len = 0;
+	feed(vt, q, (size_t)n);
+	vt->probing = false;
+	vt->probe[vt->probe_len < sizeof vt->probe ? vt->probe_len : sizeof vt->probe - 1] = '\0';
+	vt->probe_len = 0;
+	return sscanf(vt->probe, "\033[?%d;%d$y", &mode, &v) == 2 && mode == m ? v : 0;
+}
+
+void vt_mode_set(struct vt *vt, const char *s, size_t len, long m, bool set)
+{
+	feed(vt, s, len);
+	modes_read(vt);
+	move_modes(vt, &m, 1, set);
 }
 
 /* ANSI modes set or reset (CSI 4 h, CSI 20 l), kept for DECRQM. */
@@ -647,7 +674,8 @@ static void csi_report(struct vt *vt, char final)
 	long a[VT_CSI_ARGS];
 	int n = csi_args(vt, a);
 	char leader[2] = { vt->csi_priv, 0 }, inter[2] = { vt->csi_inter, 0 };
-	report_csi(vt, leader, a, n, inter, final);
+	if (!report_csi(vt, leader, a, n, inter, final))
+		rect_csi(vt, leader, a, n, inter, final);
 }
 
 /* Repeat the last glyph as many times as the CSI says, at most a row. */
@@ -702,37 +730,64 @@ static size_t decaln(struct vt *vt, const char *buf, size_t start, size_t i)
 	return i + 1;
 }
 
+/* The cursor to screen row r, column c (CUP counts from the margins in
+ * origin mode). */
+static void cursor_to(struct vt *vt, int r, int c)
+{
+	char s[32];
+	if (vt->origin) {
+		r -= vt->mtop;
+		c -= vt->mleft;
+	}
+	int n = snprintf(s, sizeof s, "\033[%d;%dH", r + 1, c + 1);
+	feed(vt, s, (size_t)n);
+	vt->wrap_pending = false; /* also when the cursor stays where it was */
+}
+
 static void charsets_reset(struct vt *vt)
 {
 	memset(vt->g, 'B', sizeof vt->g);
 	vt->gl = 0;
 	vt->charsets_used = false;
-	vt->saved = (struct vt_saved){ .g = { 'B', 'B', 'B', 'B' } };
+	vt->autowrap = true; /* as libvterm's resets leave it */
+	vt->revwrap = false;
+	vt->morefix = false;
+	vt->guarded = false; /* as xterm's: erases no longer spare SPA's cells */
+	vt->sace = 0;
+	for (int k = 0; k < 2; k++)
+		vt->saved[k] = (struct vt_saved){ .g = { 'B', 'B', 'B', 'B' } };
 }
 
-/* DECSC: libvterm 0.1.4 keeps the position, the pen and the cursor's
- * look; the character sets, the shift, origin mode and a pending wrap
- * are kept here, as in xterm (vttest 2.15 checks the sets). */
+/* DECSC, as in xterm: the position, the pen (with DECSCA's protection),
+ * the character sets and the shift, origin mode and a pending wrap
+ * (vttest 2.15 checks the sets), one record for each screen, so what the
+ * alternate screen saves leaves the main screen's alone. */
 static void cursor_save(struct vt *vt)
 {
-	feed(vt, "\0337", 2);
-	memcpy(vt->saved.g, vt->g, sizeof vt->g);
-	vt->saved.gl = vt->gl;
-	vt->saved.origin = vt->origin;
-	vt->saved.wrap = vt->wrap_pending && vt->ccol == vt->grid->cols - 1 && vt->crow == vt->wrap_row;
+	struct vt_saved *sv = &vt->saved[vt->grid->cur];
+	memcpy(sv->g, vt->g, sizeof vt->g);
+	sv->gl = vt->gl;
+	sv->origin = vt->origin;
+	sv->wrap = vt->wrap_pending && vt->ccol == vt->grid->cols - 1 && vt->crow == vt->wrap_row;
+	sv->row = vt->crow;
+	sv->col = vt->ccol;
+	sv->pen = vt->pen;
 }
 
-/* DECRC: origin mode first (setting it homes the cursor), then libvterm's
- * restore, then a pending wrap (by putting the last column's glyph again,
- * its cell kept as it was), then the character sets. */
+/* DECRC: origin mode first (setting it homes the cursor), the position
+ * (relative to the margins in origin mode), then a pending wrap (by
+ * putting the last column's glyph again, its cell kept as it was), then
+ * the character sets and the pen. Nothing saved: home, plain. */
 static void cursor_restore(struct vt *vt)
 {
-	char s[32];
-	int n = snprintf(s, sizeof s, "\033[?6%c\0338", vt->saved.origin ? 'h' : 'l');
+	const struct vt_saved *sv = &vt->saved[vt->grid->cur];
+	char s[48];
+	int n = snprintf(s, sizeof s, "\033[?6%c", sv->origin ? 'h' : 'l');
 	feed(vt, s, (size_t)n);
 	modes_read(vt);
+	cursor_to(vt, sv->row, sv->col);
 	int r = vt->crow, c = vt->ccol;
-	if (vt->saved.wrap && c == vt->grid->cols - 1 && r >= 0 && r < vt->grid->rows) {
+	if (sv->wrap && c == vt->grid->cols - 1 && r >= 0 && r < vt->grid->rows) {
 		struct grid_line *l = grid_line(vt->grid, r);
 		struct vt_cell keep = l->cells[c];
 		char glyph[8];
@@ -743,35 +798,52 @@ static void cursor_restore(struct vt *vt)
 		feed(vt, glyph, len);
 		l->cells[c] = keep;
 	}
-	memcpy(vt->g, vt->saved.g, sizeof vt->g);
-	vt->gl = vt->saved.gl;
+	memcpy(vt->g, sv->g, sizeof vt->g);
+	vt->gl = sv->gl;
 	n = snprintf(s, sizeof s, "\033(%c\033)%c\033*%c\033+%c%c", vt->g[0], vt->g[1], vt->g[2], vt->g[3],
 		     vt->gl ? 0x0e : 0x0f);
 	feed(vt, s, (size_t)n);
+	/* every SGR libvterm parses reaches the pen through setpenattr, so
+	 * its own pen need not follow */
+	vt->pen = sv->pen;
 }
 
-/* The first SO, SI (when character sets are in use) or CR (with left and
- * right margins) in buf[i, end), or end. */
+/* DECSET/DECRESET 1048 (screen false: DECSC/DECRC) and 1049 (screen
+ * true: saved on the main screen, restored on coming back to it). */
+static void cursor_alt(struct vt *vt, bool screen, bool set)
+{
+	if (screen && set && vt->grid->cur == 0) {
+		cursor_save(vt);
+		feed(vt, "\033[?1047h", 8); /* a cleared alternate screen */
+	} else if (screen && !set && vt->grid->cur == 1) {
+		feed(vt, "\033[?1047l", 8);
+		cursor_restore(vt);
+	} else if (!screen) {
+		if (set)
+			cursor_save(vt);
+		else
+			cursor_restore(vt);
+	}
+}
+
+/* The first SO, SI (when character sets are in use) or BS, CR or line
+ * feed or HT (with left and right margins, HT with DECSET 41 too) in
+ * buf[i, end), or end. */
 static size_t ground_control(const struct vt *vt, const char *buf, size_t i, size_t end)
 {
 	for (; i < end; i++) {
 		char c = buf[i];
-		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) || (vt->lrmm && c == '\r'))
+		if ((vt->charsets_used && (c == 0x0e || c == 0x0f)) || (vt->lrmm && c >= '\n' && c <= '\r') ||
+		    ((vt->lrmm || vt->morefix) && c == '\t') || ((vt->lrmm || vt->revwrap) && c == '\b'))
 			return i;
 	}
 	return end;
 }
 
-/* SO and SI are only noted; CR is moved to the left margin when the
- * cursor is at or right of it (or in origin mode), as in xterm: 0.1.4
- * always goes to column 0. Returns where the bytes to feed start. */
-static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k)
+/* CR to the left margin when the cursor is at or right of it (or in
+ * origin mode), as in xterm: 0.1.4 always goes to column 0. */
+static void carriage_return(struct vt *vt)
 {
-	if (buf[k] != '\r') {
-		vt->gl = buf[k] == 0x0e;
-		return start;
-	}
-	feed(vt, buf + start, k - start);
 	bool margin = vt->mleft > 0 && (vt->origin || vt->ccol >= vt->mleft);
 	feed(vt, "\r", 1);
 	if (margin) {
@@ -779,7 +851,58 @@ static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k
 		int n = snprintf(s, sizeof s, "\033[%dG", vt->mleft + 1);
 		feed(vt, s, (size_t)n);
 	}
+}
+
+/* A tab (HT, or CHT's s) stops at the right margin when it starts left of
+ * it, as in xterm; 0.1.4 goes on to the screen's last column. */
+static void tab_bounded(struct vt *vt, const char *s, size_t len)
+{
+	int before = vt->ccol;
+	feed(vt, s, len);
+	if (vt->lrmm && before < vt->mright && vt->ccol >= vt->mright)
+		cursor_to(vt, vt->crow, vt->mright - 1);
+}
+
+/* SO and SI are only noted; CR goes as carriage_return() says, BS stops
+ * at the left margin, a line feed (LF, VT, FF) is held as
+ * move_index_held() says. Returns where the bytes to feed start. */
+static size_t ground_byte(struct vt *vt, const char *buf, size_t start, size_t k)
+{
+	if (buf[k] == 0x0e || buf[k] == 0x0f) {
+		vt->gl = buf[k] == 0x0e;
+		return start;
+	}
+	feed(vt, buf + start, k - start);
+	int r, c;
+	if (buf[k] == '\r') {
+		carriage_return(vt);
+	} else if (buf[k] == '\t') {
+		if (vt->morefix && vt->autowrap && vt->wrap_pending && vt->ccol == vt->grid->cols - 1 &&
+		    vt->crow == vt->wrap_row) {
+			/* xterm's 41, for curses: the pending wrap happens first */
+			int row = vt->crow;
+			feed(vt, "\r\n", 2);
+			int was = vt->crow == row ? row - 1 : row; /* scrolled, or moved down */
+			if (was >= 0)
+				grid_line(vt->grid, was)->wrapped = true;
+		}
+		tab_bounded(vt, "\t", 1);
+	} else if (buf[k] == '\b' && move_back_wrap(vt, 1, &r, &c)) {
+		cursor_to(vt, r, c);
+	} else if (buf[k] == '\b' ? move_back(vt, vt->ccol, 1) < vt->ccol : !move_index_held(vt, false)) {
+		feed(vt, buf + k, 1);
+	}
 	return k + 1;
+}
+
+/* The escape ending at buf[i] is done here: what comes before it is fed,
+ * and its ESC kept from libvterm (or cancelled, if fed already). */
+static void esc_take(struct vt *vt, const char *buf, size_t start, size_t i)
+{
+	if (i == 0 || start >= i)
+		feed(vt, "\030", 1); /* libvterm has seen the ESC */
+	else
+		feed(vt, buf + start, i - 1 - start);
 }
 
 /* A byte after ESC; returns where the bytes to feed start. */
@@ -793,6 +916,15 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 		vt->scan = SCAN_OSC;
 		vt->str_dcs = ch == 'P';
 		return i;
+	}
+	if ((ch == 'X' || ch == '^' || ch == '_') && !vt->esc_inter) {
+		/* SOS, PM, APC: 0.1.4 prints what they hold; dropped here up
+		 * to their ST (a BEL does not end them) */
+		esc_take(vt, buf, start, i);
+		vt->scan = SCAN_OSC;
+		vt->str_dcs = true;
+		vt->osc_drop = true;
+		return i + 1;
 	}
 	if (ch == '[') {
 		vt->scan = SCAN_CSI;
@@ -816,14 +948,38 @@ static size_t esc_byte(struct vt *vt, const char *buf, size_t start, size_t i)
 			return i + 1;
 		}
 		if ((ch == '7' || ch == '8') && !vt->esc_inter) { /* DECSC, DECRC */
-			if (i == 0 || start >= i)
-				feed(vt, "\030", 1); /* libvterm has seen the ESC */
-			else
-				feed(vt, buf + start, i - 1 - start);
+			esc_take(vt, buf, start, i);
 			if (ch == '7')
 				cursor_save(vt);
 			else
 				cursor_restore(vt);
+			return i + 1;
+		}
+		if (vt->lrmm && !vt->esc_inter && (ch == 'D' || ch == 'E' || ch == 'M')) {
+			/* IND, NEL, RI: held outside the left and right margins,
+			 * and NEL's return goes to the left margin */
+			esc_take(vt, buf, start, i);
+			if (!move_index_held(vt, ch == 'M'))
+				feed(vt, ch == 'M' ? "\033M" : "\033D", 2);
+			if (ch == 'E')
+				carriage_return(vt);
+			return i + 1;
+		}
+		if (ch == 'Z' && !vt->esc_inter) { /* DECID: as DA1, as xterm */
+			esc_take(vt, buf, start, i);
+			report_da(vt, 0);
+			return i + 1;
+		}
+		if ((ch == 'V' || ch == 'W') && !vt->esc_inter) { /* SPA, EPA: 0.1.4 ignores them */
+			esc_take(vt, buf, start, i);
+			rect_guard(vt, ch == 'V');
+			return i + 1;
+		}
+		if ((ch == '6' || ch == '9') && !vt->esc_inter) { /* DECBI, DECFI: libvterm has neither */
+			esc_take(vt, buf, start, i);
+			int move = rect_index(vt, ch == '9');
+			if (move)
+				feed(vt, move > 0 ? "\033[C" : "\033[D", 3);
 			return i + 1;
 		}
 		if (vt->esc_inter >= '(' && vt->esc_inter <= '+') { /* SCS */
@@ -933,12 +1089,71 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 	}
 	if (ch == 'h' || ch == 'l')
 		irm_track(vt, ch == 'h');
+	if (ch == 'q' && vt->csi_inter == '"' && !vt->csi_priv && !vt->csi_long) {
+		/* DECSCA: libvterm keeps it to itself; the pen carries it here */
+		long a[VT_CSI_ARGS];
+		csi_args(vt, a);
+		feed(vt, buf + start, i + 1 - start);
+		rect_protect(vt, a[0]);
+		return i + 1;
+	}
+	if (ch == 'P' && !vt->csi_priv && !vt->csi_other && !vt->csi_long &&
+	    (vt->mtop > 0 || vt->mbottom < vt->grid->rows)) {
+		/* DCH outside the scrolling region: 0.1.4 ignores it */
+		long a[VT_CSI_ARGS];
+		csi_args(vt, a);
+		feed(vt, buf + start, i - start);
+		if (!rect_delete_chars(vt, a[0]))
+			return i;
+		feed(vt, "\030", 1);
+		return i + 1;
+	}
+	if (ch == 'I' && vt->lrmm && !vt->csi_priv && !vt->csi_other && !vt->csi_long) { /* CHT */
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		char s[16];
+		int n = snprintf(s, sizeof s, "\033[%.*sI", (int)(vt->csi_len < 8 ? vt->csi_len : 8), vt->csi);
+		tab_bounded(vt, s, (size_t)n);
+		return i + 1;
+	}
+	if (!vt->csi_priv && !vt->csi_other && !vt->csi_long &&
+	    (strchr("ABCDEF", ch) || (vt->origin && (ch == 'G' || ch == '`')))) {
+		/* CUU, CUD, CUF, CUB, CNL, CPL: bounded by the margins as in
+		 * xterm; CHA and HPA: from the left margin in origin mode */
+		long a[VT_CSI_ARGS];
+		csi_args(vt, a);
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		int r, c;
+		if (move_csi(vt, ch, a[0], &r, &c))
+			cursor_to(vt, r, c);
+		return i + 1;
+	}
+	if (ch == 'p' && vt->csi_priv == '?' && vt->csi_inter == '$') {
+		/* DECRQM of a DEC mode: not below VT300 level, as in xterm (the
+		 * level as what comes before leaves it) */
+		feed(vt, buf + start, i - start);
+		if (vt->level >= 3)
+			return i;
+		feed(vt, "\030", 1);
+		return i + 1;
+	}
 	if (vt->csi_other || vt->csi_long)
 		return start;
 	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 2 && memcmp(vt->csi, "47", 2) == 0) {
 		/* The old alternate screen, which 0.1.4 lacks: as 1047. */
 		feed(vt, buf + start, i - start);
 		feed(vt, ch == 'h' ? "\030\033[?1047h" : "\030\033[?1047l", 9);
+		return i + 1;
+	}
+	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 4 &&
+	    (memcmp(vt->csi, "1048", 4) == 0 || memcmp(vt->csi, "1049", 4) == 0)) {
+		/* 1048 is DECSC/DECRC, and 1049 saves before going to the
+		 * alternate screen and restores after leaving it: ours, with
+		 * the sets and a record per screen (0.1.4's has neither) */
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		cursor_alt(vt, vt->csi[3] == '9', ch == 'h');
 		return i + 1;
 	}
 	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l') && vt->csi_len == 1 && vt->csi[0] == '3') {
@@ -949,9 +1164,24 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		feed(vt, "\033[r\033[H\033[2J", 10);
 		return i + 1;
 	}
+	if (vt->csi_priv == '?' && (ch == 's' || ch == 'r')) {
+		/* XTSAVE, XTRESTORE: libvterm 0.1.4 has neither */
+		long a[VT_CSI_ARGS];
+		int n = csi_args(vt, a);
+		feed(vt, buf + start, i - start);
+		feed(vt, "\030", 1);
+		if (ch == 's')
+			modes_save(vt, a, n);
+		else
+			modes_restore(vt, a, n);
+		return i + 1;
+	}
 	if (vt->csi_priv == '?' && (ch == 'h' || ch == 'l')) {
+		long a[VT_CSI_ARGS];
+		int n = csi_args(vt, a);
 		feed(vt, buf + start, i + 1 - start);
 		modes_read(vt);
+		move_modes(vt, a, n, ch == 'h');
 		return i + 1;
 	}
 	if (vt->csi_priv)
@@ -960,10 +1190,11 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		ansi_modes(vt, ch == 'h');
 		return start;
 	}
-	if ((ch == 's' || ch == 'u') && vt->csi_len == 0) {
+	if (((ch == 's' && !vt->lrmm) || ch == 'u') && vt->csi_len == 0) {
 		/* ANSI.SYS cursor save/restore, as in xterm and tmux. 0.1.4
 		 * has no CSI u, and its CSI s (DECSLRM) homes the cursor:
-		 * cancel the CSI (CAN), send DECSC/DECRC instead. */
+		 * cancel the CSI (CAN), send DECSC/DECRC instead. With left
+		 * and right margins on, CSI s is DECSLRM, as in xterm. */
 		feed(vt, buf + start, i - start);
 		feed(vt, "\030", 1);
 		if (ch == 's')
@@ -973,6 +1204,15 @@ static size_t csi_final(struct vt *vt, const char *buf, size_t start, size_t i)
 		return i + 1;
 	}
 	if (ch == 'r' || ch == 's') { /* DECSTBM, DECSLRM */
+		long a[VT_CSI_ARGS];
+		int n = csi_args(vt, a);
+		if (n >= 2 && a[1] > 0 && (a[0] < 1 ? 1 : a[0]) >= a[1]) {
+			/* top not above bottom (left not left of right): xterm
+			 * ignores it, 0.1.4 makes a one-line region of it */
+			feed(vt, buf + start, i - start);
+			feed(vt, "\030", 1);
+			return i + 1;
+		}
 		feed(vt, buf + start, i + 1 - start);
 		modes_read(vt);
 		return i + 1;
@@ -1114,7 +1354,7 @@ void vt_write(struct vt *vt, const char *buf, size_t len)
 		case SCAN_GROUND: {
 			const char *esc = memchr(buf + i, 0x1b, len - i);
 			size_t end = esc ? (size_t)(esc - buf) : len, k = end;
-			if (vt->charsets_used || vt->lrmm)
+			if (vt->charsets_used || vt->lrmm || vt->revwrap || vt->morefix)
 				k = ground_control(vt, buf, i, end);
 			start = ascii_runs(vt, buf, start, i, k);
 			if (k < end) {

@@ -24,6 +24,8 @@ enum {
 	VT_STRIKE = 1 << 5,
 	VT_DIM = 1 << 6,
 	VT_CONCEAL = 1 << 7,
+	VT_PROTECTED = 1 << 8, /* DECSCA: selective erase spares it (not drawn) */
+	VT_GUARDED = 1 << 9,   /* SPA..EPA: erases but DECERA/DECSERA spare it (not drawn) */
 };
 
 struct vt_attr {

@@ -16,7 +16,10 @@ export HOME="$root" XDG_RUNTIME_DIR="$root/run" TMUX_TMPDIR="$root/tmux" SHELL=/
 mkdir -p "$TMUX_TMPDIR" "$root/ws" && mkdir -m 700 "$XDG_RUNTIME_DIR"
 unset TMUX TMUX_PANE SANDMUX_SANDBOX
 TM="tmux -L esctest -f /dev/null"
-cleanup() { (cd "$root/ws" && "$SANDMUX" kill-session >/dev/null 2>&1); $TM kill-server >/dev/null 2>&1; rm -rf "$root"; }
+# the sandmux run gets a server of its own: a new session on the first one
+# races that server exiting after its last session is killed
+TS="tmux -L esctest-sandmux -f /dev/null"
+cleanup() { (cd "$root/ws" && "$SANDMUX" kill-session >/dev/null 2>&1); $TM kill-server >/dev/null 2>&1; $TS kill-server >/dev/null 2>&1; rm -rf "$root"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 # a copy in the workspace: a sandbox has its own /tmp, where the checkout may be
@@ -40,11 +43,12 @@ $TM new -d -s ref -x 80 -y 24 "$run --logfile=$root/ws/tmux.log; sleep 3600"
 wait_log "$root/ws/tmux.log" || echo "# tmux: esctest did not finish"
 $TM kill-session -t ref
 
-# sandmux: its pane is the outer terminal less the title and status lines
-(cd "$root/ws" && $TM new -d -s main -x 80 -y 26 "$SANDMUX; sleep 3600")
+# sandmux: its pane is the outer terminal less the title and status lines,
+# in a window of its own (a new pane would split the first one's window)
+(cd "$root/ws" && $TS new -d -s main -x 80 -y 26 "$SANDMUX; sleep 3600")
 _i=0
-until $TM capture-pane -p -t main | grep -q running || [ $_i -ge 100 ]; do sleep 0.1; _i=$((_i + 1)); done
-(cd "$root/ws" && "$SANDMUX" new -n esctest -- sh -c "$run --logfile=$root/ws/sandmux.log; sleep 3600") >/dev/null
+until $TS capture-pane -p -t main | grep -q running || [ $_i -ge 100 ]; do sleep 0.1; _i=$((_i + 1)); done
+(cd "$root/ws" && "$SANDMUX" new --new_window -n esctest -- sh -c "$run --logfile=$root/ws/sandmux.log; sleep 3600") >/dev/null
 wait_log "$root/ws/sandmux.log" || echo "# sandmux: esctest did not finish"
 
 t=$(passes "$root/ws/tmux.log"); s=$(passes "$root/ws/sandmux.log")
