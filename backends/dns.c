@@ -39,7 +39,9 @@ struct dns {
 	size_t nservers;
 	char hosts[256];        /* "" when disabled */
 	struct lookup *lookups; /* in flight */
-	struct dns_cached cache[DNS_CACHE];
+	/* DNS_CACHE entries (58 KiB), allocated with the first answer: a
+	 * pane whose proxy never resolves a name does not pay for them. */
+	struct dns_cached *cache;
 };
 
 /* One caller waiting for a lookup: the handle dns_resolve() returns. */
@@ -220,6 +222,7 @@ void dns_free(struct dns *d)
 		}
 		lookup_free(q);
 	}
+	free(d->cache);
 	free(d);
 }
 
@@ -240,6 +243,8 @@ void dns_cancel(struct dns_query *w)
 
 static void cache_put(struct dns *d, const struct lookup *q)
 {
+	if (d->cache == NULL && (d->cache = calloc(DNS_CACHE, sizeof *d->cache)) == NULL)
+		return; /* out of memory: the answer is used, not kept */
 	uint64_t now = loop_now_ms();
 	struct dns_cached *slot = &d->cache[0];
 	for (size_t i = 0; i < DNS_CACHE; i++) {
@@ -260,6 +265,8 @@ static void cache_put(struct dns *d, const struct lookup *q)
 
 static bool cache_get(struct dns *d, struct lookup *q)
 {
+	if (d->cache == NULL)
+		return false;
 	uint64_t now = loop_now_ms();
 	for (size_t i = 0; i < DNS_CACHE; i++) {
 		const struct dns_cached *c = &d->cache[i];

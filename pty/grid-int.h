@@ -25,6 +25,9 @@ struct grid_hline *grid_hline_encode(const struct grid_line *l, int cols, struct
 void grid_hline_decode(const struct grid_hline *, struct vt_cell *out, int n);
 size_t grid_hline_bytes(const struct grid_hline *);
 int grid_screen_alloc(struct grid_screen *, int rows, int cols);
+/* Room for n (at most hist_cap) lines in the scrollback ring, which is
+ * not full (so hist_start is 0). -1 when out of memory. */
+int grid_hist_reserve(struct grid *, int n);
 void grid_screen_free(struct grid_screen *);
 
 /* Re-wrap the main screen and the scrollback to cols, and size the

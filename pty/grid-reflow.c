@@ -133,7 +133,7 @@ static void read_all(struct reflow *rf, struct grid *g, int crow, int ccol)
 		return;
 	}
 	for (int i = 0; i < g->hist_len && !rf->failed; i++) {
-		const struct grid_hline *h = g->hist[(g->hist_start + i) % g->hist_cap];
+		const struct grid_hline *h = g->hist[(g->hist_start + i) % g->hist_alloc];
 		grid_hline_decode(h, buf, h->len);
 		take_row(rf, buf, h->len, h->wrapped, -1);
 	}
@@ -164,6 +164,8 @@ static void install(struct reflow *rf, struct grid *g, struct grid_screen *ns, i
 	long first = rf->emitted - rf->out_len; /* oldest output row still held */
 	grid_clear_history(g);
 	long hfrom = start - g->hist_cap > first ? start - g->hist_cap : first;
+	if (start > hfrom && grid_hist_reserve(g, (int)(start - hfrom)) < 0)
+		hfrom = start - g->hist_alloc; /* out of memory: the oldest lines go */
 	for (long a = first; a < rf->emitted; a++) {
 		struct grid_hline **slot = out_slot(rf, (int)(a - first));
 		if (a >= hfrom && a < start) {

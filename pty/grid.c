@@ -167,7 +167,24 @@ size_t grid_hline_bytes(const struct grid_hline *h)
 
 static struct grid_hline **hist_slot(const struct grid *g, int i)
 {
-	return &g->hist[(g->hist_start + i) % g->hist_cap];
+	return &g->hist[(g->hist_start + i) % g->hist_alloc];
+}
+
+int grid_hist_reserve(struct grid *g, int n)
+{
+	if (n <= g->hist_alloc)
+		return 0;
+	int cap = g->hist_alloc ? g->hist_alloc * 2 : 64;
+	cap = clamp(cap > n ? cap : n, 0, g->hist_cap);
+	if (cap < n)
+		return -1;
+	struct grid_hline **v = realloc(g->hist, cap * sizeof *v);
+	if (!v)
+		return -1;
+	memset(v + g->hist_alloc, 0, (cap - g->hist_alloc) * sizeof *v);
+	g->hist = v;
+	g->hist_alloc = cap;
+	return 0;
 }
 
 /* Take the oldest line out of the ring; the caller frees or reuses it. */
@@ -176,7 +193,7 @@ static struct grid_hline *hist_take_oldest(struct grid *g)
 	struct grid_hline **slot = hist_slot(g, 0), *h = *slot;
 	g->hist_bytes -= grid_hline_bytes(h);
 	*slot = NULL;
-	g->hist_start = (g->hist_start + 1) % g->hist_cap;
+	g->hist_start = (g->hist_start + 1) % g->hist_alloc;
 	g->hist_len--;
 	g->cache->line = NULL;
 	return h;
@@ -191,6 +208,8 @@ static void hist_push(struct grid *g, const struct grid_line *l)
 {
 	if (g->hist_cap == 0)
 		return;
+	if (g->hist_len == g->hist_alloc && g->hist_len < g->hist_cap && grid_hist_reserve(g, g->hist_len + 1) < 0)
+		return; /* out of memory: the line is lost, the screen is not */
 	struct grid_hline *old = g->hist_len == g->hist_cap ? hist_take_oldest(g) : NULL;
 	struct grid_hline *h = grid_hline_encode(l, g->cols, old);
 	if (!h)
@@ -218,6 +237,9 @@ void grid_clear_history(struct grid *g)
 {
 	while (g->hist_len > 0)
 		hist_drop_oldest(g);
+	free(g->hist); /* the slots too: the ring grows again with new lines */
+	g->hist = NULL;
+	g->hist_alloc = 0;
 	g->hist_start = 0;
 	g->cache->line = NULL;
 }
@@ -273,14 +295,12 @@ struct grid *grid_new(int rows, int cols, int hist_cap)
 	g->cache = calloc(1, sizeof *g->cache);
 	g->dirty = calloc(g->rows, sizeof *g->dirty);
 	g->tmp = calloc(g->rows, sizeof *g->tmp);
-	g->hist = g->hist_cap ? calloc(g->hist_cap, sizeof *g->hist) : NULL;
-	bool ok = g->cache && g->dirty && g->tmp && (g->hist || !g->hist_cap);
+	bool ok = g->cache && g->dirty && g->tmp;
 	/* The alternate screen is allocated only while a program uses it. */
 	if (!ok || grid_screen_alloc(&g->scr[0], g->rows, g->cols) < 0) {
 		free(g->cache);
 		free(g->dirty);
 		free(g->tmp);
-		free(g->hist);
 		free(g);
 		return NULL;
 	}
@@ -573,5 +593,5 @@ void grid_clear_dirty(struct grid *g)
 
 size_t grid_history_bytes(const struct grid *g)
 {
-	return g->hist_bytes + g->hist_cap * sizeof *g->hist;
+	return g->hist_bytes + g->hist_alloc * sizeof *g->hist;
 }

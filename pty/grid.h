@@ -38,8 +38,10 @@ struct grid {
 	bool any_dirty;
 	struct grid_line *tmp; /* rows entries, scratch for rotations */
 
-	struct grid_hline **hist; /* ring of hist_cap compact lines */
+	struct grid_hline **hist; /* ring of compact lines, hist_alloc slots */
 	int hist_cap, hist_start, hist_len;
+	int hist_alloc; /* grows up to hist_cap as lines arrive: an idle
+			 * pane's scrollback has no slots */
 	size_t hist_bytes;
 	struct grid_cache *cache; /* one decoded history line, for grid_cell */
 };

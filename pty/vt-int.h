@@ -55,7 +55,7 @@ struct vt {
 	int last_width;
 	size_t rep_budget; /* glyphs REP may still add in this vt_write */
 	bool osc_drop;     /* the OSC being held grew too long: discard to its end */
-	char held[VT_OSC_MAX];
+	char *held;        /* VT_OSC_MAX bytes, only while a string is held */
 	size_t held_len;
 
 	char *reply;

@@ -361,6 +361,7 @@ void vt_free(struct vt *vt)
 		vterm_free(vt->vterm);
 	grid_free(vt->grid);
 	free(vt->reply);
+	free(vt->held);
 	free(vt);
 }
 
@@ -493,11 +494,24 @@ static void ansi_modes(struct vt *vt, bool on)
 	}
 }
 
+/* The string held is done with: its buffer goes back, an idle pane
+ * keeps none. */
+static void held_free(struct vt *vt)
+{
+	free(vt->held);
+	vt->held = NULL;
+	vt->held_len = 0;
+	vt->osc_drop = false;
+	vt->scan = SCAN_GROUND;
+}
+
 static void held_add(struct vt *vt, const char *buf, size_t len)
 {
 	if (vt->osc_drop)
 		return;
-	if (len > sizeof vt->held - vt->held_len) {
+	if (vt->held == NULL)
+		vt->held = malloc(VT_OSC_MAX); /* NULL: dropped as if too long */
+	if (vt->held == NULL || len > VT_OSC_MAX - vt->held_len) {
 		/* A runaway OSC: drop it, and cancel the ESC libvterm has seen. */
 		vt->osc_drop = true;
 		vt->held_len = 0;
@@ -520,9 +534,7 @@ static void held_flush(struct vt *vt, const char *buf, size_t end)
 		feed(vt, "\030", 1);
 	else if (!vt->osc_drop)
 		feed(vt, vt->held, vt->held_len);
-	vt->held_len = 0;
-	vt->osc_drop = false;
-	vt->scan = SCAN_GROUND;
+	held_free(vt);
 }
 
 /* CAN or SUB inside the OSC abort it, as in xterm and tmux; libvterm has
@@ -531,9 +543,7 @@ static void held_abort(struct vt *vt)
 {
 	if (!vt->osc_drop)
 		feed(vt, "\030", 1);
-	vt->held_len = 0;
-	vt->osc_drop = false;
-	vt->scan = SCAN_GROUND;
+	held_free(vt);
 }
 
 /* Skip n parameters after p (colour arguments of SGR 38/48/58). */

@@ -38,7 +38,7 @@ struct captured_view {
 static struct pane *view_pane(const struct client *c)
 {
 	struct pane *p = c->captured != NULL ? pane_find(c->srv, c->captured->pane) : NULL;
-	return p != NULL && p->capture[0] != '\0' ? p : NULL;
+	return p != NULL && p->capture != NULL ? p : NULL;
 }
 
 /* The layer's changes as they are now (a running sandbox adds to them),
@@ -181,7 +181,7 @@ static void view_discard(struct client *c)
 		return;
 	}
 	view_say(c, "captured changes discarded (%s)", p->capture);
-	p->capture[0] = '\0'; /* a restart makes a new one */
+	pane_capture_drop(p); /* a restart makes a new one */
 	p->captured = 0;
 	view_read(c, true);
 }

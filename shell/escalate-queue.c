@@ -69,13 +69,27 @@ int esc_offer_request(struct esc_pane *e, const struct denial *d, struct request
 	return 1;
 }
 
+void esc_once_drop(struct suggestion **slot)
+{
+	free(*slot);
+	*slot = NULL;
+}
+
+static int once_set(struct suggestion **slot, const struct suggestion *s)
+{
+	if (*slot == NULL && (*slot = malloc(sizeof **slot)) == NULL)
+		return -1;
+	**slot = *s;
+	return 0;
+}
+
 /* A prompt is worth asking only for something a grant could change. */
 int esc_offer(struct esc_pane *e, const struct denial *d, int exit_status)
 {
 	const struct suggestion *s = &d->suggest;
 	if (s->kind == SUGGEST_NONE || esc_grants_has(&e->denied, s) || esc_grants_has(&e->session, s) ||
-	    queued(e, s) || (e->once_on && same_suggestion(&e->once, s)) ||
-	    (e->req_once_on && same_suggestion(&e->req_once, s)))
+	    queued(e, s) || (e->once && same_suggestion(e->once, s)) ||
+	    (e->req_once && same_suggestion(e->req_once, s)))
 		return 0;
 	if (e->nq >= ESC_QUEUE_MAX) {
 		e->not_queued++;
@@ -184,8 +198,7 @@ int esc_answer(struct esc_pane *e, enum esc_scope scope, struct suggestion *out)
 	int rc = 0;
 	switch (scope) {
 	case ESC_ONCE:
-		*(by_request ? &e->req_once : &e->once) = s;
-		*(by_request ? &e->req_once_on : &e->once_on) = true;
+		rc = once_set(by_request ? &e->req_once : &e->once, &s);
 		break;
 	case ESC_SESSION:
 	case ESC_ALWAYS_USER:
@@ -211,10 +224,10 @@ void esc_broaden(struct esc_pane *e, struct policy *p, bool consume)
 {
 	for (size_t i = 0; i < e->session.n; i++)
 		suggest_apply(p, &e->session.v[i]);
-	if (e->once_on) {
-		suggest_apply(p, &e->once);
+	if (e->once) {
+		suggest_apply(p, e->once);
 		if (consume)
-			e->once_on = false;
+			esc_once_drop(&e->once);
 	}
 }
 
@@ -222,9 +235,9 @@ void esc_broaden_request(struct esc_pane *e, struct policy *p)
 {
 	for (size_t i = 0; i < e->session.n; i++)
 		suggest_apply(p, &e->session.v[i]);
-	if (e->req_once_on)
-		suggest_apply(p, &e->req_once);
-	e->req_once_on = false;
+	if (e->req_once)
+		suggest_apply(p, e->req_once);
+	esc_once_drop(&e->req_once);
 }
 
 size_t esc_drop_stale(struct esc_pane *e, bool (*gone)(const struct esc_prompt *, void *arg), void *arg)
@@ -290,5 +303,6 @@ void esc_pane_clear(struct esc_pane *e)
 	free(e->rerun_cwd);
 	e->rerun_cmd = e->rerun_cwd = NULL;
 	e->denied = (struct esc_grants){ 0 };
-	e->once_on = e->req_once_on = false;
+	esc_once_drop(&e->once);
+	esc_once_drop(&e->req_once);
 }

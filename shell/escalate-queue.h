@@ -59,13 +59,13 @@ struct esc_pane {
 	size_t nq;
 	struct esc_grants session; /* applied at every start of the pane */
 	struct esc_grants denied;  /* never offered again in this pane */
-	struct suggestion once;    /* applied at the next start only */
-	bool once_on;
-	struct suggestion req_once; /* a request's command's denial, once: the next request only */
-	bool req_once_on;
-	unsigned denials_run; /* denials since the command last started */
-	unsigned next_seq;    /* the last prompt's seq */
-	unsigned not_queued;  /* denials past ESC_QUEUE_MAX prompts: events only */
+	/* Allocated only while set (a suggestion is 4 KiB; most panes never
+	 * have one): */
+	struct suggestion *once;     /* applied at the next start only, or NULL */
+	struct suggestion *req_once; /* a request's command's denial, once: the next request only */
+	unsigned denials_run;        /* denials since the command last started */
+	unsigned next_seq;           /* the last prompt's seq */
+	unsigned not_queued;         /* denials past ESC_QUEUE_MAX prompts: events only */
 	/* what a restart runs (escalate-pane.c) */
 	char **argv;             /* the pane's own command; NULL: a shell pane */
 	char *cwd;               /* where the pane started */
@@ -101,6 +101,9 @@ const struct esc_prompt *esc_head(const struct esc_pane *);
  * deny or dismiss). Prompts the answer also settles (the same suggestion)
  * leave the queue with it. -1 when nothing is pending. */
 int esc_answer(struct esc_pane *, enum esc_scope, struct suggestion *out);
+/* Drops a once grant (*slot is e->once or e->req_once). */
+void esc_once_drop(struct suggestion **slot);
+
 /* Broadens a policy by the session grants and, if set, the once grant,
  * which is then dropped (consume). */
 void esc_broaden(struct esc_pane *, struct policy *, bool consume);

@@ -549,7 +549,7 @@ static void answer_denial(struct client *c, struct pane *p, enum esc_scope scope
 	server_log(c->srv, "pane %d: %s: %s", p->id, scope_name(scope), s.kind != SUGGEST_NONE ? s.value : "");
 	control_answer_event(c->srv, p, seq, esc_scope_key(scope), s.kind != SUGGEST_NONE ? &s : NULL);
 	if (in_place) {
-		e->once_on = false; /* once: this run only, which goes on */
+		esc_once_drop(&e->once); /* once: this run only, which goes on */
 		escalate_net_answer(p, s.kind != SUGGEST_NONE ? &s : NULL);
 	} else if (s.kind != SUGGEST_NONE && by_request)
 		grant_quiet(c, p, &s, scope);

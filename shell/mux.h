@@ -138,7 +138,7 @@ struct pane {
 	uint64_t quiet_timer;
 	uint64_t read_timer;      /* a pane not typed into rests a moment after a full read (pane.c) */
 	unsigned limits_said;     /* the limits hit since the start already said in the pane */
-	char capture[4096];       /* capture mode: the pane's layer directory, "" otherwise */
+	char *capture;            /* capture mode: the pane's layer directory, NULL otherwise */
 	int captured;             /* what the layer held when the command last ended */
 	struct request_pane *req; /* its request channel (shell/request.h), or NULL */
 	uint64_t title_sum;       /* a hash of the title line last told subscribers (control.c) */
@@ -358,6 +358,8 @@ void pane_title(const struct pane *, char *buf, size_t cap);
 /* Capture mode, after the command ended: counts what its layer holds and
  * lists each change in the denials pane (op "captured"). */
 void pane_captured(struct pane *);
+/* The pane has no capture layer any more (a restart makes a new one). */
+void pane_capture_drop(struct pane *);
 struct pane *pane_find(const struct server *, int id); /* cmd-find.c */
 
 /* pane-io.c: queues input for the program (dropped once 1 MiB waits). */

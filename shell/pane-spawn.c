@@ -7,6 +7,7 @@
 #include "shell/mux.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,14 +94,13 @@ static void pane_channel_log(struct pane *p)
  * restarts. 0, or -1 with err set. */
 static int pane_capture(struct pane *p, const struct policy *pol, char *err, size_t errlen)
 {
-	char name[32];
-	if (!pol->sandboxed || !pol->capture || p->capture[0] != '\0')
+	char name[32], dir[PATH_MAX];
+	if (!pol->sandboxed || !pol->capture || p->capture != NULL)
 		return 0;
 	snprintf(name, sizeof name, "pane-%d-XXXXXX", p->id);
-	if (capture_layer_make(p->srv->home, p->srv->name, name, p->capture, sizeof p->capture) < 0 ||
-	    capture_layer_set_workspace(p->capture, pol->workspace) < 0) {
+	if (capture_layer_make(p->srv->home, p->srv->name, name, dir, sizeof dir) < 0 ||
+	    capture_layer_set_workspace(dir, pol->workspace) < 0 || (p->capture = strdup(dir)) == NULL) {
 		snprintf(err, errlen, "capture: make the layer directory: %s", strerror(errno));
-		p->capture[0] = '\0';
 		return -1;
 	}
 	return 0;
@@ -127,7 +127,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	o.envp = env;
 	o.cwd = spec->cwd != NULL ? spec->cwd : s->workspace;
 	o.tty = slave;
-	o.capture_dir = p->capture[0] ? p->capture : NULL;
+	o.capture_dir = p->capture;
 	o.observer_zygote = s->observers;
 	o.on_denial = denial_sink_pane;
 	o.on_exit = on_exit;

@@ -145,6 +145,7 @@ void pane_free(struct pane *p)
 	alerts_pane_free(p);
 	escalate_pane_free(p);
 	request_pane_free(p);
+	free(p->capture);
 	free(p);
 }
 
@@ -208,14 +209,20 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 		 t[0] ? " · " : "", t);
 }
 
+void pane_capture_drop(struct pane *p)
+{
+	free(p->capture);
+	p->capture = NULL;
+}
+
 void pane_captured(struct pane *p)
 {
 	struct capture_list cl = { 0 };
-	if (p->capture[0] == '\0' || capture_layer_settle(p->capture, &cl) < 0)
+	if (p->capture == NULL || capture_layer_settle(p->capture, &cl) < 0)
 		return;
 	p->captured = (int)cl.n;
 	if (cl.n == 0)
-		p->capture[0] = '\0'; /* removed: a restart makes a new one */
+		pane_capture_drop(p); /* removed: a restart makes a new one */
 	for (size_t i = 0; i < cl.n; i++)
 		escalate_captured(p, cl.v[i].path, cl.v[i].op);
 	if (cl.n > 0)

@@ -80,7 +80,7 @@ static void test_broaden(struct unit *u)
 	esc_broaden(&e, &p, true);
 	CHECK(u, policy_decide_path(&p, "/x/a", OP_CREATE).allow);
 	CHECK(u, policy_decide_path(&p, "/y/a", OP_CREATE).allow);
-	CHECK(u, !e.once_on); /* once: dropped after the start it was for */
+	CHECK(u, e.once == NULL); /* once: dropped after the start it was for */
 	rules_free(&p.write);
 	p.write = (struct rules){ 0 };
 	rules_add(&p.write, "/ws", hard);
@@ -106,7 +106,7 @@ static void test_rerun_snapshot(struct unit *u)
 	CHECK_INT(u, esc_answer(&e, ESC_ONCE, &s), 0);
 	CHECK_STR(u, e.rerun_cmd, "touch /x/a");
 	CHECK_STR(u, e.rerun_cwd, "/ws/sub");
-	CHECK(u, e.once_on);
+	CHECK(u, e.once != NULL);
 	free(e.gate.cmd);
 	free(e.gate.cwd);
 	esc_pane_clear(&e);

@@ -1,5 +1,6 @@
 /* The grid on its own: ring scrolling, region rotation, the scrollback
  * ring and its compact lines, the alternate screen, resize. */
+#include <stdio.h>
 #include <string.h>
 
 #include "pty/grid.h"
@@ -212,6 +213,88 @@ static void test_resize(struct unit *u)
 	grid_free(g);
 }
 
+/* Push line "Ln" off the top of the whole screen. */
+static void push_line(struct grid *g, int n)
+{
+	char s[16];
+	snprintf(s, sizeof s, "L%d", n);
+	text(g, 0, s, plain);
+	grid_scroll(g, 0, g->rows, 1, 0);
+}
+
+/* What an idle pane does not use is not allocated: the scrollback ring's
+ * slots grow with the lines, the alternate screen comes with the first
+ * switch to it; both work after being allocated late. */
+static void test_lazy(struct unit *u)
+{
+	struct grid *g = grid_new(3, 10, 200);
+	CHECK_INT(u, g->hist_alloc, 0);
+	CHECK(u, g->scr[1].line == NULL);
+	CHECK_INT(u, (int)grid_history_bytes(g), 0);
+	/* A re-wrap (new width) with no scrollback and no alternate screen. */
+	text(g, 0, "abcdefgh", plain);
+	int cr = 0, cc = 8;
+	grid_resize(g, 3, 4, &cr, &cc);
+	CHECK_STR(u, row(g, 0), "abcd");
+	CHECK_STR(u, row(g, 1), "efgh");
+	CHECK(u, g->scr[1].line == NULL);
+	CHECK_INT(u, g->hist_alloc, 0);
+	grid_resize(g, 3, 10, &cr, &cc);
+	CHECK_STR(u, row(g, 0), "abcdefgh");
+	grid_erase(g, 0, 3, 0, 10, 0);
+	/* The ring grows past its first sizes in order, then turns at 200. */
+	for (int i = 0; i < 150; i++)
+		push_line(g, i);
+	CHECK_INT(u, grid_history(g), 150);
+	CHECK(u, g->hist_alloc >= 150 && g->hist_alloc <= 200);
+	CHECK_STR(u, row(g, -1), "L149");
+	CHECK_STR(u, row(g, -150), "L0");
+	for (int i = 150; i < 260; i++)
+		push_line(g, i);
+	CHECK_INT(u, grid_history(g), 200);
+	CHECK_INT(u, g->hist_alloc, 200);
+	CHECK_STR(u, row(g, -1), "L259");
+	CHECK_STR(u, row(g, -200), "L60");
+	/* A re-wrap of a full ring keeps the newest 200 rows, which come
+	 * back as 100 lines (the newest on the screen, with the cursor). */
+	grid_resize(g, 3, 2, &cr, &cc);
+	CHECK_INT(u, grid_history(g), 200);
+	CHECK_STR(u, row(g, -200), "L1");
+	CHECK_STR(u, row(g, -199), "61");
+	grid_resize(g, 3, 10, &cr, &cc);
+	CHECK_INT(u, grid_history(g), 97);
+	CHECK_STR(u, row(g, -97), "L161");
+	CHECK_STR(u, row(g, -1), "L257");
+	CHECK_STR(u, row(g, 0), "L258");
+	/* The alternate screen, entered late at the new size, then left. */
+	text(g, 1, "main", plain);
+	grid_set_alt(g, true);
+	CHECK(u, g->scr[1].line != NULL);
+	CHECK_STR(u, row(g, 1), "");
+	text(g, 2, "alt", plain);
+	CHECK_STR(u, row(g, 2), "alt");
+	grid_scroll(g, 0, 3, 1, 0);
+	CHECK_STR(u, row(g, 1), "alt");
+	CHECK_INT(u, grid_history(g), 97);
+	grid_set_alt(g, false);
+	CHECK(u, g->scr[1].line == NULL);
+	CHECK_STR(u, row(g, 1), "main");
+	/* Clearing the scrollback gives its slots back; new lines come again. */
+	grid_clear_history(g);
+	CHECK_INT(u, g->hist_alloc, 0);
+	CHECK_INT(u, (int)grid_history_bytes(g), 0);
+	push_line(g, 1000);
+	CHECK_INT(u, grid_history(g), 1);
+	CHECK_STR(u, row(g, -1), "L1000");
+	grid_free(g);
+	/* No scrollback at all: lines leave and nothing is kept. */
+	g = grid_new(2, 4, 0);
+	push_line(g, 1);
+	CHECK_INT(u, grid_history(g), 0);
+	CHECK_INT(u, g->hist_alloc, 0);
+	grid_free(g);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -221,5 +304,6 @@ int main(void)
 	test_history_lines(&u);
 	test_alt(&u);
 	test_resize(&u);
+	test_lazy(&u);
 	return unit_done(&u, "test_grid");
 }

@@ -614,6 +614,83 @@ static void test_proxy_hold(struct unit *u)
 	rules_free(&agent.hosts);
 }
 
+struct dns_seen {
+	int calls;
+	struct dns_result r;
+};
+
+static void dns_seen_cb(const struct dns_result *r, void *arg)
+{
+	struct dns_seen *seen = arg;
+	seen->calls++;
+	seen->r = *r;
+}
+
+/* Answers what the fake nameserver received: A 192.0.2.7 (TTL 60), no
+ * AAAA. Returns how many questions it answered. */
+static int dns_serve(int fd)
+{
+	uint8_t q[DNS_MSG_MAX], m[DNS_MSG_MAX + 16];
+	const uint8_t rr[] = { 0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 192, 0, 2, 7 };
+	struct sockaddr_in from;
+	socklen_t flen = sizeof from;
+	int answered = 0;
+	ssize_t n;
+	while ((n = recvfrom(fd, q, sizeof q, MSG_DONTWAIT, (struct sockaddr *)&from, &flen)) > 12) {
+		bool a = q[n - 3] == DNS_TYPE_A;
+		size_t len = dns_answer(m, q, (size_t)n, 0, rr, a ? sizeof rr : 0, a);
+		sendto(fd, m, len, 0, (struct sockaddr *)&from, flen);
+		answered++;
+		flen = sizeof from;
+	}
+	return answered;
+}
+
+/* The answer cache, allocated with the first answer: a second lookup of
+ * the name is answered from it, with the nameserver gone. */
+static void test_dns_cache(struct unit *u)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t salen = sizeof sa;
+	CHECK(u, fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 &&
+			 getsockname(fd, (struct sockaddr *)&sa, &salen) == 0);
+	char server[32];
+	snprintf(server, sizeof server, "127.0.0.1:%d", ntohs(sa.sin_port));
+	setenv("SANDMUX_DNS", server, 1);
+	setenv("SANDMUX_HOSTS", "", 1);
+	struct loop *l = loop_new();
+	const char *err = NULL;
+	struct dns *d = dns_new(l, &err);
+	CHECK(u, d != NULL);
+	if (d == NULL)
+		return;
+	struct dns_seen seen = { 0 };
+	int questions = 0;
+	CHECK(u, dns_resolve(d, "cached.test", dns_seen_cb, &seen) != NULL);
+	for (uint64_t until = loop_now_ms() + 10000; seen.calls == 0 && loop_now_ms() < until;) {
+		loop_once(l, 20);
+		questions += dns_serve(fd);
+	}
+	CHECK_INT(u, seen.calls, 1);
+	CHECK_INT(u, seen.r.status, DNS_OK);
+	CHECK_INT(u, seen.r.n, 1);
+	CHECK(u, seen.r.n == 1 && seen.r.addr[0].family == AF_INET && seen.r.addr[0].bytes[3] == 7);
+	CHECK_INT(u, questions, 2); /* A and AAAA */
+	close(fd);                  /* nothing answers now: only the cache can */
+	seen = (struct dns_seen){ 0 };
+	CHECK(u, dns_resolve(d, "CACHED.test", dns_seen_cb, &seen) != NULL);
+	for (uint64_t until = loop_now_ms() + 10000; seen.calls == 0 && loop_now_ms() < until;)
+		loop_once(l, 20);
+	CHECK_INT(u, seen.calls, 1);
+	CHECK_INT(u, seen.r.status, DNS_OK);
+	CHECK(u, seen.r.n == 1 && seen.r.addr[0].bytes[3] == 7);
+	dns_free(d);
+	loop_free(l);
+	unsetenv("SANDMUX_DNS");
+	unsetenv("SANDMUX_HOSTS");
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -621,6 +698,7 @@ int main(void)
 	test_http_rewrite(&u);
 	test_socks(&u);
 	test_dns_msg(&u);
+	test_dns_cache(&u);
 	test_net_addr(&u);
 	test_proxy_loop(&u);
 	test_proxy_auth(&u);
