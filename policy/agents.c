@@ -380,14 +380,14 @@ bool agents_quiet_host(const struct policy *p, const char *host)
 	return p->agents != NULL && host_in(&p->agents->quiet_hosts, host);
 }
 
-const char *agents_quiet_for(const struct policy *p, const char *host)
+bool agents_quiet_for(const struct policy *p, const char *agent, const char *host)
 {
 	for (size_t i = 0; p->agents != NULL && i < p->agents->n; i++) {
 		const struct policy_agent *ag = &p->agents->v[i];
-		if (ag->enabled && host_in(&ag->quiet, host))
-			return ag->name;
+		if (ag->enabled && strcmp(ag->name, agent) == 0 && host_in(&ag->quiet, host))
+			return true;
 	}
-	return NULL;
+	return false;
 }
 
 bool agents_names_host(const struct policy *p, const char *host)

@@ -82,12 +82,13 @@ const char *agents_history_dir(const struct policy *, char *buf, size_t size);
 /* Whether a denial of path / host is one that never prompts. */
 bool agents_quiet_path(const struct policy *, const char *path);
 bool agents_quiet_host(const struct policy *, const char *host);
-/* The enabled preset that names host among the hosts its agent tries and
- * does without (codex's github.com), or NULL. Such a denial raises no
- * prompt while that agent runs in the pane (denial-sink.c); anywhere else
- * it is an ordinary denial that a person may approve (`git clone` in a
- * shell pane). */
-const char *agents_quiet_for(const struct policy *, const char *host);
+/* Whether host is one the enabled preset `agent` tries but does without
+ * (codex's github.com). Such a denial raises no prompt while that agent
+ * runs in the pane (denial-sink.c); anywhere else it is an ordinary
+ * denial that a person may approve (`git clone` in a shell pane). Two
+ * presets may name the same host (claude's and codex's
+ * raw.githubusercontent.com): each is asked about its own. */
+bool agents_quiet_for(const struct policy *, const char *agent, const char *host);
 /* Whether an enabled preset names host (its API, telemetry or quiet
  * hosts): the proxy never holds such a connection for a prompt, since an
  * agent checking its own hosts at start would hang for the whole hold. */

@@ -97,13 +97,10 @@ static bool sink_agent_quiet(const struct pane *p, const struct denial *d)
 	if (strcmp(d->op, "connect") != 0 || d->target == NULL || p->run_policy == NULL)
 		return false;
 	suggest_target_host(d->target, host, sizeof host);
-	const char *quiet = agents_quiet_for(p->run_policy, host);
-	if (quiet == NULL)
-		return false;
 	/* the pane's command, or what its shell runs now */
 	const char *line = e->gate.state == REPORT_RUNNING ? e->gate.cmd : NULL;
 	const char *agent = escalate_resume(p, line, resumed, sizeof resumed);
-	return agent != NULL && strcmp(agent, quiet) == 0;
+	return agent != NULL && agents_quiet_for(p->run_policy, agent, host);
 }
 
 /* A prompt, when the denial offers a broadening that is not queued yet. */

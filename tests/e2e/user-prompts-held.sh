@@ -86,7 +86,8 @@ m_waitnot main "prompt!" 5 && ok "dismissed" || fail "dismissed"
 mkdir -p "$M_HOME/bin"
 cp "$TESTS/agents/codex" "$M_HOME/bin/codex"
 cat >"$HOME/.fake-agent-then" <<'EOF2'
-curl -sS --max-time 40 https://github.com/ >/dev/null 2>&1; echo "qui""et:$?"; sleep 30
+curl -sS --max-time 40 https://github.com/ >/dev/null 2>&1; echo "qui""et:$?"
+curl -sS --max-time 40 https://raw.githubusercontent.com/ >/dev/null 2>&1; echo "ra""w:$?"; sleep 30
 EOF2
 ndenials() { m_screen | head -1 | sed -n 's/.*denials \([0-9]*\).*/\1/p'; }
 m_type "clear; export PATH=$M_HOME/bin:\$PATH"
@@ -94,7 +95,11 @@ d0=$(ndenials)
 m_type 'codex' # a plain command line: the pane knows codex runs
 m_expect "codex starts in the pane" "codex ready:"
 m_expect "its github.com is refused" "quiet:"
+# raw.githubusercontent.com: quiet for codex and for claude alike
+m_expect "its raw.githubusercontent.com is refused" "raw:"
+t_until 10 grep -q "raw.githubusercontent.com" "$HOME/.sandmux/state/denials.jsonl" && ok "raw.githubusercontent.com was asked for (denials.jsonl)" ||
+	fail "raw.githubusercontent.com was asked for (denials.jsonl)"
 _i=0; while [ "$(ndenials)" -le "$d0" ] && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
 [ "$(ndenials)" -gt "$d0" ] && ok "and counted ($d0, then $(ndenials) denials in the title)" || fail "and counted ($d0, then $(ndenials) denials in the title)"
-case "$(m_screen | head -1)" in *"held, refused"* | *prompt!*) fail "codex's own github.com: neither held nor prompted" ;; *) ok "codex's own github.com: neither held nor prompted" ;; esac
+case "$(m_screen | head -1)" in *"held, refused"* | *prompt!*) fail "codex's own hosts: neither held nor prompted" ;; *) ok "codex's own hosts: neither held nor prompted" ;; esac
 exit $T_FAILED

@@ -138,8 +138,13 @@ static void test_apply(struct unit *u)
 	/* codex's quiet host: quiet only while codex runs (denial-sink.c);
 	 * anything else asking for it gets the usual suggestion */
 	CHECK(u, suggest_host(p, "github.com:443", &s));
-	CHECK(u, agents_quiet_for(p, "github.com") != NULL && strcmp(agents_quiet_for(p, "github.com"), "codex") == 0);
-	CHECK(u, agents_quiet_for(p, "gitlab.com") == NULL);
+	CHECK(u, agents_quiet_for(p, "codex", "github.com"));
+	CHECK(u, !agents_quiet_for(p, "claude", "github.com"));
+	CHECK(u, !agents_quiet_for(p, "codex", "gitlab.com"));
+	/* a host two presets do without is quiet for each of them */
+	CHECK(u, agents_quiet_for(p, "codex", "raw.githubusercontent.com"));
+	CHECK(u, agents_quiet_for(p, "claude", "raw.githubusercontent.com"));
+	CHECK(u, !agents_quiet_for(p, "gemini", "raw.githubusercontent.com"));
 	/* the hosts a preset names, which the proxy never holds */
 	CHECK(u, agents_names_host(p, "api.anthropic.com"));
 	CHECK(u, agents_names_host(p, "x.statsig.com"));
