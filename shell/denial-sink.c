@@ -97,8 +97,10 @@ static bool sink_agent_quiet(const struct pane *p, const struct denial *d)
 	if (strcmp(d->op, "connect") != 0 || d->target == NULL || p->run_policy == NULL)
 		return false;
 	suggest_target_host(d->target, host, sizeof host);
-	/* the pane's command, or what its shell runs now */
-	const char *line = e->gate.state == REPORT_RUNNING ? e->gate.cmd : NULL;
+	/* the pane's command, or what its shell runs or ran last: an agent's
+	 * connection can come as it ends (claude's at its exit, from a child
+	 * that outlives it), after the shell has said so */
+	const char *line = e->gate.cmd;
 	const char *agent = escalate_resume(p, line, resumed, sizeof resumed);
 	return agent != NULL && agents_quiet_for(p->run_policy, agent, host);
 }

@@ -102,4 +102,23 @@ t_until 10 grep -q "raw.githubusercontent.com" "$HOME/.sandmux/state/denials.jso
 _i=0; while [ "$(ndenials)" -le "$d0" ] && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
 [ "$(ndenials)" -gt "$d0" ] && ok "and counted ($d0, then $(ndenials) denials in the title)" || fail "and counted ($d0, then $(ndenials) denials in the title)"
 case "$(m_screen | head -1)" in *"held, refused"* | *prompt!*) fail "codex's own hosts: neither held nor prompted" ;; *) ok "codex's own hosts: neither held nor prompted" ;; esac
+
+# ... and when its connection comes as it ends, from a child that outlives
+# it, after the shell is back at its prompt (claude's at its exit)
+m_keys C-c
+cat >"$HOME/.fake-agent-then" <<EOF2
+(sleep 2; curl -sS --max-time 40 https://raw.githubusercontent.com/ >/dev/null 2>&1; echo "late:\$?" >"$WS/late") >/dev/null 2>&1 &
+EOF2
+nraw() { grep -c "raw.githubusercontent.com" "$HOME/.sandmux/state/denials.jsonl"; }
+r0=$(nraw)
+nprompt() { grep -c "prompt: connect raw.githubusercontent.com" "$HOME/.sandmux/state/server.log"; }
+p0=$(nprompt)
+m_type 'clear'
+m_type 'codex'
+m_expect "codex starts again" "codex ready:"
+t_until 30 test -s "$WS/late" && ok "its late connection was made" || fail "its late connection was made"
+t_until 10 sh -c "[ \$(grep -c raw.githubusercontent.com '$HOME/.sandmux/state/denials.jsonl') -gt $r0 ]" && ok "and refused" || fail "and refused"
+m_type 'echo after-$((6*7))'
+m_expect "the shell goes on" "after-42"
+same "an ended agent's late quiet host: no prompt (server.log)" "$(nprompt)" "$p0"
 exit $T_FAILED
