@@ -55,12 +55,12 @@ run_script() { # run_script SCRIPT AS(root|user|self) [asan]
 	[ "$3" = asan ] && bin=sandmux-asan
 	if [ "$who" = user ]; then
 		runuser -u "$TEST_USER" -- env -i PATH="$PATH" HOME="$(getent passwd "$TEST_USER" | cut -d: -f6)" \
-			USER="$TEST_USER" TERM="${TERM:-xterm}" SANDMUX="$stage/$bin" TESTS="$stage/tests" \
+			USER="$TEST_USER" TERM="${TERM:-xterm}" SANDMUX="$stage/$bin" SANDMUX_PLAIN="$stage/sandmux" TESTS="$stage/tests" \
 			${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} ${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} \
 			sh "$stage/$s" >"$log" 2>&1
 	else
 		[ "$3" = asan ] && bin=build/asan/sandmux
-		SANDMUX="$top/$bin" TESTS="$top/tests" sh "$s" >"$log" 2>&1
+		SANDMUX="$top/$bin" SANDMUX_PLAIN="$top/sandmux" TESTS="$top/tests" sh "$s" >"$log" 2>&1
 	fi
 	rc=$?
 	count "$log"

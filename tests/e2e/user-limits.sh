@@ -31,7 +31,9 @@ m_expect "the denials pane lists it" "limits.pids"
 m_keys q
 
 # a request's command, in its broader sandbox, is bounded the same way
-mkdir -p "$M_HOME/bin" && cp "$SANDMUX" "$M_HOME/bin/sandmux"
+# (the plain build: under the pane's limits a sanitizer's build, started
+# afresh, cannot reserve its shadow memory)
+mkdir -p "$M_HOME/bin" && cp "${SANDMUX_PLAIN:-$SANDMUX}" "$M_HOME/bin/sandmux"
 m_type 'clear'
 m_type "$M_HOME/bin/sandmux request --reason bounded -- python3 hold.py; echo REQ-RC=\$?"
 m_wait main "prompt!" 10
