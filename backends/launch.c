@@ -299,16 +299,29 @@ static int launch_inner_pty(struct sbx *s)
 }
 
 /* The observer's listener, last: from here on every sendmsg() waits for
- * the observer, so the fd goes by number and the parent takes it. */
+ * the observer, so the fd goes by number and the parent takes it. The
+ * child drops its capabilities meanwhile: launch_listener_taken() waits
+ * for the parent's answer before anything of the command runs. */
 static int launch_pass_listener(struct sbx *s)
 {
 	if (s->notify.len == 0)
 		return sbx_failx(s, "observer", "no seccomp listener filter from the parent");
-	int notify = seccomp_load_prog(&s->notify, SECCOMP_FILTER_FLAG_NEW_LISTENER);
-	if (notify < 0)
+	s->listener = seccomp_load_prog(&s->notify, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	if (s->listener < 0)
 		return sbx_fail(s, "observer", "install the seccomp listener");
-	int answer = chan_send_listener(s->chan, notify) < 0 ? -1 : chan_wait_reply(s->chan);
-	close(notify);
+	if (chan_send_listener(s->chan, s->listener) < 0)
+		return sbx_fail(s, "observer", "pass the listener to the host");
+	return 0;
+}
+
+/* The parent's answer to the listener: kept open until it was taken. */
+static int launch_listener_taken(struct sbx *s)
+{
+	if (s->listener < 0)
+		return 0;
+	int answer = chan_wait_reply(s->chan);
+	close(s->listener);
+	s->listener = -1;
 	if (answer != 'A')
 		return sbx_failx(s, "observer", "the host could not take the listener (see its message)");
 	return 0;
@@ -414,7 +427,9 @@ static int launch_layers(struct sbx *s)
 		return -1;
 	if (launch_pass_fds(s) < 0)
 		return -1;
-	return caps_drop(s);
+	if (caps_drop(s) < 0)
+		return -1;
+	return launch_listener_taken(s);
 }
 
 static void launch_child(struct sbx *s)
@@ -619,7 +634,8 @@ int launch_start(struct launch *l)
 			 .empty_dir = -1,
 			 .tty = l->tty,
 			 .pty_master = -1,
-			 .status_w = -1 };
+			 .status_w = -1,
+			 .listener = -1 };
 	int sv[2];
 	unsigned long flags = SIGCHLD;
 	l->err[0] = '\0';

@@ -63,6 +63,7 @@ struct sbx {
 	struct ns_paths socks;
 	/* The deny list and the observer's filter (len 0 when no observer). */
 	struct seccomp_prog deny, notify;
+	int listener; /* the observer's listener, until the parent took it; -1 */
 };
 
 /* Formats "STEP: WHAT: strerror(errno)" into s->err; returns -1. */
