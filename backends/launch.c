@@ -427,6 +427,9 @@ static int launch_layers(struct sbx *s)
 		return -1;
 	if (launch_pass_fds(s) < 0)
 		return -1;
+	/* both loaded: one allocation, at deny's (chan_recv_filters) */
+	seccomp_prog_free(&s->deny);
+	s->notify = (struct seccomp_prog){ 0 };
 	if (caps_drop(s) < 0)
 		return -1;
 	return launch_listener_taken(s);
@@ -469,9 +472,17 @@ static int launch_take_listener(struct launch *l, int chan, int num)
 static int launch_collect(struct launch *l, int chan)
 {
 	int rc = 0;
+	bool reset = false;
 	for (;;) {
 		struct chan_msg m;
 		int n = chan_recv(chan, &m);
+		/* A child that failed before reading the filters ('S') left them
+		 * unread: its end's close reports ECONNRESET once, ahead of the
+		 * messages it sent, which are still there to read. */
+		if (n < 0 && errno == ECONNRESET && !reset) {
+			reset = true;
+			continue;
+		}
 		if (n <= 0) {
 			if (n < 0) {
 				snprintf(l->err, sizeof l->err, "launch: read from the child: %s", strerror(errno));
