@@ -3,10 +3,14 @@
 #include "backends/chan.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+
+#include "backends/sandbox.h"
 
 struct fds_payload {
 	char type;
@@ -125,4 +129,43 @@ int chan_wait_reply(int fd)
 		n = recv(fd, &c, 1, 0);
 	while (n < 0 && errno == EINTR);
 	return n == 1 ? (unsigned char)c : -1;
+}
+
+struct filters_head {
+	char type; /* 'S' */
+	uint16_t deny, notify;
+};
+
+int chan_send_filters(int fd, const struct seccomp_prog *deny, const struct seccomp_prog *notify)
+{
+	struct filters_head h = { 'S', deny->len, notify->len };
+	struct iovec iov[3] = { { &h, sizeof h },
+				{ deny->insn, deny->len * sizeof *deny->insn },
+				{ notify->insn, notify->len * sizeof *notify->insn } };
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 3 };
+	ssize_t want = (ssize_t)(iov[0].iov_len + iov[1].iov_len + iov[2].iov_len);
+	return sendmsg(fd, &mh, MSG_NOSIGNAL) == want ? 0 : -1;
+}
+
+int chan_recv_filters(int fd, struct seccomp_prog *deny, struct seccomp_prog *notify)
+{
+	struct filters_head h;
+	size_t max = 2 * BPF_MAXINSNS * sizeof(struct sock_filter);
+	struct sock_filter *insn = malloc(max);
+	if (insn == NULL)
+		return -1;
+	struct iovec iov[2] = { { &h, sizeof h }, { insn, max } };
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+	ssize_t n;
+	do
+		n = recvmsg(fd, &mh, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < (ssize_t)sizeof h || h.type != 'S' || (mh.msg_flags & MSG_TRUNC) ||
+	    (size_t)n != sizeof h + ((size_t)h.deny + h.notify) * sizeof *insn) {
+		free(insn);
+		return -1;
+	}
+	*deny = (struct seccomp_prog){ insn, h.deny };
+	*notify = (struct seccomp_prog){ h.notify > 0 ? insn + h.deny : NULL, h.notify };
+	return 0;
 }

@@ -30,4 +30,12 @@ int chan_recv(int fd, struct chan_msg *);
 int chan_reply(int fd, char answer);
 int chan_wait_reply(int fd);
 
+struct seccomp_prog;
+/* The parent's 'S': the seccomp filters it compiled (backends/sandbox.h),
+ * the deny list and the observer's (len 0: none), in one datagram. */
+int chan_send_filters(int fd, const struct seccomp_prog *deny, const struct seccomp_prog *notify);
+/* The child's wait for 'S': 0 with both filled (into one allocation, at
+ * deny->insn), or -1. */
+int chan_recv_filters(int fd, struct seccomp_prog *deny, struct seccomp_prog *notify);
+
 #endif

@@ -7,13 +7,15 @@
  * "E<message>" is a failed step, "F" carries passed fds (SCM_RIGHTS).
  * End of file without an "E" means the command's execve succeeded. The
  * parent's "M" (the go, with the limits it made after the clone) comes
- * before the sandboxed child's mounts. */
+ * before the sandboxed child's mounts; its "S" (the seccomp filters it
+ * compiled meanwhile) before the child's seccomp step. */
 #include "backends/launch.h"
 #include "backends/reqchan.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -39,9 +41,10 @@
 #include "backends/shadow.h"
 #include "policy/policy.h"
 
-/* The observer (backends/observer.c) installs its seccomp listener after
- * our filter. Weak so the launcher builds and fails closed without it. */
-int observer_install_quiet(const struct policy *, bool weak, bool quiet_writes) __attribute__((weak));
+/* The observer (backends/observer.c) compiles the filter of its seccomp
+ * listener, which the child installs after ours. Weak so the launcher
+ * builds and fails closed without it. */
+int observer_compile(const struct policy *, bool weak, bool quiet_writes, struct seccomp_prog *) __attribute__((weak));
 
 void launch_init(struct launch *l)
 {
@@ -296,16 +299,29 @@ static int launch_inner_pty(struct sbx *s)
 }
 
 /* The observer's listener, last: from here on every sendmsg() waits for
- * the observer, so the fd goes by number and the parent takes it. */
+ * the observer, so the fd goes by number and the parent takes it. The
+ * child drops its capabilities meanwhile: launch_listener_taken() waits
+ * for the parent's answer before anything of the command runs. */
 static int launch_pass_listener(struct sbx *s)
 {
-	if (observer_install_quiet == NULL)
-		return sbx_failx(s, "observer", "not built into this sandmux");
-	int notify = observer_install_quiet(s->l->policy, s->weak, launch_audited(s));
-	if (notify < 0)
+	if (s->notify.len == 0)
+		return sbx_failx(s, "observer", "no seccomp listener filter from the parent");
+	s->listener = seccomp_load_prog(&s->notify, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	if (s->listener < 0)
 		return sbx_fail(s, "observer", "install the seccomp listener");
-	int answer = chan_send_listener(s->chan, notify) < 0 ? -1 : chan_wait_reply(s->chan);
-	close(notify);
+	if (chan_send_listener(s->chan, s->listener) < 0)
+		return sbx_fail(s, "observer", "pass the listener to the host");
+	return 0;
+}
+
+/* The parent's answer to the listener: kept open until it was taken. */
+static int launch_listener_taken(struct sbx *s)
+{
+	if (s->listener < 0)
+		return 0;
+	int answer = chan_wait_reply(s->chan);
+	close(s->listener);
+	s->listener = -1;
 	if (answer != 'A')
 		return sbx_failx(s, "observer", "the host could not take the listener (see its message)");
 	return 0;
@@ -403,11 +419,20 @@ static int launch_layers(struct sbx *s)
 		return -1;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return sbx_fail(s, "process", "no_new_privs");
-	if (landlock_apply(s) < 0 || seccomp_apply(s) < 0)
+	if (landlock_apply(s) < 0)
+		return -1;
+	if (chan_recv_filters(s->chan, &s->deny, &s->notify) < 0)
+		return sbx_failx(s, "seccomp", "no filter from the parent");
+	if (seccomp_apply(s) < 0)
 		return -1;
 	if (launch_pass_fds(s) < 0)
 		return -1;
-	return caps_drop(s);
+	/* both loaded: one allocation, at deny's (chan_recv_filters) */
+	seccomp_prog_free(&s->deny);
+	s->notify = (struct seccomp_prog){ 0 };
+	if (caps_drop(s) < 0)
+		return -1;
+	return launch_listener_taken(s);
 }
 
 static void launch_child(struct sbx *s)
@@ -447,9 +472,17 @@ static int launch_take_listener(struct launch *l, int chan, int num)
 static int launch_collect(struct launch *l, int chan)
 {
 	int rc = 0;
+	bool reset = false;
 	for (;;) {
 		struct chan_msg m;
 		int n = chan_recv(chan, &m);
+		/* A child that failed before reading the filters ('S') left them
+		 * unread: its end's close reports ECONNRESET once, ahead of the
+		 * messages it sent, which are still there to read. */
+		if (n < 0 && errno == ECONNRESET && !reset) {
+			reset = true;
+			continue;
+		}
 		if (n <= 0) {
 			if (n < 0) {
 				snprintf(l->err, sizeof l->err, "launch: read from the child: %s", strerror(errno));
@@ -507,6 +540,28 @@ static int launch_go(struct launch *l, int chan)
 		return 0; /* EPIPE: the child is gone, and says why (or its end does) */
 	snprintf(l->err, sizeof l->err, "launch: send the go to the child: %s", strerror(errno));
 	return -1;
+}
+
+/* After the go, while the child makes its mounts: the seccomp filters,
+ * compiled here so that the child only loads them. A filter that cannot
+ * be built fails the launch (and ends the child) with its layer's
+ * message. */
+static int launch_filters(struct launch *l, struct sbx *s, int chan)
+{
+	if (!l->policy->sandboxed)
+		return 0;
+	int rc = seccomp_prepare(s);
+	if (rc == 0 && l->want_notify && observer_compile == NULL)
+		rc = sbx_failx(s, "observer", "not built into this sandmux");
+	else if (rc == 0 && l->want_notify && observer_compile(l->policy, s->weak, launch_audited(s), &s->notify) < 0)
+		rc = sbx_fail(s, "observer", "compile the seccomp listener's filter");
+	if (rc == 0 && chan_send_filters(chan, &s->deny, &s->notify) < 0 && errno != EPIPE && errno != ECONNRESET)
+		rc = sbx_fail(s, "launch", "send the seccomp filters to the child");
+	if (rc < 0)
+		snprintf(l->err, sizeof l->err, "%s", s->err);
+	seccomp_prog_free(&s->deny);
+	seccomp_prog_free(&s->notify);
+	return rc;
 }
 
 static void launch_undo(struct launch *l)
@@ -590,7 +645,8 @@ int launch_start(struct launch *l)
 			 .empty_dir = -1,
 			 .tty = l->tty,
 			 .pty_master = -1,
-			 .status_w = -1 };
+			 .status_w = -1,
+			 .listener = -1 };
 	int sv[2];
 	unsigned long flags = SIGCHLD;
 	l->err[0] = '\0';
@@ -654,6 +710,8 @@ int launch_start(struct launch *l)
 	l->status_fd = status[0];
 	l->pid = pid;
 	int rc = launch_go(l, sv[0]);
+	if (rc == 0)
+		rc = launch_filters(l, &s, sv[0]);
 	if (rc == 0)
 		rc = launch_collect(l, sv[0]);
 	close(sv[0]);

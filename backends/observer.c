@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -155,7 +157,7 @@ int observer_install(const struct policy *p, bool weak)
 	return observer_install_quiet(p, weak, false);
 }
 
-int observer_install_quiet(const struct policy *p, bool weak, bool quiet_writes)
+int observer_compile(const struct policy *p, bool weak, bool quiet_writes, struct seccomp_prog *out)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx == NULL) {
@@ -164,13 +166,27 @@ int observer_install_quiet(const struct policy *p, bool weak, bool quiet_writes)
 	}
 	int rc = add_rules(ctx, p, weak, quiet_writes);
 	if (rc == 0)
-		rc = seccomp_load(ctx);
-	int fd = rc == 0 ? seccomp_notify_fd(ctx) : rc;
+		rc = seccomp_export(ctx, out);
 	seccomp_release(ctx);
-	if (fd < 0) {
-		errno = -fd;
+	if (rc < 0) {
+		errno = -rc;
 		return -1;
 	}
+	return 0;
+}
+
+int observer_install_quiet(const struct policy *p, bool weak, bool quiet_writes)
+{
+	struct seccomp_prog prog = { 0 };
+	if (observer_compile(p, weak, quiet_writes, &prog) < 0)
+		return -1;
+	/* as libseccomp's own load did */
+	int fd = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0
+			 ? -1
+			 : seccomp_load_prog(&prog, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	int e = errno;
+	seccomp_prog_free(&prog);
+	errno = e;
 	return fd;
 }
 

@@ -2,8 +2,9 @@
  * file system (and on every open where the profile restricts reads or has
  * `deny` entries), answered by the host from the policy.
  *
- * The child installs the filter (observer_install, called by the launcher
- * after its own deny-list filter) and hands the listener fd to the host.
+ * The launcher's parent compiles the filter (observer_compile) while the
+ * child makes its mounts; the child loads it after its own deny-list
+ * filter and hands the listener fd to the host.
  * The host (observer_new) reads each call's path from the process's
  * memory, makes it absolute as the process sees it (cwd, dirfd through
  * /proc), maps /tmp to the session temp dir, and asks policy_decide_path().
@@ -47,6 +48,7 @@
 struct denial;
 struct loop;
 struct policy;
+struct seccomp_prog;
 
 /* In the child, after no_new_privs: loads the filter; returns the listener
  * fd, or -1 with errno set. weak: the weaker sandbox (no read-only mounts
@@ -56,6 +58,10 @@ int observer_install(const struct policy *, bool weak);
  * removals are not notified (Landlock's audit records report them:
  * backends/audit.h). Creations, exec and sockets still are. */
 int observer_install_quiet(const struct policy *, bool weak, bool quiet_writes);
+/* The filter observer_install_quiet() loads, compiled into *out (to load
+ * with SECCOMP_FILTER_FLAG_NEW_LISTENER, after no_new_privs): 0, or -1
+ * with errno set. */
+int observer_compile(const struct policy *, bool weak, bool quiet_writes, struct seccomp_prog *out);
 
 /* Called with each denial (layer "observer", pane 0, suggestion filled);
  * the callee may set d->pane and must copy what it keeps. */

@@ -4,6 +4,7 @@
 #ifndef SANDBOX_H
 #define SANDBOX_H
 
+#include <linux/filter.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -19,6 +20,14 @@ struct rules;
 /* capture mode overlays each subdirectory of a root with mounts beneath
  * it (a HOME holding a tmpfs): a person's HOME easily has more than 32 */
 #define SBX_MAX_CAPTURE 256
+
+/* A seccomp filter as the kernel takes it: compiled by libseccomp in the
+ * parent after the clone, while the child makes its mounts, and handed
+ * to the child ready to load, so the child does no libseccomp work. */
+struct seccomp_prog {
+	struct sock_filter *insn;
+	unsigned short len; /* 0: none */
+};
 
 struct sbx {
 	const struct launch *l;
@@ -52,6 +61,9 @@ struct sbx {
 	/* ns.c: the host's unix sockets to hide, found before the mounts
 	 * (ns_find_sockets), hidden after them (ns_masks). */
 	struct ns_paths socks;
+	/* The deny list and the observer's filter (len 0 when no observer). */
+	struct seccomp_prog deny, notify;
+	int listener; /* the observer's listener, until the parent took it; -1 */
 };
 
 /* Formats "STEP: WHAT: strerror(errno)" into s->err; returns -1. */
@@ -125,8 +137,17 @@ long proc_count_tree(pid_t root, pid_t *first);
 int weak_proxy_listener(struct launch *l);
 
 /* seccomp.c: the filter; a failing step is named with libseccomp's errno,
- * and a system call on the deny list with no number here refuses it. */
+ * and a system call on the deny list with no number here refuses it.
+ * seccomp_prepare() compiles s->deny in the parent (from s->p and
+ * s->weak); seccomp_apply() loads it in the child. */
+int seccomp_prepare(struct sbx *);
 int seccomp_apply(struct sbx *);
+/* A libseccomp filter (scmp_filter_ctx) compiled into *out: 0 or -errno. */
+int seccomp_export(void *ctx, struct seccomp_prog *out);
+/* seccomp(SECCOMP_SET_MODE_FILTER, flags, prog): its result (a listener's
+ * fd with SECCOMP_FILTER_FLAG_NEW_LISTENER), or -1 with errno. */
+int seccomp_load_prog(const struct seccomp_prog *, unsigned flags);
+void seccomp_prog_free(struct seccomp_prog *);
 /* A system call's number on this architecture, or __NR_SCMP_ERROR. */
 int seccomp_resolve(const char *name);
 

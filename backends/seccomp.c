@@ -1,4 +1,6 @@
-/* seccomp: the deny list of DESIGN.md, loaded with libseccomp. Everything
+/* seccomp: the deny list of DESIGN.md, compiled with libseccomp by the
+ * parent while the child makes its mounts (seccomp_prepare), loaded as
+ * the ready BPF program by the child (seccomp_apply). Everything
  * not named here is allowed: Landlock and the namespaces are the boundary,
  * this removes the kernel surface and the calls that would undo them. The
  * weaker sandbox (weak.c) adds the socket filter that stands in for the
@@ -8,8 +10,13 @@
 #include <linux/sched.h>
 #include <netinet/in.h>
 #include <seccomp.h>
+#include <linux/seccomp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 
@@ -256,7 +263,7 @@ static int seccomp_weak(scmp_filter_ctx ctx)
 
 /* 0, or libseccomp's -errno with *step naming the rules that failed (and
  * *unknown a system call no one has a number for). */
-static int seccomp_build(scmp_filter_ctx ctx, struct sbx *s, const char **step, const char **unknown)
+static int seccomp_build(scmp_filter_ctx ctx, const struct sbx *s, const char **step, const char **unknown)
 {
 	const struct policy *p = s->p;
 	int rc;
@@ -290,7 +297,46 @@ static int seccomp_build(scmp_filter_ctx ctx, struct sbx *s, const char **step, 
 	return 0;
 }
 
-int seccomp_apply(struct sbx *s)
+int seccomp_export(void *ctx, struct seccomp_prog *out)
+{
+	/* libseccomp 2.5 writes the program only to an fd */
+	int fd = memfd_create("seccomp", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = seccomp_export_bpf(ctx, fd);
+	off_t size = rc == 0 ? lseek(fd, 0, SEEK_END) : -1;
+	if (rc == 0 && (size <= 0 || size % sizeof(struct sock_filter) != 0 ||
+			size > (off_t)(BPF_MAXINSNS * sizeof(struct sock_filter))))
+		rc = -E2BIG;
+	struct sock_filter *insn = rc == 0 ? malloc((size_t)size) : NULL;
+	if (rc == 0 && insn == NULL)
+		rc = -ENOMEM;
+	if (rc == 0 && pread(fd, insn, (size_t)size, 0) != size)
+		rc = errno != 0 ? -errno : -EIO;
+	close(fd);
+	if (rc < 0) {
+		free(insn);
+		return rc;
+	}
+	out->insn = insn;
+	out->len = (unsigned short)(size / (off_t)sizeof(struct sock_filter));
+	return 0;
+}
+
+int seccomp_load_prog(const struct seccomp_prog *prog, unsigned flags)
+{
+	struct sock_fprog fp = { .len = prog->len, .filter = prog->insn };
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fp);
+}
+
+void seccomp_prog_free(struct seccomp_prog *prog)
+{
+	free(prog->insn);
+	prog->insn = NULL;
+	prog->len = 0;
+}
+
+int seccomp_prepare(struct sbx *s)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (ctx == NULL)
@@ -299,15 +345,8 @@ int seccomp_apply(struct sbx *s)
 	char what[160];
 	int rc = seccomp_build(ctx, s, &step, &unknown);
 	if (rc == 0) {
-		/* A failing load returns libseccomp's catch-all ECANCELED (or,
-		 * in 2.5.4 with SCMP_FLTATR_API_SYSRAWRC, a stale code); the
-		 * kernel's own answer is the errno its system call left. */
-		step = "load the filter";
-		errno = 0;
-		rc = seccomp_load(ctx);
-		if (rc < 0 && errno != 0)
-			rc = -errno;
-		snprintf(what, sizeof what, "%s", step);
+		rc = seccomp_export(ctx, &s->deny);
+		snprintf(what, sizeof what, "compile the filter");
 	} else if (unknown != NULL) {
 		snprintf(what, sizeof what, "%s: libseccomp %u.%u.%u has no number for the system call %s here", step,
 			 seccomp_version()->major, seccomp_version()->minor, seccomp_version()->micro, unknown);
@@ -319,5 +358,16 @@ int seccomp_apply(struct sbx *s)
 		errno = -rc;
 		return unknown != NULL ? sbx_failx(s, "seccomp", what) : sbx_fail(s, "seccomp", what);
 	}
+	return 0;
+}
+
+/* The program seccomp_prepare() made, with the flags libseccomp's own
+ * load would use for it (none: no TSYNC, no log, no notify). */
+int seccomp_apply(struct sbx *s)
+{
+	if (s->deny.len == 0)
+		return sbx_failx(s, "seccomp", "no filter from the parent");
+	if (seccomp_load_prog(&s->deny, 0) < 0)
+		return sbx_fail(s, "seccomp", "load the filter");
 	return 0;
 }
