@@ -59,11 +59,11 @@ libs_pty      = $(shell pkg-config --libs libcjson vterm 2>/dev/null)
 libs_all      = $(PKG_LIBS)
 
 .SECONDEXPANSION:
-build/tests/%: tests/unit/%.c $$(call objs_$$(call test_layer,$$*),build/,$$(LIBOBJ)) tests/unit/unit.h
+build/tests/%: tests/unit/%.c $$(call objs_$$(call test_layer,$$*),build/,$$(LIBOBJ)) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(call objs_$(call test_layer,$*),build/,$(LIBOBJ)) $(libs_$(call test_layer,$*))
 
-build/asan/tests/%: tests/unit/%.c $$(call objs_$$(call test_layer,$$*),build/asan/,$$(ASANOBJ)) tests/unit/unit.h
+build/asan/tests/%: tests/unit/%.c $$(call objs_$$(call test_layer,$$*),build/asan/,$$(ASANOBJ)) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -o $@ $< $(call objs_$(call test_layer,$*),build/asan/,$(ASANOBJ)) $(libs_$(call test_layer,$*))
 

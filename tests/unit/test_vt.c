@@ -4,6 +4,7 @@
 
 #include "pty/vt.h"
 #include "unit.h"
+#include "vt-unit.h"
 
 /* Row text as UTF-8, trailing blanks trimmed; blanks inside are spaces,
  * the second half of a wide character is skipped. */
@@ -41,11 +42,6 @@ static const char *row_text(struct vt *vt, int row)
 	}
 	s[keep] = '\0';
 	return s;
-}
-
-static void put(struct vt *vt, const char *s)
-{
-	vt_write(vt, s, strlen(s));
 }
 
 static void test_text_and_cursor(struct unit *u)

@@ -5,6 +5,7 @@
 
 #include "pty/vt.h"
 #include "unit.h"
+#include "vt-unit.h"
 
 #define ROWS 6
 #define COLS 8
@@ -24,11 +25,6 @@ static const char *screen(struct vt *vt)
 	return s;
 }
 
-static void put(struct vt *vt, const char *s)
-{
-	vt_write(vt, s, strlen(s));
-}
-
 /* Six rows of text, as esctest's rectangle tests start. */
 static struct vt *prepared(void)
 {
@@ -38,14 +34,6 @@ static struct vt *prepared(void)
 }
 
 static const char *const TEXT = "abcdefgh|ijklmnop|qrstuvwx|yz012345|ABCDEFGH|IJKLMNOP";
-
-static void cursor_is(struct unit *u, struct vt *vt, int row, int col)
-{
-	int r, c;
-	vt_cursor(vt, &r, &c);
-	CHECK_INT(u, r, row);
-	CHECK_INT(u, c, col);
-}
 
 static void test_fill(struct unit *u)
 {

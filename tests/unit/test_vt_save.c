@@ -4,19 +4,7 @@
 
 #include "pty/vt.h"
 #include "unit.h"
-
-static void put(struct vt *vt, const char *s)
-{
-	vt_write(vt, s, strlen(s));
-}
-
-static void cursor_is(struct unit *u, struct vt *vt, int row, int col)
-{
-	int r, c;
-	vt_cursor(vt, &r, &c);
-	CHECK_INT(u, r, row);
-	CHECK_INT(u, c, col);
-}
+#include "vt-unit.h"
 
 static void test_protection(struct unit *u)
 {

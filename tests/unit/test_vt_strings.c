@@ -4,11 +4,7 @@
 
 #include "pty/vt.h"
 #include "unit.h"
-
-static void put(struct vt *vt, const char *s)
-{
-	vt_write(vt, s, strlen(s));
-}
+#include "vt-unit.h"
 
 static const char *row0(struct vt *vt)
 {
