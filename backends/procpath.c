@@ -267,6 +267,66 @@ static const char *below_root(int root, const char *canon, char *buf, size_t siz
 	return strncmp(canon, buf, n) == 0 && canon[n] == '/' ? canon + n : NULL;
 }
 
+/* The directory of abs could not be resolved: where does the kernel's
+ * walk go that the observer's cannot? The first component that does not
+ * open, when it is a symlink (`ln -s /proc/self/fd/5 pc`, which leads
+ * through a magic link of /proc the observer does not follow, or cannot
+ * from outside the sandbox's pid namespace): its target with the rest of
+ * abs after it, into out, again from there (at most 40 hops), until a
+ * component that does not open is not a symlink the observer can read
+ * (/proc/self is one it cannot). False when the first such component is
+ * no symlink at all: the directory is missing, and the kernel fails too. */
+static bool broken_at_link(int root, const char *abs, char *out, size_t size)
+{
+	char cur[PATH_MAX], next[PATH_MAX];
+	bool moved = false;
+	snprintf(cur, sizeof cur, "%s", abs);
+	for (int hops = 0; hops < 40 && cur[0] == '/'; hops++) {
+		/* the first prefix of cur, ending before a '/', that does not open */
+		size_t at = 0;
+		for (const char *sl = cur; (sl = strchr(sl + 1, '/')) != NULL;) {
+			at = (size_t)(sl - cur);
+			char pre[PATH_MAX];
+			snprintf(pre, sizeof pre, "%.*s", (int)at, cur);
+			int fd = procpath_open(root, pre, false);
+			if (fd < 0)
+				break;
+			close(fd);
+			at = 0;
+		}
+		if (at == 0)
+			break; /* every directory opens */
+		char parent[PATH_MAX], from[PATH_MAX];
+		size_t cut = at;
+		while (cut > 0 && cur[cut - 1] != '/')
+			cut--;
+		snprintf(parent, sizeof parent, "%.*s", cut > 1 ? (int)(cut - 1) : 1, cur);
+		snprintf(from, sizeof from, "%.*s", (int)at, cur);
+		const char *name = cur + cut;
+		char nm[NAME_MAX + 1];
+		snprintf(nm, sizeof nm, "%.*s", (int)(at - cut), name);
+		int fd = procpath_open(root, parent, true);
+		struct stat st;
+		bool link = fd >= 0 && fstatat(fd, nm, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+		int r = link ? link_target(fd, nm, from, next, sizeof next) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (!link)
+			break;
+		moved = true;
+		if (r < 0)
+			break; /* a link it cannot read or join: cur is where the walk stops */
+		char joined[2 * PATH_MAX + 1];
+		snprintf(joined, sizeof joined, "%s%s", next, cur + at);
+		if (strlen(joined) >= sizeof cur)
+			break;
+		memcpy(cur, joined, strlen(joined) + 1);
+	}
+	if (moved)
+		snprintf(out, size, "%s", cur);
+	return moved;
+}
+
 char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size)
 {
 	char got[PATH_MAX], name_buf[PATH_MAX], cur[PATH_MAX];
@@ -289,8 +349,10 @@ char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char 
 			return r;
 		}
 		char *r = canon_name(root, cur, &fd, &name, name_buf, sizeof name_buf);
-		if (r == NULL)
+		if (r == NULL) {
+			broken_at_link(root, cur, last, last_size);
 			return NULL;
+		}
 		struct stat st;
 		*exists = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 		if (!follow || !*exists || !S_ISLNK(st.st_mode)) {
