@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include "backends/fdpass.h"
 #include "backends/sandbox.h"
 
 struct fds_payload {
@@ -34,29 +35,13 @@ int chan_send_fds(int fd, int notify_fd, int proxy_fd, int pty_fd, int port)
 {
 	struct fds_payload pl = { 'F', notify_fd >= 0, proxy_fd >= 0, pty_fd >= 0, port };
 	int fds[3], n = 0;
-	union {
-		char buf[CMSG_SPACE(sizeof fds)];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = { &pl, sizeof pl };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	if (notify_fd >= 0)
 		fds[n++] = notify_fd;
 	if (proxy_fd >= 0)
 		fds[n++] = proxy_fd;
 	if (pty_fd >= 0)
 		fds[n++] = pty_fd;
-	if (n > 0) {
-		memset(&u, 0, sizeof u);
-		mh.msg_control = u.buf;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
-	}
-	return sendmsg(fd, &mh, MSG_NOSIGNAL) < 0 ? -1 : 0;
+	return fdpass_send(fd, &pl, sizeof pl, fds, n, 0);
 }
 
 static void chan_take_fds(struct msghdr *mh, const struct fds_payload *pl, struct chan_msg *m)

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/fdpass.h"
 #include "policy/pack.h"
 
 #define ZYGOTE_FD         3
@@ -41,31 +42,6 @@ struct zrep {
 	int32_t pid;
 	int32_t err; /* 0, or why there is no observer (an errno) */
 };
-
-/* One message with up to nfds fds; -1 (errno set) on failure. */
-static int send_with_fds(int sock, const void *data, size_t len, const int *fds, int nfds)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(int) * ZYGOTE_FDS)];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = { (void *)data, len };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
-	if (nfds > 0) {
-		memset(&u, 0, sizeof u);
-		m.msg_control = u.buf;
-		m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)nfds);
-	}
-	ssize_t n;
-	while ((n = sendmsg(sock, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
-		;
-	return n == (ssize_t)len ? 0 : -1;
-}
 
 /* One message of exactly len bytes and the fds it passed (*nfds of them,
  * at most max, every one closed on failure): 0, 1 at the end of the
@@ -160,7 +136,7 @@ static void zygote_serve(int sock)
 	}
 	for (int i = 0; i < nfds; i++)
 		close(fds[i]); /* the observer holds the only copies now */
-	send_with_fds(sock, &r, sizeof r, &pidfd, pidfd >= 0);
+	fdpass_send(sock, &r, sizeof r, &pidfd, pidfd >= 0, 0);
 	if (pidfd >= 0)
 		close(pidfd);
 }
@@ -321,7 +297,7 @@ static int zygote_ask(struct observer_zygote *z, const int *fds, int weak_port, 
 	int pidfd = -1, n = 0;
 	struct pollfd pf = { z->sock, POLLIN, 0 };
 	*dead = true;
-	if (send_with_fds(z->sock, &q, sizeof q, fds, ZYGOTE_FDS) < 0)
+	if (fdpass_send(z->sock, &q, sizeof q, fds, ZYGOTE_FDS, 0) < 0)
 		return -1;
 	int rc;
 	while ((rc = poll(&pf, 1, ZYGOTE_ANSWER_MS)) < 0 && errno == EINTR)

@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "backends/fdpass.h"
+
 #define MAGIC       "sandmux-request/1"
 #define REPLY_MAGIC "sandmux-reply/1"
 
@@ -189,31 +191,11 @@ int reqchan_reply_parse(const char *buf, size_t len, const char **type, const ch
 
 int reqchan_send(int sock, const void *buf, size_t len, const int *fds, int nfds)
 {
-	union {
-		struct cmsghdr h;
-		char b[CMSG_SPACE(sizeof(int) * REQCHAN_FDS)];
-	} u;
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	if (nfds > REQCHAN_FDS) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (nfds > 0) {
-		memset(&u, 0, sizeof u);
-		mh.msg_control = u.b;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)nfds);
-	}
-	ssize_t r;
-	do
-		r = sendmsg(sock, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
-	while (r < 0 && errno == EINTR);
-	return r == (ssize_t)len ? 0 : -1;
+	return fdpass_send(sock, buf, len, fds, nfds, MSG_DONTWAIT);
 }
 
 /* Takes the descriptors and the sender's pid out of a received message;

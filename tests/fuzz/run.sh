@@ -22,7 +22,7 @@ targets() {
 	[ -f tests/fuzz/fuzz_keys.c ] && echo "fuzz_keys|tests/fuzz/fuzz_keys.c shell/keys.c $vt|-lvterm"
 	[ -f tests/fuzz/fuzz_ignore.c ] && echo "fuzz_ignore|tests/fuzz/fuzz_ignore.c $(ls policy/*.c | tr '\n' ' ')|-lcjson"
 	[ -f tests/fuzz/fuzz_report.c ] && echo "fuzz_report|tests/fuzz/fuzz_report.c shell/shell-report.c ui/exact.c ui/prompt.c ui/status.c ui/color.c policy/utf8.c|-lncursesw"
-	[ -f tests/fuzz/fuzz_reqchan.c ] && echo "fuzz_reqchan|tests/fuzz/fuzz_reqchan.c backends/reqchan.c|"
+	[ -f tests/fuzz/fuzz_reqchan.c ] && echo "fuzz_reqchan|tests/fuzz/fuzz_reqchan.c backends/reqchan.c backends/fdpass.c|"
 	[ -f tests/fuzz/fuzz_proxy.c ] && echo "fuzz_proxy|tests/fuzz/fuzz_proxy.c backends/proxy-http.c backends/proxy-socks.c backends/net-dnsmsg.c backends/net-addr.c|"
 	[ -f tests/fuzz/fuzz_pack.c ] && echo "fuzz_pack|tests/fuzz/fuzz_pack.c $(ls policy/*.c | tr '\n' ' ')|-lcjson"
 }
