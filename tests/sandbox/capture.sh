@@ -140,6 +140,23 @@ b"
 same "capture: no deny, protected or ignored name was made in the workspace" \
 	"$(ls -A . late | grep -cE '\.key$|\.code-workspace$|^\.vscode$|\.env$')" "0"
 rm -rf late up .cursorignore
+# A protected file the host makes after launch (git init beside a running
+# agent makes .git/config) has no bind-over: an open for writing without
+# O_CREAT, which Landlock allows in the workspace, is the observer's to
+# refuse in capture mode too.
+rm -rf .git .t/late-started
+sbx --config "$cfg" -- sh -c ': >.t/late-started; i=0; while [ ! -f .git/config ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	[ -f .git/config ] && echo seen-late
+	echo "[core] fsmonitor = planted" | dd conv=nocreat,notrunc oflag=append of=.git/config 2>/dev/null || echo write-refused' >"$ws/.t/late.out" 2>&1 &
+late=$!
+i=0; while [ ! -e .t/late-started ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+mkdir .git && echo '[core]' >.git/config.tmp && mv .git/config.tmp .git/config
+wait $late
+out=$(cat "$ws/.t/late.out")
+contains "capture: the sandbox saw the protected file made after launch" "$out" "seen-late"
+contains "capture: its write to it is refused" "$out" "write-refused"
+same "capture: the protected file is unchanged on the host" "$(cat .git/config)" "[core]"
+
 # Capture mode notifies the observer of the names a call makes and of
 # nothing else an untar or rm does: writes, chmod, utimes and removals go
 # unnotified. (Each creation stays notified: it is what refuses the names
