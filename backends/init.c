@@ -382,8 +382,25 @@ static void init_switch_stack(const struct init_tail *from)
 	munmap(m, len);
 }
 
+/* The server's crash handlers (server-log.c) came with the fork, and
+ * pid 1 takes the signals it has a handler for from inside: a command
+ * could run them in init (which would close its descriptors, and the bare
+ * tail has nothing left for them to run on). The default again: pid 1
+ * ignores the rest; what was ignored stays so. */
+static void init_default_signals(void)
+{
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa) < 0)
+			continue;
+		if ((sa.sa_flags & SA_SIGINFO) || (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN))
+			signal(sig, SIG_DFL);
+	}
+}
+
 int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 {
+	init_default_signals();
 	sigset_t set, old;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
