@@ -15,6 +15,9 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#if __has_include(<sys/rseq.h>)
+#include <sys/rseq.h>
+#endif
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -326,6 +329,24 @@ static bool init_collect(struct init_tail *t, uintptr_t own_lo, uintptr_t own_hi
 }
 #endif
 
+#if INIT_BARE
+/* The kernel writes the thread's rseq area (in its TLS, registered by
+ * glibc at start-up) each time it runs it again after a switch: the TLS
+ * page given back would come back for that. Unregistered, nothing uses
+ * it (the registered length is __rseq_size, or glibc's 32 where
+ * __rseq_size is the features' size). */
+static void init_rseq_off(void)
+{
+#if __has_include(<sys/rseq.h>)
+	if (__rseq_size == 0)
+		return;
+	void *area = (char *)__builtin_thread_pointer() + __rseq_offset;
+	if (syscall(SYS_rseq, area, __rseq_size, RSEQ_FLAG_UNREGISTER, RSEQ_SIG) < 0 && errno == EINVAL)
+		syscall(SYS_rseq, area, 32, RSEQ_FLAG_UNREGISTER, RSEQ_SIG);
+#endif
+}
+#endif
+
 /* Below the stack pointer is not all: the stack init was forked with
  * holds, above its frame, every frame of the server's and the launcher's
  * calls that led to it (about 200 KiB, path buffers and all), and those
@@ -373,6 +394,8 @@ static void init_switch_stack(const struct init_tail *from)
 #if INIT_BARE
 	if (t->weak || !init_collect(t, (uintptr_t)m, (uintptr_t)(m + len)))
 		t->n = 0; /* the libc tail */
+	else
+		init_rseq_off();
 #endif
 	if (mprotect(m, (size_t)page, PROT_NONE) == 0 && getcontext(&uc) == 0) {
 		uc.uc_stack.ss_sp = m + page;
