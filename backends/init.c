@@ -282,14 +282,14 @@ static bool init_maps_line(struct init_tail *t, const char *l, const uintptr_t k
 	if (*end != '-')
 		return false;
 	uintptr_t hi = strtoul(end + 1, &end, 16);
+	if (hi <= lo || *end != ' ')
+		return false;
 	const char *name = end;
 	for (int f = 0; f < 4; f++) { /* perms, offset, dev, inode */
 		name += strspn(name, " ");
 		name += strcspn(name, " ");
 	}
 	name += strspn(name, " ");
-	if (hi <= lo || *end != ' ')
-		return false;
 	if (name[0] != '[' || strncmp(name, "[heap]", 6) == 0 || strncmp(name, "[stack]", 7) == 0 ||
 	    strncmp(name, "[anon:", 6) == 0)
 		init_span_add(t, lo, hi, keep);
@@ -327,9 +327,7 @@ static bool init_collect(struct init_tail *t, uintptr_t own_lo, uintptr_t own_hi
 	close(fd);
 	return ok && n == 0 && len == 0 && t->n > 0;
 }
-#endif
 
-#if INIT_BARE
 /* The kernel writes the thread's rseq area (in its TLS, registered by
  * glibc at start-up) each time it runs it again after a switch: the TLS
  * page given back would come back for that. Unregistered, nothing uses
