@@ -10,11 +10,16 @@
 #include <malloc.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#if __has_include(<sys/rseq.h>)
+#include <sys/rseq.h>
+#endif
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -23,7 +28,8 @@
 #include "backends/launch.h"
 #include "backends/sandbox.h"
 
-static int init_status(int st)
+/* (inlined: the bare tail below calls nothing) */
+__attribute__((always_inline)) static inline int init_status(int st)
 {
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
@@ -158,11 +164,16 @@ static void init_end_tree(void)
 }
 
 /* What init still needs once the command runs, on a stack of its own. */
+#define INIT_SPANS 64
 struct init_tail {
 	int sfd, status_w;
 	pid_t cmd;
 	bool weak;
 	uintptr_t old_lo, old_hi; /* the stack it was forked with, to give back */
+	size_t n;                 /* > 0: the bare tail (init_bare) gives back these */
+	struct init_span {
+		uintptr_t lo, hi;
+	} span[INIT_SPANS]; /* the mappings beyond are kept: never more than a few dozen */
 };
 
 static int init_finish(const struct init_tail *t)
@@ -179,6 +190,161 @@ static int init_finish(const struct init_tail *t)
 	return status;
 }
 
+/* The bare tail: with the command running, all init does is read its
+ * signalfd, forward, reap and report, and the pages it was forked with
+ * (every library's data, relocations and TLS, the server's heap and
+ * mappings, even the code it does not run) are the server's, either
+ * shared (counted to init in part) or, once the server wrote its copy,
+ * init's own. So it gives them all back and from then on touches nothing
+ * but its own stack and the code below: raw system calls, no libc, no
+ * global, no GOT (its relocations revert to the file's), no TLS (no
+ * stack protector, whose canary is there). x86_64 only; elsewhere, and
+ * under ASan, the libc tail (init_finish). */
+#if defined(__x86_64__) && INIT_OWN_STACK && defined(__has_attribute)
+#if __has_attribute(no_stack_protector)
+#define INIT_BARE 1
+#endif
+#endif
+#ifndef INIT_BARE
+#define INIT_BARE 0
+#endif
+
+#if INIT_BARE
+#define INIT_RAW __attribute__((always_inline, no_stack_protector)) static inline
+INIT_RAW long init_sys(long nr, long a, long b, long c, long d)
+{
+	register long r10 __asm__("r10") = d;
+	long rc;
+	__asm__ volatile("syscall" : "=a"(rc) : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
+	return rc;
+}
+
+/* nothing the compiler could add either: checks, hooks or a canary */
+__attribute__((noinline, noreturn, no_stack_protector, no_sanitize("undefined"), no_instrument_function)) static void
+init_bare(const struct init_tail *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		init_sys(SYS_madvise, (long)t->span[i].lo, (long)(t->span[i].hi - t->span[i].lo), MADV_DONTNEED, 0);
+	int status = 1;
+	for (;;) {
+		struct signalfd_siginfo si;
+		long n = init_sys(SYS_read, t->sfd, (long)&si, sizeof si, 0);
+		if (n == -EINTR)
+			continue;
+		if (n != (long)sizeof si)
+			break;
+		if (si.ssi_signo != SIGCHLD) {
+			init_sys(SYS_kill, t->cmd, (long)si.ssi_signo, 0, 0);
+			continue;
+		}
+		int st;
+		long pid;
+		while ((pid = init_sys(SYS_wait4, -1, (long)&st, WNOHANG, 0)) > 0 && pid != t->cmd)
+			;
+		if (pid == t->cmd) {
+			status = init_status(st);
+			break;
+		}
+	}
+	if (t->status_w >= 0)
+		init_sys(SYS_write, t->status_w, (long)&status, sizeof status, 0);
+	for (;;)
+		init_sys(SYS_exit_group, status, 0, 0, 0);
+}
+
+/* span[] += [lo, hi) less what stays ([keep_lo, keep_hi) each): the
+ * tail's own stack, and from argv's page up (the old stack's top: argv's
+ * strings for /proc/1/cmdline; above it only the kernel's mappings). */
+static void init_span_add(struct init_tail *t, uintptr_t lo, uintptr_t hi, const uintptr_t keep[2][2])
+{
+	for (int k = 0; k < 2 && lo < hi; k++) {
+		if (keep[k][0] >= hi || keep[k][1] <= lo)
+			continue;
+		if (lo < keep[k][0])
+			init_span_add(t, lo, keep[k][0], keep);
+		lo = keep[k][1];
+	}
+	if (lo >= hi)
+		return;
+	if (t->n > 0 && t->span[t->n - 1].hi == lo)
+		t->span[t->n - 1].hi = hi; /* one call for a library's segments */
+	else if (t->n < INIT_SPANS)
+		t->span[t->n++] = (struct init_span){ lo, hi };
+}
+
+/* One line of /proc/self/maps ("lo-hi perms offset dev inode name"):
+ * the mapping joins span[] unless it is the kernel's own ([vdso],
+ * [vvar], [vsyscall]: no pages to give back). */
+static bool init_maps_line(struct init_tail *t, const char *l, const uintptr_t keep[2][2])
+{
+	char *end;
+	uintptr_t lo = strtoul(l, &end, 16);
+	if (*end != '-')
+		return false;
+	uintptr_t hi = strtoul(end + 1, &end, 16);
+	if (hi <= lo || *end != ' ')
+		return false;
+	const char *name = end;
+	for (int f = 0; f < 4; f++) { /* perms, offset, dev, inode */
+		name += strspn(name, " ");
+		name += strcspn(name, " ");
+	}
+	name += strspn(name, " ");
+	if (name[0] != '[' || strncmp(name, "[heap]", 6) == 0 || strncmp(name, "[stack]", 7) == 0 ||
+	    strncmp(name, "[anon:", 6) == 0)
+		init_span_add(t, lo, hi, keep);
+	return true;
+}
+
+/* Every mapping of init's, read before the switch (this /proc is its
+ * pid namespace's, mounted by it). Read by hand: the heap is gone. */
+static bool init_collect(struct init_tail *t, uintptr_t own_lo, uintptr_t own_hi)
+{
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	const uintptr_t keep[2][2] = { { own_lo, own_hi }, { t->old_hi, UINTPTR_MAX } };
+	char buf[4096];
+	size_t len = 0;
+	bool ok = true, skip = false; /* skip: the rest of a line longer than buf */
+	ssize_t n;
+	t->n = 0;
+	while (ok && (n = read(fd, buf + len, sizeof buf - 1 - len)) > 0) {
+		len += (size_t)n;
+		buf[len] = '\0';
+		char *l = buf, *nl;
+		while (ok && ((nl = strchr(l, '\n')) != NULL || (l == buf && len == sizeof buf - 1))) {
+			if (nl != NULL)
+				*nl = '\0';
+			if (!skip)
+				ok = init_maps_line(t, l, keep);
+			skip = nl == NULL;
+			l = nl != NULL ? nl + 1 : buf + len;
+		}
+		len -= (size_t)(l - buf);
+		memmove(buf, l, len);
+	}
+	close(fd);
+	return ok && n == 0 && len == 0 && t->n > 0;
+}
+
+/* The kernel writes the thread's rseq area (in its TLS, registered by
+ * glibc at start-up) each time it runs it again after a switch: the TLS
+ * page given back would come back for that. Unregistered, nothing uses
+ * it (the registered length is __rseq_size, or glibc's 32 where
+ * __rseq_size is the features' size). */
+static void init_rseq_off(void)
+{
+#if __has_include(<sys/rseq.h>)
+	if (__rseq_size == 0)
+		return;
+	void *area = (char *)__builtin_thread_pointer() + __rseq_offset;
+	if (syscall(SYS_rseq, area, __rseq_size, RSEQ_FLAG_UNREGISTER, RSEQ_SIG) < 0 && errno == EINVAL)
+		syscall(SYS_rseq, area, 32, RSEQ_FLAG_UNREGISTER, RSEQ_SIG);
+#endif
+}
+#endif
+
 /* Below the stack pointer is not all: the stack init was forked with
  * holds, above its frame, every frame of the server's and the launcher's
  * calls that led to it (about 200 KiB, path buffers and all), and those
@@ -187,8 +353,7 @@ static int init_finish(const struct init_tail *t)
  * small stack of its own and gives the old one back, from below the
  * stack pointer (init_stack_span) up to the page of argv's strings, which
  * it keeps (/proc/1/cmdline; the pointer arrays and the auxiliary vector
- * below them were read at start-up). /proc/self/maps is no help: this
- * /proc is not of init's pid namespace. */
+ * below them were read at start-up). */
 #define INIT_STACK_SIZE (128 * 1024)
 static bool init_old_stack(struct init_tail *t)
 {
@@ -205,6 +370,10 @@ static bool init_old_stack(struct init_tail *t)
 static void init_tail_entry(unsigned hi, unsigned lo)
 {
 	const struct init_tail *t = (const struct init_tail *)(((uintptr_t)hi << 32) | lo);
+#if INIT_BARE
+	if (t->n > 0)
+		init_bare(t);
+#endif
 	madvise((void *)t->old_lo, t->old_hi - t->old_lo, MADV_DONTNEED);
 	_exit(init_finish(t));
 }
@@ -220,6 +389,12 @@ static void init_switch_stack(const struct init_tail *from)
 	/* the tail at the top, a guard page at the bottom */
 	struct init_tail *t = (struct init_tail *)(void *)(((uintptr_t)(m + len) - sizeof *t) & ~(uintptr_t)15);
 	*t = *from;
+#if INIT_BARE
+	if (t->weak || !init_collect(t, (uintptr_t)m, (uintptr_t)(m + len)))
+		t->n = 0; /* the libc tail */
+	else
+		init_rseq_off();
+#endif
 	if (mprotect(m, (size_t)page, PROT_NONE) == 0 && getcontext(&uc) == 0) {
 		uc.uc_stack.ss_sp = m + page;
 		uc.uc_stack.ss_size = (size_t)((char *)t - (m + page)) & ~(size_t)15;
@@ -231,8 +406,25 @@ static void init_switch_stack(const struct init_tail *from)
 	munmap(m, len);
 }
 
+/* The server's crash handlers (server-log.c) came with the fork, and
+ * pid 1 takes the signals it has a handler for from inside: a command
+ * could run them in init (which would close its descriptors, and the bare
+ * tail has nothing left for them to run on). The default again: pid 1
+ * ignores the rest; what was ignored stays so. */
+static void init_default_signals(void)
+{
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa) < 0)
+			continue;
+		if ((sa.sa_flags & SA_SIGINFO) || (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN))
+			signal(sig, SIG_DFL);
+	}
+}
+
 int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 {
+	init_default_signals();
 	sigset_t set, old;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
@@ -262,7 +454,7 @@ int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 	close(s->chan);
 	init_drop_stdio(s);
 	init_hide();
-	struct init_tail t = { .sfd = sfd, .status_w = s->status_w, .cmd = cmd, .weak = s->weak };
+	struct init_tail t = { .sfd = sfd, .status_w = s->status_w, .cmd = cmd, .weak = s->weak, .n = 0 };
 	bool bounds = init_old_stack(&t);
 	if (!s->weak) /* the weaker sandbox's init still walks /proc at the end */
 		init_shed_heap();

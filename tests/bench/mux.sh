@@ -45,7 +45,7 @@ pss_kb() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
 # summed PSS (pages shared count by share). The panes' commands are not
 # counted, as tmux's are not.
 helpers_pss() {
-	ni=0; no=0; kb=0
+	ni=0; no=0; kb=0; ikb=0
 	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
 		if [ "$(cat /proc/"$c"/comm 2>/dev/null)" = sandmux-obs ]; then
 			for o in $(cat /proc/"$c"/task/*/children 2>/dev/null); do
@@ -53,12 +53,12 @@ helpers_pss() {
 			done
 		else
 			case "$(awk '/^NSpid/ {print NF}' /proc/"$c"/status 2>/dev/null)" in
-			2) no=$((no + 1)) ;; 3) ni=$((ni + 1)) ;; *) continue ;;
+			2) no=$((no + 1)) ;; 3) ni=$((ni + 1)); ikb=$((ikb + $(pss_kb "$c"))) ;; *) continue ;;
 			esac
 		fi
 		kb=$((kb + $(pss_kb "$c")))
 	done
-	echo "$ni $no $kb"
+	echo "$ni $no $kb $ikb"
 }
 # The command a pane runs: time cat, write the milliseconds to a file.
 timed_cat() { echo "s=\$(date +%s%N); cat big.txt; e=\$(date +%s%N); echo \$(( (e - s) / 1000000 )) >$1"; }
@@ -126,7 +126,7 @@ mem() { # mem N HISTORY(0|1)
 	set -- "$1" "$2" $(helpers_pss "$spid")
 	sp=$(pss_kb "$spid") tp=$(pss_kb "$tpid")
 	echo "$1 panes$([ "$2" = 1 ] && echo ', 2000 lines of history each'): sandmux PSS $((sp + $5)) kB" \
-		"(server $sp kB, RSS $(rss_kb "$spid") kB; $3 inits, $4 observers and their zygote $5 kB)," \
+		"(server $sp kB, RSS $(rss_kb "$spid") kB; $3 inits, $4 observers and their zygote $5 kB, the inits alone $6 kB)," \
 		"tmux server PSS $tp kB (RSS $(rss_kb "$tpid") kB); tmux + 150 KiB a pane: $((tp + 150 * $1)) kB"
 	(cd "$root/ws" && "$SANDMUX" kill-session >/dev/null)
 	$REF kill-server; $OUT kill-session -t m
