@@ -327,8 +327,11 @@ static bool openat2_in_root(const struct seccomp_notif *req)
 /* RESOLVE_IN_ROOT: the path, made absolute in the dirfd (the cwd for
  * AT_FDCWD) as root, into c->in_root, and a copy of that root into
  * c->root; abs: where that is as the process sees it. -1 when it
- * cannot be told (the caller refuses: observer_unresolvable). */
-static int plan_in_root(const struct seccomp_notif *req, int dirfd, struct check *c, char *abs, size_t size)
+ * cannot be told (the caller refuses: observer_unresolvable). Not
+ * inlined, as plan_bind(): their buffers would deepen every call's frame
+ * (each page of stack an observer touches is one of its own). */
+static __attribute__((noinline)) int plan_in_root(const struct seccomp_notif *req, int dirfd, struct check *c,
+						  char *abs, size_t size)
 {
 	char path[PATH_MAX], link[64];
 	pid_t pid = (pid_t)req->pid;
@@ -349,7 +352,7 @@ static int plan_in_root(const struct seccomp_notif *req, int dirfd, struct check
 /* bind(): the socket file a pathname AF_UNIX address makes, as long as
  * the address says (sun_path need not end in a NUL), made absolute
  * against the cwd; -1 for any other address (nothing made by name). */
-static int plan_bind(const struct seccomp_notif *req, char *abs, size_t size)
+static __attribute__((noinline)) int plan_bind(const struct seccomp_notif *req, char *abs, size_t size)
 {
 	struct sockaddr_un a;
 	size_t len = req->data.args[2] < sizeof a ? (size_t)req->data.args[2] : sizeof a;

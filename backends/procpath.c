@@ -56,12 +56,20 @@ int procpath_take_fd(pid_t tid, int fd)
 	return s;
 }
 
+/* A string's first read: most paths are shorter, and every byte read is
+ * copied by the kernel and written to the observer's buffer, where each
+ * page of stack touched is one of the observer's own. The rest of the
+ * page only when no NUL came. */
+#define READ_FIRST 256
+
 ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool stop_at_nul)
 {
 	size_t got = 0;
 	while (got < size) {
 		size_t page = 4096 - ((addr + got) & 4095);
 		size_t want = size - got < page ? size - got : page;
+		if (stop_at_nul && got == 0 && want > READ_FIRST)
+			want = READ_FIRST;
 		struct iovec local = { (char *)buf + got, want };
 		struct iovec remote = { (void *)(uintptr_t)(addr + got), want };
 		ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
@@ -159,13 +167,13 @@ static int memo_fill(struct procpath_memo *m, pid_t pid, int dirfd, char *out, s
 	return snprintf(out, size, "%s", m->path) < (int)size ? 0 : -1;
 }
 
-int procpath_absolute(struct procpath_memo *m, pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
+/* The directory's buffers are in frames of their own, called only for a
+ * relative path: an absolute one, the common case, goes on with a small
+ * stack (the observer's pages of stack touched are its own). */
+static __attribute__((noinline)) int absolute_memo(struct procpath_memo *m, pid_t pid, int dirfd, const char *path,
+						   char *out, size_t size)
 {
-	char path[PATH_MAX], base[PATH_MAX];
-	if (procpath_read_mem(pid, addr, path, sizeof path, true) <= 0 || memchr(path, '\0', sizeof path) == NULL)
-		return -1;
-	if (m == NULL || path[0] == '/' || dirfd == AT_FDCWD)
-		return procpath_join(pid, dirfd, path, out, size);
+	char base[PATH_MAX];
 	if (memo_hit(m, pid, dirfd))
 		return snprintf(out, size, "%s/%s", m->path, path) < (int)size ? 0 : -1;
 	if (memo_fill(m, pid, dirfd, base, sizeof base) < 0)
@@ -173,14 +181,30 @@ int procpath_absolute(struct procpath_memo *m, pid_t pid, uint64_t addr, int dir
 	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
 }
 
-int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size)
+int procpath_absolute(struct procpath_memo *m, pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
+{
+	char path[PATH_MAX];
+	ssize_t n = procpath_read_mem(pid, addr, path, sizeof path, true);
+	if (n <= 0 || memchr(path, '\0', (size_t)n) == NULL)
+		return -1;
+	if (m == NULL || path[0] == '/' || dirfd == AT_FDCWD)
+		return procpath_join(pid, dirfd, path, out, size);
+	return absolute_memo(m, pid, dirfd, path, out, size);
+}
+
+static __attribute__((noinline)) int join_dir(pid_t pid, int dirfd, const char *path, char *out, size_t size)
 {
 	char base[PATH_MAX];
-	if (path[0] == '/')
-		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
 	if (proc_dir(pid, dirfd, base, sizeof base) < 0)
 		return -1;
 	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
+}
+
+int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size)
+{
+	if (path[0] == '/')
+		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
+	return join_dir(pid, dirfd, path, out, size);
 }
 
 int procpath_fd_path(int fd, char *buf, size_t size)
