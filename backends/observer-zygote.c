@@ -117,15 +117,16 @@ static void zygote_child(pid_t zygote, const int *fds, int weak_port)
 /* Every page an observer writes becomes a copy of its own, and so does
  * every page the zygote writes after the fork (the observer keeps the
  * old one, alone). So an observer starts without fork()'s bookkeeping in
- * the child (the dynamic loader's locks, the thread's tid and robust
- * list: two pages of ld.so's data and one of the thread's), on a stack
- * of its own, mapped here for it, and unmaps the one the zygote's loop
- * runs on (zygote_switch_stack); the main stack, argv and the
- * environment, stays shared. The child's stack is as large as the main
- * one's limit (at most 8 MiB; only what is touched is memory), with a
- * guard page below. The child is a copy like fork()'s (no CLONE_VM) of a
- * process with one thread: glibc needs no more (raise() asks the kernel
- * for the tid). ASan keeps its own idea of the stack: fork() there. */
+ * the child (the dynamic loader's locks and list of stacks, two pages of
+ * ld.so's data; the thread's tid and robust list; a page of libc's
+ * data), on a stack of its own, mapped here for it, and unmaps the one
+ * the zygote's loop runs on (zygote_switch_stack); the main stack, argv
+ * and the environment, stays shared. The child's stack is as large as
+ * the main one's limit (at most 8 MiB; only what is touched is memory),
+ * with a guard page below. The child is a copy like fork()'s (no
+ * CLONE_VM) of a process with one thread: glibc needs no more (raise()
+ * asks the kernel for the tid). ASan keeps its own idea of the stack:
+ * fork() there. */
 #if defined(__SANITIZE_ADDRESS__)
 #define ZYGOTE_OWN_STACK 0
 #elif defined(__has_feature)
