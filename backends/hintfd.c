@@ -84,10 +84,15 @@ static void proc_argv(pid_t pid, char *buf, size_t cap, char **argv)
 {
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
-	FILE *f = fopen(path, "re");
-	size_t n = f != NULL ? fread(buf, 1, cap - 1, f) : 0;
-	if (f != NULL)
-		fclose(f);
+	/* read(), not stdio: in the observer, a FILE and its 4 KiB buffer
+	 * would be pages of its heap of its own */
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	ssize_t k;
+	while (fd >= 0 && n < cap - 1 && (k = read(fd, buf + n, cap - 1 - n)) > 0)
+		n += (size_t)k;
+	if (fd >= 0)
+		close(fd);
 	buf[n] = '\0';
 	int argc = 0;
 	for (size_t i = 0; i < n && argc < HINT_ARGS; i += strlen(buf + i) + 1)

@@ -79,7 +79,6 @@ struct observer {
 /* The observer process's side of the pair. */
 struct proc {
 	int sock;
-	char buf[REC_MAX];
 };
 
 /* The suggestion's kind on the wire: one letter per enum suggest_kind
@@ -97,12 +96,25 @@ static size_t put_str(char *buf, size_t at, size_t cap, const char *s)
 	return at + n;
 }
 
-/* In the observer process: one denial to the host. */
+static size_t str_size(const char *s)
+{
+	return 1 + (s != NULL ? strlen(s) + 1 : 0);
+}
+
+/* In the observer process: one denial to the host. The message is
+ * allocated for each denial, as long as it is (at most REC_MAX): a
+ * buffer kept for it would be pages of each observer's own that an idle
+ * pane never uses. */
 static void proc_send_denial(struct denial *d, void *arg)
 {
 	struct proc *pr = arg;
-	char *buf = pr->buf;
-	const size_t cap = sizeof pr->buf;
+	const char *value = d->suggest.kind != SUGGEST_NONE ? d->suggest.value : NULL;
+	size_t cap =
+		sizeof(struct rec) + str_size(d->target) + str_size(d->rule) + str_size(d->rule_file) + str_size(value);
+	cap = cap < REC_MAX ? cap : REC_MAX;
+	char *buf = malloc(cap);
+	if (buf == NULL)
+		return; /* the call is refused all the same, unreported */
 	struct rec r = { .type = 'D' };
 	r.u.d.ts_ms = d->ts_ms;
 	r.u.d.pid = d->pid;
@@ -122,6 +134,7 @@ static void proc_send_denial(struct denial *d, void *arg)
 	n = put_str(buf, n, cap, d->rule_file);
 	n = put_str(buf, n, cap, r.u.d.key ? d->suggest.value : NULL);
 	send(pr->sock, buf, n, MSG_NOSIGNAL);
+	free(buf);
 }
 
 static void proc_send_stats(int sock, struct observer_stats *st)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -12,11 +13,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "backends/fdpass.h"
@@ -111,8 +114,98 @@ static void zygote_child(pid_t zygote, const int *fds, int weak_port)
 	observer_proc_main(zygote, p, fds[0], weak_port, fds[1]);
 }
 
+/* Every page an observer writes becomes a copy of its own, and so does
+ * every page the zygote writes after the fork (the observer keeps the
+ * old one, alone). So an observer starts without fork()'s bookkeeping in
+ * the child (the dynamic loader's locks and list of stacks, two pages of
+ * ld.so's data; the thread's tid and robust list; a page of libc's
+ * data), on a stack of its own, mapped here for it, and unmaps the one
+ * the zygote's loop runs on (zygote_switch_stack); the main stack, argv
+ * and the environment, stays shared. The child's stack is as large as
+ * the main one's limit (at most 8 MiB; only what is touched is memory),
+ * with a guard page below. The child is a copy like fork()'s (no
+ * CLONE_VM) of a process with one thread: glibc needs no more (raise()
+ * asks the kernel for the tid). ASan keeps its own idea of the stack:
+ * fork() there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ZYGOTE_OWN_STACK 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZYGOTE_OWN_STACK 0
+#endif
+#endif
+#ifndef ZYGOTE_OWN_STACK
+#define ZYGOTE_OWN_STACK 1
+#endif
+
+/* What the child starts with, on its own stack. */
+struct zchild {
+	pid_t zygote;
+	int sock;
+	int fds[ZYGOTE_FDS];
+	int weak_port;
+	void *zstack; /* the zygote's own stack (NULL: the main one), to give back */
+	size_t zstack_len;
+};
+
+static size_t zygote_stack_size(void)
+{
+	struct rlimit rl;
+	size_t size = 8u << 20;
+	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < size)
+		size = (size_t)rl.rlim_cur;
+	return size < (256u << 10) ? 256u << 10 : size;
+}
+
+/* A stack of len bytes and a guard page below it: its lowest address
+ * (the guard's), NULL on failure. */
+static char *zygote_stack_map(size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, len + page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	if (mprotect(m, page, PROT_NONE) < 0) {
+		munmap(m, len + page);
+		return NULL;
+	}
+	return m;
+}
+
+static int zygote_child_entry(void *arg)
+{
+	struct zchild c = *(const struct zchild *)arg; /* arg is on the zygote's stack */
+	/* the zygote goes on writing its stack: the child's copy of each
+	 * page would be a page of its own */
+	if (c.zstack != NULL)
+		munmap(c.zstack, c.zstack_len);
+	close(c.sock);
+	zygote_child(c.zygote, c.fds, c.weak_port);
+	return 1;
+}
+
+static pid_t zygote_fork(struct zchild *c)
+{
+	if (!ZYGOTE_OWN_STACK) {
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(zygote_child_entry(c));
+		return pid;
+	}
+	size_t len = zygote_stack_size(), page = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = zygote_stack_map(len);
+	if (m == NULL)
+		return -1;
+	pid_t pid = clone(zygote_child_entry, m + page + len, SIGCHLD, c);
+	int e = errno;
+	munmap(m, len + page); /* the child's copy is its own */
+	errno = e;
+	return pid;
+}
+
 /* One request: fork the observer, answer with its pidfd. */
-static void zygote_serve(int sock)
+static void zygote_serve(int sock, void *zstack, size_t zstack_len)
 {
 	struct zreq q;
 	int fds[ZYGOTE_FDS], nfds = 0;
@@ -122,11 +215,13 @@ static void zygote_serve(int sock)
 	struct zrep r = { .pid = -1, .err = EPROTO };
 	int pidfd = -1;
 	if (rc == 0 && nfds == ZYGOTE_FDS && q.magic == ZYGOTE_MAGIC) {
-		pid_t self = getpid(), pid = fork();
-		if (pid == 0) {
-			close(sock);
-			zygote_child(self, fds, q.weak_port);
-		}
+		struct zchild c = { .zygote = getpid(),
+				    .sock = sock,
+				    .weak_port = q.weak_port,
+				    .zstack = zstack,
+				    .zstack_len = zstack_len };
+		memcpy(c.fds, fds, sizeof c.fds);
+		pid_t pid = zygote_fork(&c);
 		/* a pid it has not reaped yet: the pidfd names this child */
 		pidfd = pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
 		r.err = pid < 0 ? errno : pidfd < 0 ? errno : 0;
@@ -148,6 +243,67 @@ static void zygote_reap(int sfd)
 		;
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
+}
+
+/* The zygote's loop and how it ended. */
+struct zloop {
+	int sfd; /* SIGCHLD */
+	int status;
+	void *stack; /* its own stack, or NULL: the main one */
+	size_t stack_len;
+};
+
+static void zygote_loop(struct zloop *l)
+{
+	for (;;) {
+		struct pollfd pf[2] = { { ZYGOTE_FD, POLLIN, 0 }, { l->sfd, POLLIN, 0 } };
+		if (poll(pf, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			l->status = 1;
+			return;
+		}
+		if (pf[1].revents)
+			zygote_reap(l->sfd);
+		if (pf[0].revents & POLLIN)
+			zygote_serve(ZYGOTE_FD, l->stack, l->stack_len);
+		else if (pf[0].revents) {
+			l->status = 0; /* the server closed its end */
+			return;
+		}
+	}
+}
+
+static void zygote_loop_entry(unsigned hi, unsigned lo)
+{
+	zygote_loop((struct zloop *)(((uintptr_t)hi << 32) | lo));
+}
+
+/* The loop runs on a stack of its own, which each observer unmaps: the
+ * pages of the main one hold argv and the environment (kept for
+ * /proc/PID/cmdline) beside the frames the loop would write there after
+ * each fork, and of a page the zygote writes after a fork each observer
+ * keeps the old copy, a page of its own. */
+#define ZYGOTE_LOOP_STACK (128 * 1024)
+static void zygote_switch_stack(struct zloop *l)
+{
+	ucontext_t uc, back;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = ZYGOTE_OWN_STACK ? zygote_stack_map(ZYGOTE_LOOP_STACK) : NULL;
+	if (m == NULL || getcontext(&uc) < 0) {
+		if (m != NULL)
+			munmap(m, ZYGOTE_LOOP_STACK + page);
+		zygote_loop(l); /* on the main stack, then */
+		return;
+	}
+	l->stack = m;
+	l->stack_len = ZYGOTE_LOOP_STACK + page;
+	uc.uc_stack.ss_sp = m + page;
+	uc.uc_stack.ss_size = ZYGOTE_LOOP_STACK;
+	uc.uc_link = &back;
+	uintptr_t at = (uintptr_t)l;
+	makecontext(&uc, (void (*)(void))zygote_loop_entry, 2, (unsigned)(at >> 32), (unsigned)at);
+	swapcontext(&back, &uc);
 }
 
 int observer_zygote_main(void)
@@ -175,20 +331,9 @@ int observer_zygote_main(void)
 	struct seccomp_notif_resp *resp = NULL;
 	if (seccomp_notify_alloc(&req, &resp) == 0)
 		seccomp_notify_free(req, resp);
-	for (;;) {
-		struct pollfd pf[2] = { { ZYGOTE_FD, POLLIN, 0 }, { sfd, POLLIN, 0 } };
-		if (poll(pf, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return 1;
-		}
-		if (pf[1].revents)
-			zygote_reap(sfd);
-		if (pf[0].revents & POLLIN)
-			zygote_serve(ZYGOTE_FD);
-		else if (pf[0].revents)
-			return 0; /* the server closed its end */
-	}
+	struct zloop l = { .sfd = sfd, .status = 1 };
+	zygote_switch_stack(&l);
+	return l.status;
 }
 
 /* ---- in the server ---- */
@@ -233,10 +378,13 @@ static void zygote_exec(pid_t host, int sock)
 	syscall(SYS_close_range, ZYGOTE_FD + 1, ~0U, 0);
 	char *argv[] = { OBSERVER_ZYGOTE_NAME, NULL };
 	/* bound now, in the zygote: lazy binding in each observer would
-	 * write its own copy of the pages it binds in; of the rest of the
+	 * write its own copy of the pages it binds in; no restartable
+	 * sequences: the kernel would write the CPU number into each
+	 * observer's thread data at every switch, a private copy of that
+	 * page each (nothing here uses them); of the rest of the
 	 * environment only a sanitizer's options (the tests' ASan build) */
-	char *envp[5] = { "LD_BIND_NOW=1" }, **e = envp + 1;
-	for (char **v = environ; v != NULL && *v != NULL && e < envp + 4; v++)
+	char *envp[6] = { "LD_BIND_NOW=1", "GLIBC_TUNABLES=glibc.pthread.rseq=0" }, **e = envp + 2;
+	for (char **v = environ; v != NULL && *v != NULL && e < envp + 5; v++)
 		if (strncmp(*v, "ASAN_OPTIONS=", 13) == 0 || strncmp(*v, "UBSAN_OPTIONS=", 14) == 0 ||
 		    strncmp(*v, "LSAN_OPTIONS=", 13) == 0)
 			*e++ = *v;

@@ -331,8 +331,11 @@ static bool openat2_in_root(const struct seccomp_notif *req)
 /* RESOLVE_IN_ROOT: the path, made absolute in the dirfd (the cwd for
  * AT_FDCWD) as root, into c->in_root, and a copy of that root into
  * c->root; abs: where that is as the process sees it. -1 when it
- * cannot be told (the caller refuses: observer_unresolvable). */
-static int plan_in_root(const struct seccomp_notif *req, int dirfd, struct check *c, char *abs, size_t size)
+ * cannot be told (the caller refuses: observer_unresolvable). Not
+ * inlined, as plan_bind(): their buffers would deepen every call's frame
+ * (each page of stack an observer touches is one of its own). */
+static __attribute__((noinline)) int plan_in_root(const struct seccomp_notif *req, int dirfd, struct check *c,
+						  char *abs, size_t size)
 {
 	char path[PATH_MAX], link[64];
 	pid_t pid = (pid_t)req->pid;
@@ -353,7 +356,7 @@ static int plan_in_root(const struct seccomp_notif *req, int dirfd, struct check
 /* bind(): the socket file a pathname AF_UNIX address makes, as long as
  * the address says (sun_path need not end in a NUL), made absolute
  * against the cwd; -1 for any other address (nothing made by name). */
-static int plan_bind(const struct seccomp_notif *req, char *abs, size_t size)
+static __attribute__((noinline)) int plan_bind(const struct seccomp_notif *req, char *abs, size_t size)
 {
 	struct sockaddr_un a;
 	size_t len = req->data.args[2] < sizeof a ? (size_t)req->data.args[2] : sizeof a;
@@ -454,12 +457,15 @@ static void observer_comm(const struct seccomp_notif *req, char comm[static 17])
 	char link[64];
 	comm[0] = '\0';
 	snprintf(link, sizeof link, "/proc/%d/comm", (int)req->pid);
-	FILE *f = fopen(link, "re");
-	if (f == NULL)
+	/* read(), not stdio: a FILE and its 4 KiB buffer would be pages of
+	 * the observer's heap of its own */
+	int fd = open(link, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return;
-	if (fgets(comm, 17, f) != NULL)
-		comm[strcspn(comm, "\n")] = '\0';
-	fclose(f);
+	ssize_t n = read(fd, comm, 16);
+	close(fd);
+	comm[n > 0 ? n : 0] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
 }
 
 /* Names the process and hands the denial on. */

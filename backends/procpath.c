@@ -56,12 +56,20 @@ int procpath_take_fd(pid_t tid, int fd)
 	return s;
 }
 
+/* A string's first read: most paths are shorter, and every byte read is
+ * copied by the kernel and written to the observer's buffer, where each
+ * page of stack touched is one of the observer's own. The rest of the
+ * page only when no NUL came. */
+#define READ_FIRST 256
+
 ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool stop_at_nul)
 {
 	size_t got = 0;
 	while (got < size) {
 		size_t page = 4096 - ((addr + got) & 4095);
 		size_t want = size - got < page ? size - got : page;
+		if (stop_at_nul && got == 0 && want > READ_FIRST)
+			want = READ_FIRST;
 		struct iovec local = { (char *)buf + got, want };
 		struct iovec remote = { (void *)(uintptr_t)(addr + got), want };
 		ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
@@ -159,13 +167,13 @@ static int memo_fill(struct procpath_memo *m, pid_t pid, int dirfd, char *out, s
 	return snprintf(out, size, "%s", m->path) < (int)size ? 0 : -1;
 }
 
-int procpath_absolute(struct procpath_memo *m, pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
+/* The directory's buffers are in frames of their own, called only for a
+ * relative path: an absolute one, the common case, goes on with a small
+ * stack (the observer's pages of stack touched are its own). */
+static __attribute__((noinline)) int absolute_memo(struct procpath_memo *m, pid_t pid, int dirfd, const char *path,
+						   char *out, size_t size)
 {
-	char path[PATH_MAX], base[PATH_MAX];
-	if (procpath_read_mem(pid, addr, path, sizeof path, true) <= 0 || memchr(path, '\0', sizeof path) == NULL)
-		return -1;
-	if (m == NULL || path[0] == '/' || dirfd == AT_FDCWD)
-		return procpath_join(pid, dirfd, path, out, size);
+	char base[PATH_MAX];
 	if (memo_hit(m, pid, dirfd))
 		return snprintf(out, size, "%s/%s", m->path, path) < (int)size ? 0 : -1;
 	if (memo_fill(m, pid, dirfd, base, sizeof base) < 0)
@@ -173,14 +181,30 @@ int procpath_absolute(struct procpath_memo *m, pid_t pid, uint64_t addr, int dir
 	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
 }
 
-int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size)
+int procpath_absolute(struct procpath_memo *m, pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
+{
+	char path[PATH_MAX];
+	ssize_t n = procpath_read_mem(pid, addr, path, sizeof path, true);
+	if (n <= 0 || memchr(path, '\0', (size_t)n) == NULL)
+		return -1;
+	if (m == NULL || path[0] == '/' || dirfd == AT_FDCWD)
+		return procpath_join(pid, dirfd, path, out, size);
+	return absolute_memo(m, pid, dirfd, path, out, size);
+}
+
+static __attribute__((noinline)) int join_dir(pid_t pid, int dirfd, const char *path, char *out, size_t size)
 {
 	char base[PATH_MAX];
-	if (path[0] == '/')
-		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
 	if (proc_dir(pid, dirfd, base, sizeof base) < 0)
 		return -1;
 	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
+}
+
+int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size)
+{
+	if (path[0] == '/')
+		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
+	return join_dir(pid, dirfd, path, out, size);
 }
 
 int procpath_fd_path(int fd, char *buf, size_t size)
@@ -205,10 +229,13 @@ int procpath_open(int root, const char *abs, bool dir)
 
 /* The canonical directory of abs plus its last name, as
  * procpath_canon() without following; fd: the directory, left open for
- * the caller (-1 when it cannot be resolved); NULL then. */
-static char *canon_name(int root, const char *abs, int *fd, const char **name_out, char *name_buf, size_t name_size)
+ * the caller (-1 when it cannot be resolved); NULL then. got: the
+ * caller's scratch of size bytes. The joined path is allocated, not a
+ * buffer of 2 * PATH_MAX: each page of stack the observer touches is a
+ * page of its own, and so is each buffer's first page. */
+static char *canon_name(int root, const char *abs, int *fd, char *name_buf, size_t name_size, char *got, size_t size)
 {
-	char dir[PATH_MAX], got[PATH_MAX], out[2 * PATH_MAX + 2];
+	char dir[PATH_MAX];
 	snprintf(dir, sizeof dir, "%s", abs);
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
@@ -218,26 +245,28 @@ static char *canon_name(int root, const char *abs, int *fd, const char **name_ou
 	if (slash == dir)
 		name = dir[1] ? dir + 1 : ".";
 	snprintf(name_buf, name_size, "%s", name);
-	*name_out = name_buf;
-	char parent[PATH_MAX];
-	snprintf(parent, sizeof parent, "%.*s", slash && slash != dir ? (int)(slash - dir) : 1, dir);
-	*fd = procpath_open(root, parent, true);
+	dir[slash && slash != dir ? (size_t)(slash - dir) : 1] = '\0'; /* the parent, in place: name is in name_buf */
+	*fd = procpath_open(root, dir, true);
 	if (*fd < 0)
 		return NULL;
-	if (procpath_fd_path(*fd, got, sizeof got) != 0) {
+	size_t len = 0;
+	char *out = NULL;
+	if (procpath_fd_path(*fd, got, size) == 0 && (out = malloc(len = strlen(got) + strlen(name_buf) + 2)) != NULL)
+		snprintf(out, len, "%s/%s", got, name_buf);
+	char *r = out != NULL ? path_normalize(out) : NULL;
+	free(out);
+	if (r == NULL) {
 		close(*fd);
 		*fd = -1;
-		return NULL;
 	}
-	snprintf(out, sizeof out, "%s/%s", got, name);
-	return path_normalize(out);
+	return r;
 }
 
 /* A symlink's target made absolute against from, the symlink's
  * canonical path in the root: 0, or -1 when it cannot be read, or
  * cannot be joined (then out holds the target as it is: a relative
  * path, which the observer refuses as leading it cannot tell where). */
-static int link_target(int dirfd, const char *name, const char *from, char *out, size_t size)
+static __attribute__((noinline)) int link_target(int dirfd, const char *name, const char *from, char *out, size_t size)
 {
 	char target[PATH_MAX];
 	ssize_t n = readlinkat(dirfd, name, target, sizeof target - 1);
@@ -276,7 +305,7 @@ static const char *below_root(int root, const char *canon, char *buf, size_t siz
  * component that does not open is not a symlink the observer can read
  * (/proc/self is one it cannot). False when the first such component is
  * no symlink at all: the directory is missing, and the kernel fails too. */
-static bool broken_at_link(int root, const char *abs, char *out, size_t size)
+static __attribute__((noinline)) bool broken_at_link(int root, const char *abs, char *out, size_t size)
 {
 	char cur[PATH_MAX], next[PATH_MAX];
 	bool moved = false;
@@ -329,8 +358,7 @@ static bool broken_at_link(int root, const char *abs, char *out, size_t size)
 
 char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size)
 {
-	char got[PATH_MAX], name_buf[PATH_MAX], cur[PATH_MAX];
-	const char *name;
+	char got[PATH_MAX], name[PATH_MAX], cur[PATH_MAX];
 	int fd = -1;
 	*exists = false;
 	snprintf(cur, sizeof cur, "%s", abs);
@@ -348,7 +376,7 @@ char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char 
 			close(fd);
 			return r;
 		}
-		char *r = canon_name(root, cur, &fd, &name, name_buf, sizeof name_buf);
+		char *r = canon_name(root, cur, &fd, name, sizeof name, got, sizeof got);
 		if (r == NULL) {
 			broken_at_link(root, cur, last, last_size);
 			return NULL;

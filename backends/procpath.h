@@ -12,8 +12,9 @@
 
 /* Reads size bytes at addr in pid's memory, page by page (a string ending
  * just before an unmapped page still reads); with stop_at_nul, up to the
- * first page holding a NUL. Returns the bytes read or -1 (errno EPERM:
- * ptrace restrictions forbid it). */
+ * first piece holding a NUL (the first piece is at most 256 bytes, the
+ * rest of its page after it). Returns the bytes read or -1 (errno EPERM:
+ * ptrace restrictions forbid it); what is past them in buf is untouched. */
 ssize_t procpath_read_mem(pid_t pid, uint64_t addr, void *buf, size_t size, bool stop_at_nul);
 
 /* Writes size bytes at addr in pid's memory: bytes written, or -1. */
