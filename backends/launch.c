@@ -589,6 +589,22 @@ static bool launch_no_userns(int e)
 	return (e == EPERM || e == ENOSPC || e == EINVAL || e == EUSERS) && getenv("SANDMUX_SANDBOX") == NULL;
 }
 
+/* The session temp dir named but not made (launch.h tmpdir_made): the
+ * weaker sandbox's TMPDIR, on the host. mkdir fails if something took the
+ * name since it was chosen. */
+static int launch_weak_tmpdir(struct launch *l)
+{
+	const char *dir = l->policy->tmpdir;
+	if (l->tmpdir_made == NULL || dir == NULL)
+		return 0;
+	if (mkdir(dir, 0700) < 0) {
+		snprintf(l->err, sizeof l->err, "session temp dir: mkdir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	*l->tmpdir_made = true;
+	return 0;
+}
+
 /* The weaker sandbox (weak.c): a plain fork, after the checks that it
  * may run this policy; the proxy's listener is made here, on the host's
  * loopback at a free port, and the environment rebuilt to name it. */
@@ -603,6 +619,8 @@ static pid_t launch_weak(struct launch *l, struct sbx *s, char ***env)
 		snprintf(l->err, sizeof l->err, "%s", why);
 		return -1;
 	}
+	if (launch_weak_tmpdir(l) < 0)
+		return -1;
 	l->weak = s->weak = true;
 	s->netns = false;
 	if (l->want_proxy_listener) {

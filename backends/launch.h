@@ -54,6 +54,10 @@ struct launch {
 				 * touched here): Landlock logs the command's denials and
 				 * the observer leaves write-intent calls to the records;
 				 * ignored in the weaker sandbox (l->weak) */
+	bool *tmpdir_made;                   /* NULL, or policy->tmpdir is named but not made (a
+				 * namespaced sandbox with limits.tmp has a tmpfs of its
+				 * own there): the weaker sandbox, whose /tmp is the
+				 * host's, makes it and sets *tmpdir_made */
 
 	/* Or NULL: run in the parent right after the clone, while the child
 	 * makes its first steps (the agents' state shadows are made then

@@ -22,7 +22,6 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "backends/capture.h"
@@ -68,29 +67,10 @@ int ns_map_ids(struct sbx *s)
 	return ns_write_file(s, "/proc/self/gid_map", map);
 }
 
-/* A remount inside a user namespace must keep the flags the kernel locked
- * on the source mount (nosuid, nodev, noexec, atime). */
-unsigned long ns_locked_flags(const char *path)
-{
-	struct statvfs sv;
-	unsigned long f = 0;
-	if (statvfs(path, &sv) < 0)
-		return 0;
-	if (sv.f_flag & ST_NOSUID)
-		f |= MS_NOSUID;
-	if (sv.f_flag & ST_NODEV)
-		f |= MS_NODEV;
-	if (sv.f_flag & ST_NOEXEC)
-		f |= MS_NOEXEC;
-	if (sv.f_flag & ST_NOATIME)
-		f |= MS_NOATIME;
-	if (sv.f_flag & ST_NODIRATIME)
-		f |= MS_NODIRATIME;
-	if (sv.f_flag & ST_RELATIME)
-		f |= MS_RELATIME;
-	return f;
-}
-
+/* The bind copies its source's flags, read-only included (every mount
+ * is, after ns_root_readonly): mount_setattr(2) then sets or clears that
+ * one flag and leaves the others, the locked ones too, as they are, with
+ * no statvfs(3) to learn them first. */
 int ns_bind(struct sbx *s, const char *src, const char *dst, bool ro)
 {
 	char what[PATH_MAX + 64];
@@ -98,8 +78,8 @@ int ns_bind(struct sbx *s, const char *src, const char *dst, bool ro)
 		snprintf(what, sizeof what, "bind %s on %s", src, dst);
 		return sbx_fail(s, "mount", what);
 	}
-	unsigned long f = MS_REMOUNT | MS_BIND | ns_locked_flags(dst) | (ro ? MS_RDONLY : 0);
-	if (mount(NULL, dst, NULL, f, NULL) < 0) {
+	struct mount_attr a = { .attr_set = ro ? MOUNT_ATTR_RDONLY : 0, .attr_clr = ro ? 0 : MOUNT_ATTR_RDONLY };
+	if (mount_setattr(AT_FDCWD, dst, 0, &a, sizeof a) < 0) {
 		snprintf(what, sizeof what, "remount %s %s", dst, ro ? "read-only" : "read-write");
 		return sbx_fail(s, "mount", what);
 	}

@@ -231,6 +231,7 @@ static void launch_fill(struct launch *l, const struct run_opts *o, struct run *
 	l->request_fd = o->request_fd;
 	l->exec_nodump = o->exec_nodump;
 	l->capture_dir = p->sandboxed ? o->capture_dir : NULL;
+	l->tmpdir_made = o->tmpdir_made;
 	l->limits = r->have_limits ? &r->lim : NULL;
 	l->after_clone = r->have_limits ? run_prepare_limits : NULL;
 	l->after_clone_arg = r;

@@ -91,6 +91,8 @@ struct run_opts {
 				      * a limit hit is a denial (op "limit"). */
 	const char *limits_tag;      /* names the sandbox's cgroups (unique in this process) */
 	const char *capture_dir;     /* capture mode: the layer directory (backends/capture.h) */
+	bool *tmpdir_made;           /* NULL, or policy->tmpdir is only named: made (and this set)
+				  * by the weaker sandbox alone (launch.h) */
 	int pass_fd;                 /* -1, or an fd the command alone gets as fd 3 (the shell
 				  * integration's secret); not closed here */
 	int request_fd;              /* -1, or the pane's end of its request channel, which every

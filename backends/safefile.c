@@ -214,30 +214,59 @@ int safefile_append(const char *root, const char *rel, char *err, size_t errlen)
 	return fd;
 }
 
-static int mkdtemp_at(struct safedir *d, const char *prefix, char *out, size_t outlen, char *err, size_t errlen)
+/* Whether name is free: made now (make), or nothing there (errno EEXIST
+ * when something is). */
+static bool name_take(struct safedir *d, const char *name, bool make)
 {
+	struct stat st;
+	if (make)
+		return mkdirat(d->fd, name, 0700) == 0;
+	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		errno = EEXIST;
+		return false;
+	}
+	return errno == ENOENT;
+}
+
+static int mkdtemp_at(struct safedir *d, const char *prefix, bool make, char *out, size_t outlen, char *err,
+		      size_t errlen)
+{
+	const char *step = make ? "mkdir" : "stat";
 	for (int tries = 0; tries < 16; tries++) {
 		char name[256];
 		snprintf(name, sizeof name, "%s-%06x", prefix, random_u32(tries) & 0xffffff);
-		if (mkdirat(d->fd, name, 0700) == 0) {
+		if (name_take(d, name, make)) {
 			if (snprintf(out, outlen, "%s/%s", d->path, name) < (int)outlen)
 				return 0;
-			unlinkat(d->fd, name, AT_REMOVEDIR);
+			if (make)
+				unlinkat(d->fd, name, AT_REMOVEDIR);
 			errno = ENAMETOOLONG;
 		}
 		if (errno != EEXIST)
-			return fail_errno(err, errlen, d->path, name, "mkdir");
+			return fail_errno(err, errlen, d->path, name, step);
 	}
-	return fail_errno(err, errlen, d->path, prefix, "mkdir");
+	return fail_errno(err, errlen, d->path, prefix, step);
+}
+
+static int tempdir(const char *root, const char *rel, const char *prefix, bool make, char *out, size_t outlen,
+		   char *err, size_t errlen)
+{
+	struct safedir d;
+	if (safefile_dir_open(&d, root, rel, true, err, errlen) < 0)
+		return -1;
+	int rc = mkdtemp_at(&d, prefix, make, out, outlen, err, errlen);
+	safefile_dir_close(&d);
+	return rc;
 }
 
 int safefile_mkdtemp(const char *root, const char *rel, const char *prefix, char *out, size_t outlen, char *err,
 		     size_t errlen)
 {
-	struct safedir d;
-	if (safefile_dir_open(&d, root, rel, true, err, errlen) < 0)
-		return -1;
-	int rc = mkdtemp_at(&d, prefix, out, outlen, err, errlen);
-	safefile_dir_close(&d);
-	return rc;
+	return tempdir(root, rel, prefix, true, out, outlen, err, errlen);
+}
+
+int safefile_tempname(const char *root, const char *rel, const char *prefix, char *out, size_t outlen, char *err,
+		      size_t errlen)
+{
+	return tempdir(root, rel, prefix, false, out, outlen, err, errlen);
 }

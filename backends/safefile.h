@@ -46,6 +46,11 @@ int safefile_append(const char *root, const char *rel, char *err, size_t errlen)
  * the way too) and writes its path to out. 0, or -1 with err. */
 int safefile_mkdtemp(const char *root, const char *rel, const char *prefix, char *out, size_t outlen, char *err,
 		     size_t errlen);
+/* The same name, root/rel/PREFIX-XXXXXX, one that nothing has now, left
+ * unmade (root/rel is made): for a directory made only if needed, with
+ * mkdir(2), which fails if something took the name since. */
+int safefile_tempname(const char *root, const char *rel, const char *prefix, char *out, size_t outlen, char *err,
+		      size_t errlen);
 
 /* Writes all of p[0..len) to fd, again after EINTR and short writes;
  * 0, or -1 with errno. */

@@ -79,10 +79,9 @@ int ns_map_ids(struct sbx *);
  * in HOME) with anything but the same files or less. */
 void ns_find_sockets(struct sbx *);
 int ns_mount_all(struct sbx *);
-/* Binds src on dst, then makes it read-only or not, keeping the flags the
- * kernel locked on the source mount (ns_locked_flags). */
+/* Binds src on dst, then makes it read-only or not, keeping the other
+ * flags (those the kernel locked on the source mount among them). */
 int ns_bind(struct sbx *, const char *src, const char *dst, bool ro);
-unsigned long ns_locked_flags(const char *path);
 /* The tmpfs holding the empty stand-ins bound over hidden paths. */
 int ns_stage(struct sbx *);
 /* Makes the missing protected directories (see ns.c); in the parent. */

@@ -153,8 +153,8 @@ static int tmp_mount(struct sbx *s, struct ns_keep *k)
 		if (i == 0 && s->p->shared_cache && ns_cache(s) < 0)
 			return -1;
 		/* disableTmpWrite: read-only only now, after the mount points. */
-		if (!s->p->tmp_writable &&
-		    mount(NULL, dirs[i], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | ns_locked_flags(dirs[i]), NULL) < 0)
+		struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+		if (!s->p->tmp_writable && mount_setattr(AT_FDCWD, dirs[i], 0, &ro, sizeof ro) < 0)
 			return sbx_fail(s, "mount", "remount the temp dir read-only");
 	}
 	return 0;

@@ -115,14 +115,20 @@ static bool walk_pseudo(const char *path)
 	return strcmp(path, "/proc") == 0 || strcmp(path, "/sys") == 0 || strcmp(path, "/dev") == 0;
 }
 
-/* The entry's type from readdir when the file system gives it: one stat
- * less per entry of a large tree. Symlinks are never followed. */
-static bool walk_is_dir(const struct dirent *e, const char *path)
+/* The entry's type (S_IFMT bits, 0 if gone) from readdir when the file
+ * system gives it: one stat less per entry of a large tree. Symlinks are
+ * never followed. */
+static mode_t walk_type(const struct dirent *e, const char *path)
 {
 	struct stat st;
 	if (e->d_type != DT_UNKNOWN)
-		return e->d_type == DT_DIR;
-	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		return DTTOIF(e->d_type);
+	return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : 0;
+}
+
+static bool walk_is_dir(const struct dirent *e, const char *path)
+{
+	return S_ISDIR(walk_type(e, path));
 }
 
 static bool walk_glob_match(const struct walk *w, const char *path, bool is_dir)
@@ -232,18 +238,16 @@ static void walk_sockets(const char *dir, int depth, long *budget, struct ns_pat
 		return;
 	while ((e = readdir(d)) != NULL && --*budget > 0) {
 		char path[PATH_MAX];
-		struct stat st;
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) {
 			paths_too_long(out, dir);
 			break;
 		}
-		if (lstat(path, &st) < 0)
-			continue;
-		if (S_ISSOCK(st.st_mode))
+		mode_t type = walk_type(e, path);
+		if (S_ISSOCK(type))
 			ns_paths_add(out, path);
-		else if (S_ISDIR(st.st_mode) && depth > 0)
+		else if (S_ISDIR(type) && depth > 0)
 			walk_sockets(path, depth - 1, budget, out);
 	}
 	closedir(d);

@@ -38,7 +38,9 @@ struct run_cmd {
 	FILE *report; /* --report, opened before the command runs */
 	bool done;
 	int status;
+	bool audit; /* sandmux.json's "denials": "audit" */
 	char tmpdir[PATH_MAX];
+	bool tmpdir_made;       /* tmpdir is there to remove (not only named) */
 	char capture[PATH_MAX]; /* capture mode: the layer directory */
 	struct run_report rep;  /* the denials, the report */
 };
@@ -102,8 +104,9 @@ static struct run *run_begin(struct run_cmd *r, struct run_args *a)
 	o.observer = !a->no_observer;
 	o.early_exit = true;
 	o.capture_dir = r->capture[0] ? r->capture : NULL;
+	o.tmpdir_made = r->tmpdir_made ? NULL : &r->tmpdir_made;
 	if (r->p->sandboxed) {
-		o.audit = run_config_load(r->p, a->popts.home);
+		o.audit = r->audit;
 		snprintf(tag, sizeof tag, "run-%d", (int)getpid());
 		o.limits = &r->p->limits;
 		o.limits_tag = tag;
@@ -188,7 +191,13 @@ static int run_prepare(struct run_cmd *r, struct run_args *a, sigset_t *old)
 	const char *home = a->popts.home;
 	if (a->report != NULL && (r->report = run_report_open(a->report)) == NULL)
 		return -1;
-	if (run_tmpdir_make(home, r->tmpdir, sizeof r->tmpdir) < 0)
+	if (r->p->sandboxed)
+		r->audit = run_config_load(r->p, home); /* its limits decide the temp dir */
+	/* A namespaced sandbox with limits.tmp has a tmpfs at /tmp: the dir on
+	 * the host is only named (the weaker sandbox makes it), which spares
+	 * a run two ext4 directory operations (0.5-2 ms). */
+	r->tmpdir_made = !r->p->sandboxed || r->p->limits.tmp_mib <= 0 || r->p->capture;
+	if (run_tmpdir_make(home, r->tmpdir_made, r->tmpdir, sizeof r->tmpdir) < 0)
 		return -1;
 	free(r->p->tmpdir);
 	r->p->tmpdir = strdup(r->tmpdir);
@@ -239,7 +248,8 @@ int cmd_run(int argc, char **argv)
 		fclose(r.report);
 	run_report_free(&r.rep);
 	loop_free(r.loop);
-	run_tmpdir_remove(r.tmpdir);
+	if (r.tmpdir_made)
+		run_tmpdir_remove(r.tmpdir);
 	if (r.p)
 		policy_free(r.p);
 	return rc;

@@ -65,14 +65,15 @@ int run_args_parse(int argc, char **argv, struct run_args *o)
 	return 0;
 }
 
-int run_tmpdir_make(const char *home, char *dir, size_t cap)
+int run_tmpdir_make(const char *home, bool make, char *dir, size_t cap)
 {
 	char err[600];
 	if (home == NULL || home[0] != '/') {
 		fprintf(stderr, "sandmux run: $HOME is not set to an absolute path: needed for the session temp dir\n");
 		return -1;
 	}
-	if (safefile_mkdtemp(home, sm_path_rel(SM_PATH_TMP), "run", dir, cap, err, sizeof err) < 0) {
+	if ((make ? safefile_mkdtemp : safefile_tempname)(home, sm_path_rel(SM_PATH_TMP), "run", dir, cap, err,
+							  sizeof err) < 0) {
 		fprintf(stderr, "sandmux run: session temp dir: %s\n", err);
 		dir[0] = '\0';
 		return -1;

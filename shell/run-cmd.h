@@ -32,8 +32,9 @@ struct run_args {
 int run_args_parse(int argc, char **argv, struct run_args *);
 int run_usage(void);
 /* ~/.sandmux/state/tmp/run-XXXXXX: the sandbox's /tmp, removed at the
- * end, so a run leaves nothing in the host's /tmp. 0, or -1 said. */
-int run_tmpdir_make(const char *home, char *dir, size_t cap);
+ * end, so a run leaves nothing in the host's /tmp. Made unless !make
+ * (then only a name nothing has now). 0, or -1 said. */
+int run_tmpdir_make(const char *home, bool make, char *dir, size_t cap);
 void run_tmpdir_remove(char *dir);
 /* sandmux.json's "limits", lowered by the profile's, into p->limits;
  * true when its "denials" chooses Landlock's audit records. */

@@ -81,6 +81,7 @@ sbx --report "$ws/.t/tmp.json" -- sh -c 'dd if=/dev/zero of=/tmp/big bs=1M count
 run=$!
 t_until 30 grep -qx HELD "$ws/.t/tmp.out" || fail "the sandbox filled its /tmp"
 during=$(du -sk "$HOME" | cut -f1) # while the sandbox holds its /tmp
+runs=$(ls -A "$HOME/.sandmux/state/tmp" 2>/dev/null | grep -c '^run-')
 touch "$ws/.t/tmp.go"
 wait $run
 out=$(cat "$ws/.t/tmp.out")
@@ -90,6 +91,7 @@ size=$(echo "$out" | grep -E '^[0-9]+$' | head -1)
 [ $((during - before)) -lt 1024 ] && ok "the host's file system is unaffected (HOME grew $((during - before)) KiB)" || fail "the host's file system is unaffected (HOME grew $((during - before)) KiB)"
 contains "/var/tmp shares the bound" "$out" "No space left on device
 "
+same "with a tmpfs on /tmp, no session temp dir on the host (outside, while it runs)" "$runs" 0
 contains "a limit event for /tmp" "$(cat "$ws/.t/tmp.json")" '"target":	"tmp"'
 
 # A profile can lower the limits, never lift them; 0 in sandmux.json turns one off.

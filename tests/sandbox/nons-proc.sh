@@ -13,6 +13,10 @@ contains "weaker sandbox: says so on stderr" "$out" "sandmux: weaker sandbox: no
 contains "weaker sandbox: TMPDIR is the session temp dir on the host" "$out" "tmp=$HOME/.sandmux/state/tmp/"
 contains "weaker sandbox: the session temp dir is writable" "$out" "tmp-ok"
 contains "weaker sandbox: the host's /tmp is not" "$out" "host-tmp-refused"
+tmpd=$(echo "$out" | sed -n 's/^tmp=//p')
+case "$tmpd" in "$HOME"/.sandmux/state/tmp/run-?*) ok "weaker sandbox: TMPDIR names a run's own temp dir" ;;
+*) fail "weaker sandbox: TMPDIR names a run's own temp dir (got: $tmpd)" ;; esac
+refuse "weaker sandbox: its session temp dir is gone after the run (outside)" test -e "$tmpd"
 
 out=$(cd "$ws" && weak "$SANDMUX" run --config "$ws/.t/policy-strong.json" -- true 2>&1)
 same "without allowWeakerSandbox: refused" "$?" "1"
