@@ -9,8 +9,10 @@
  * init, whose host pid the launcher returns. Read from the netlink audit
  * socket's multicast group (AUDIT_NLGRP_READLOG: CAP_AUDIT_READ, no
  * auditd needed) while auditing is on, these report a sandbox's refused
- * writes and removals without one seccomp notification each, so the
- * observer leaves those calls un-notified (observer_install_quiet).
+ * writes and removals: the observer leaves removals un-notified
+ * (observer_install_quiet), and the writes Landlock refuses to Landlock
+ * and their records (a write to an existing file stays notified: a
+ * protected file made after launch has only the observer against it).
  *
  * sandmux never turns auditing on; audit_open() says why the channel is
  * not used where it is not, and then nothing changes: the observer

@@ -14,6 +14,9 @@ int observer_core_step(struct observer_core *);
 struct observer_stats *observer_core_stats(struct observer_core *);
 /* The weaker sandbox: see observer_new()'s weak_port. */
 void observer_core_weak(struct observer_core *, int proxy_port);
+/* Landlock's audit records report what Landlock refuses: see
+ * observer_new()'s OBSERVER_AUDITED. */
+void observer_core_audited(struct observer_core *);
 /* Leaves notify_fd open. */
 void observer_core_free(struct observer_core *);
 

@@ -175,7 +175,9 @@ void observer_proc_main(pid_t host, const struct policy *p, int notify_fd, int w
 	if (o == NULL)
 		_exit(1);
 	pr->sock = sock;
-	if (weak_port >= 0)
+	if (weak_port == OBSERVER_AUDITED)
+		observer_core_audited(o);
+	else if (weak_port >= 0)
 		observer_core_weak(o, weak_port);
 	struct observer_stats *st = observer_core_stats(o);
 	/* Without it (before Linux 6.6) every call still works, slower. */

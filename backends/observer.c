@@ -91,7 +91,7 @@ static bool reads_restricted(const struct policy *p)
 
 /* open/openat: notified only with a write-intent flag, unless reads are
  * restricted; libseccomp ORs the rules of one syscall. */
-static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all, bool creates_only)
+static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all)
 {
 	int nr = seccomp_syscall_resolve_name(s->name);
 	if (nr == __NR_SCMP_ERROR)
@@ -99,7 +99,7 @@ static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all
 	if (all)
 		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
 	static const int flags[] = { O_CREAT, O_WRONLY, O_RDWR, O_TRUNC };
-	for (size_t i = 0; i < (creates_only ? 1 : sizeof flags / sizeof flags[0]); i++) {
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
 		struct scmp_arg_cmp cmp = { (unsigned)s->flags, SCMP_CMP_MASKED_EQ, (scmp_datum_t)flags[i],
 					    (scmp_datum_t)flags[i] };
 		int rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1, &cmp);
@@ -111,18 +111,18 @@ static int add_open_rules(scmp_filter_ctx ctx, const struct sysdesc *s, bool all
 
 /* Capture mode: a removal outside the write roots lands in the layer (a
  * whiteout), on a read-only mount or in a write root: nothing to decide
- * or report. A write to an existing file stays notified there: a
- * protected file the host makes after launch (`git init` beside a
- * running agent makes .git/config) has no bind-over, and inside the
- * workspace Landlock lets it be written; only the observer refuses it
- * (outside the write roots such a write is captured and let through).
- * With Landlock's audit records (backends/audit.h) writes to existing
- * files and removals are reported from the records instead. What stays
- * notified in both is what makes a new name, which may match a `deny`
- * glob or a protected path created after launch, and exec and sockets. */
+ * or report. With Landlock's audit records (backends/audit.h) removals
+ * are reported from the records instead. A write to an existing file
+ * stays notified in both: a protected file the host makes after launch
+ * (`git init` beside a running agent makes .git/config) has no
+ * bind-over, and inside the workspace Landlock lets it be written; only
+ * the observer refuses it (outside the write roots such a write is
+ * captured, or with the records left to Landlock and its record). What
+ * makes a new name stays notified too (it may match a `deny` glob or a
+ * protected path created after launch), and exec and sockets. */
 static bool writes_quiet(const struct policy *p, bool quiet, const struct sysdesc *s)
 {
-	return (quiet && (s->kind == K_REMOVE || s->kind == K_WRITE)) || (p->capture && s->kind == K_REMOVE);
+	return (p->capture || quiet) && s->kind == K_REMOVE;
 }
 
 /* chmod and chown are not Landlock's (it does not mediate them): in the
@@ -143,7 +143,7 @@ static int add_rules(scmp_filter_ctx ctx, const struct policy *p, bool weak, boo
 		if (writes_quiet(p, quiet, s) || meta_quiet(s, weak))
 			continue;
 		if (s->kind == K_OPEN)
-			rc = add_open_rules(ctx, s, reads_restricted(p), quiet);
+			rc = add_open_rules(ctx, s, reads_restricted(p));
 		else if (s->kind == K_SENDTO) /* a send on a connected socket stays unobserved */
 			rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
 		else {
@@ -221,7 +221,8 @@ struct observer_core {
 	 * allow more than Landlock. */
 	int root;
 	struct unixsock unix;
-	bool weak; /* observer_core_weak() */
+	bool weak;    /* observer_core_weak() */
+	bool audited; /* observer_core_audited() */
 	struct observer_stats stats;
 	struct hintfd_rate hints;          /* denialHints (backends/hintfd.h) */
 	struct segs protect, deny, ignore; /* the policy's lists' last segments (path_may_match) */
@@ -720,6 +721,9 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
 		if (!dec->allow && c->op[i] != OP_READ && c->op[i] != OP_EXEC && policy_path_captured(o->policy, host))
 			continue; /* lands in the capture layer (capture.h) */
+		const char *guard;
+		if (!dec->allow && o->audited && c->op[i] == OP_WRITE && !policy_path_guarded(o->policy, host, &guard))
+			continue; /* Landlock refuses it, and its record reports it */
 		if (dec->allow && c->carry[i])
 			*dec = policy_decide_carry(o->policy, host);
 		if (!dec->allow)
@@ -1004,6 +1008,11 @@ void observer_core_weak(struct observer_core *o, int proxy_port)
 	o->weak = true;
 	o->unix.inet.on = o->policy->net.mode != NET_HOST;
 	o->unix.inet.port = o->policy->net.mode == NET_PROXY ? proxy_port : 0;
+}
+
+void observer_core_audited(struct observer_core *o)
+{
+	o->audited = true;
 }
 
 struct observer_stats *observer_core_stats(struct observer_core *o)

@@ -54,9 +54,11 @@ struct seccomp_prog;
  * fd, or -1 with errno set. weak: the weaker sandbox (no read-only mounts
  * refuse chmod and chown there; the observer does). */
 int observer_install(const struct policy *, bool weak);
-/* The same; quiet_writes: writes to existing files, truncation and
- * removals are not notified (Landlock's audit records report them:
- * backends/audit.h). Creations, exec and sockets still are. */
+/* The same; quiet_writes: removals are not notified (Landlock's audit
+ * records report them: backends/audit.h). Writes to existing files
+ * still are (a protected file made after launch has only the observer
+ * against it; observer_new()'s OBSERVER_AUDITED), and creations, exec
+ * and sockets. */
 int observer_install_quiet(const struct policy *, bool weak, bool quiet_writes);
 /* The filter observer_install_quiet() loads, compiled into *out (to load
  * with SECCOMP_FILTER_FLAG_NEW_LISTENER, after no_new_privs): 0, or -1
@@ -87,7 +89,11 @@ struct observer;
 /* weak_port: -1, or the weaker sandbox's (no namespaces): paths are the
  * host's (no /tmp mapping) and, for a restricted network, connect() on
  * AF_INET/AF_INET6 is taken over (inetsock.h): only the proxy at
- * 127.0.0.1:weak_port (0: none). */
+ * 127.0.0.1:weak_port (0: none). OBSERVER_AUDITED: the full sandbox
+ * whose Landlock denials the audit records report (backends/audit.h): a
+ * write refused only for lying outside the write roots is left to
+ * Landlock, which refuses it and logs the record. */
+#define OBSERVER_AUDITED (-2)
 struct observer *observer_new(struct loop *, const struct policy *, int notify_fd, int weak_port, observer_cb,
 			      void *arg);
 /* The same, the observer process forked from the zygote (observer-zygote.h)

@@ -280,8 +280,8 @@ static const char *run_attach(struct run *r, const struct run_opts *o, const cha
 		int fd = l->notify_fd;
 		l->notify_fd = -1;
 		/* the command waits at its next notified call: it cannot go on without it */
-		r->obs = observer_new_from(o->observer_zygote, r->loop, r->policy, fd, l->weak ? l->proxy_port : -1,
-					   run_denial, r);
+		int mode = l->weak ? l->proxy_port : l->audit_fd >= 0 ? OBSERVER_AUDITED : -1;
+		r->obs = observer_new_from(o->observer_zygote, r->loop, r->policy, fd, mode, run_denial, r);
 		if (r->obs == NULL)
 			return *why = errno != 0 ? strerror(errno) : "cannot start", "observer";
 	}

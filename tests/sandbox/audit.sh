@@ -12,8 +12,10 @@
 #   CAP_AUDIT_READ; root with auditing off) nothing changes either;
 # - with it, as root with auditing on (turned on here with AUDIT_SET, and
 #   back to what it was at the end), each is reported once, from its
-#   record (layer "landlock"), and none is notified; doctor says which
-#   channel is in use and what the records cost.
+#   record (layer "landlock"): the observer is notified of each (a
+#   protected file made after launch has only it against it) and leaves
+#   it to Landlock; doctor says which channel is in use and what the
+#   records cost.
 . "$TESTS/sandbox/common.inc"
 # A HOME of its own: its sandmux.json chooses the channel.
 h=$(mktemp -d "${HOME:-/root}/.sandmux-audit.XXXXXX") || exit 1
@@ -112,6 +114,22 @@ r=$(flat "$rep")
 contains "root, auditing on, chosen: the records are the channel" "$r" '"denials_channel":"audit"'
 case "$r" in *"\"target\":\"$HOME/probe/existing\""*) fail "root, auditing on, chosen: an EROFS refusal was reported (README's cost is out of date)" ;;
 *) ok "root, auditing on, chosen: the EROFS refusals go unreported, as documented" ;; esac
+# A protected file the host makes after launch (git init beside a running
+# agent) has no bind-over and Landlock lets the workspace be written:
+# with the records too, the observer sees the write and refuses it.
+(cd "$ws" && rm -rf .git .t/late-started)
+(cd "$ws" && sbx -- sh -c ': >.t/late-started; i=0; while [ ! -f .git/config ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	[ -f .git/config ] && echo seen-late
+	echo "[core] fsmonitor = planted" | dd conv=nocreat,notrunc oflag=append of=.git/config 2>/dev/null || echo write-refused') >"$ws/.t/late.out" 2>&1 &
+late=$!
+i=0; while [ ! -e "$ws/.t/late-started" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+mkdir "$ws/.git" && echo '[core]' >"$ws/.git/config.tmp" && mv "$ws/.git/config.tmp" "$ws/.git/config"
+wait $late
+out=$(cat "$ws/.t/late.out")
+contains "root, auditing on, chosen: the sandbox saw the protected file made after launch" "$out" "seen-late"
+contains "root, auditing on, chosen: its write to it is refused" "$out" "write-refused"
+same "root, auditing on, chosen: the protected file is unchanged on the host" "$(cat "$ws/.git/config")" "[core]"
+rm -rf "$ws/.git"
 writes
 r=$(flat "$rep")
 python3 "$TESTS/sandbox/audit-set.py" "$old" >/dev/null
@@ -122,7 +140,7 @@ contains "root, auditing on: each write reported once, from its record, with its
 case "$r" in *'"layer":"observer"'*) fail "root, auditing on: the observer reported too" ;; *) ok "root, auditing on: the observer reported none" ;; esac
 contains "root, auditing on: the records counted" "$r" '"audit":{"records":50,"reported":50'
 n=$(notified)
-if [ "${n:-99}" -lt 50 ]; then ok "root, auditing on: no write was notified ($n calls in all: exec)"; else fail "root, auditing on: notified $n"; fi
+if [ "${n:-0}" -ge 50 ] && [ "$n" -lt 100 ]; then ok "root, auditing on: each write notified once, left to Landlock ($n calls in all)"; else fail "root, auditing on: notified $n, want 50-99"; fi
 line=$(grep -F "\"target\":\"$target\"" "$log" 2>/dev/null | tail -1)
 contains "denials.jsonl: the record's denial" "$line" '"layer":"landlock"'
 same "the host's hostname is unchanged" "$(cat "$target")" "$before"
