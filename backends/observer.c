@@ -206,6 +206,8 @@ struct segs {
 	} * v;
 };
 
+#define LASTDIRS 4
+
 struct observer_core {
 	const struct policy *policy;
 	int fd;
@@ -227,12 +229,16 @@ struct observer_core {
 	struct hintfd_rate hints;          /* denialHints (backends/hintfd.h) */
 	struct segs protect, deny, ignore; /* the policy's lists' last segments (path_may_match) */
 	struct procpath_memo dirs;         /* the last dirfd a call named a path through */
-	struct lastdir {                   /* observer_recall(); NULL: none */
-		char *raw;                 /* a creation's directory as written (absolute) */
-		char *canon;               /* and as procpath_canon() resolved it */
-		dev_t dev;                 /* the directory raw led to then */
+	/* observer_recall(): the last directories creations were resolved
+	 * in (an unpacker goes back to a parent after each subdirectory) */
+	struct lastdir {
+		char *raw;   /* a creation's directory as written (absolute); NULL: none */
+		char *canon; /* and as procpath_canon() resolved it */
+		dev_t dev;   /* the directory raw led to then */
 		ino_t ino;
-	} last;
+		unsigned used; /* when it was last used (tick): the least recent goes */
+	} last[LASTDIRS];
+	unsigned tick;
 };
 
 static const struct sysdesc *observer_lookup(const struct observer_core *o, const struct seccomp_data *d)
@@ -312,6 +318,8 @@ struct check {
 	bool follow;        /* the first path's final symlink is followed */
 	bool unresolved[2]; /* procpath_canon() could not resolve it */
 	bool carry[2];      /* a name a rename moves or a link makes: what is below it moves too */
+	dev_t dir_dev;      /* the first path's directory, as refine_checks() found it; */
+	ino_t dir_ino;      /* 0: not found */
 	/* openat2 with RESOLVE_IN_ROOT: the kernel resolves the path with
 	 * the dirfd as "/" (absolute paths and symlinks, ".." stop there):
 	 * the path in that root, and a copy of the dirfd; NULL, -1: none */
@@ -431,13 +439,20 @@ static void refine_checks(const struct observer_core *o, const struct sysdesc *s
 		if (c->raw[i] == NULL)
 			continue;
 		free(c->path[i]);
+		/* what observer_remember() may keep: a creation's directory */
+		struct stat dir = { .st_ino = 0 };
+		bool want = i == 0 && c->in_root == NULL && !c->follow && c->op[0] == OP_CREATE;
 		if (c->in_root == NULL || i > 0)
-			c->path[i] =
-				procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists, last, sizeof last);
+			c->path[i] = procpath_canon(o->root, c->raw[i], i == 0 && c->follow, &exists, last, sizeof last,
+						    want ? &dir : NULL);
 		else if (c->root >= 0)
-			c->path[i] = procpath_canon(c->root, c->in_root, c->follow, &exists, last, sizeof last);
+			c->path[i] = procpath_canon(c->root, c->in_root, c->follow, &exists, last, sizeof last, NULL);
 		else
 			c->path[i] = NULL;
+		if (i == 0) {
+			c->dir_dev = dir.st_dev;
+			c->dir_ino = c->path[0] != NULL ? dir.st_ino : 0;
+		}
 		c->unresolved[i] = c->path[i] == NULL;
 		char *led = c->unresolved[i] && strcmp(last, c->raw[i]) != 0 ? strdup(last) : NULL;
 		if (led != NULL) { /* where a symlink led: what observer_unresolvable() judges */
@@ -757,6 +772,7 @@ static void lastdir_clear(struct lastdir *l)
 	free(l->raw);
 	free(l->canon);
 	l->raw = l->canon = NULL;
+	l->used = 0;
 }
 
 /* The directory part of a creation the last directory resolved may
@@ -797,11 +813,20 @@ static bool lastdir_identify(const struct observer_core *o, const char *raw, dev
 	return ok;
 }
 
-/* A creation in the directory the previous one was resolved in, as
+/* The remembered directory raw's first n bytes name, or NULL. */
+static struct lastdir *lastdir_find(struct observer_core *o, const char *raw, size_t n)
+{
+	for (size_t i = 0; i < LASTDIRS; i++)
+		if (o->last[i].raw != NULL && strncmp(o->last[i].raw, raw, n) == 0 && o->last[i].raw[n] == '\0')
+			return &o->last[i];
+	return NULL;
+}
+
+/* A creation in a directory a previous one was resolved in, as
  * written: decided on that resolution instead of resolving it again (a
  * readlink, a stat and the normalising of the path). The calls the
- * observer sees that change where that directory leads (a rename, link,
- * symlink or mkdir) drop it (observer_forget), but another sandbox on
+ * observer sees that could lead it elsewhere (a rename, link or
+ * symlink) drop it (observer_forget), but another sandbox on
  * the same workspace (another pane) or the host may swap it for a
  * symlink between two calls, without any race: so the directory as
  * written is opened again and must still be the one resolved
@@ -813,15 +838,15 @@ static bool observer_recall(struct observer_core *o, const struct sysdesc *s, st
 			    bool allowed)
 {
 	size_t n = recall_dir(o, s, c);
+	struct lastdir *l = n > 0 ? lastdir_find(o, c->raw[0], n) : NULL;
 	dev_t dev;
 	ino_t ino;
-	if (n == 0 || o->last.raw == NULL || strncmp(o->last.raw, c->raw[0], n) != 0 || o->last.raw[n] != '\0')
+	if (l == NULL || !lastdir_identify(o, l->raw, &dev, &ino) || dev != l->dev || ino != l->ino)
 		return false;
-	if (!lastdir_identify(o, o->last.raw, &dev, &ino) || dev != o->last.dev || ino != o->last.ino)
-		return false;
+	l->used = ++o->tick;
 	char path[2 * PATH_MAX + 2];
 	const char *name = c->raw[0] + n + 1;
-	snprintf(path, sizeof path, "%s/%s", strcmp(o->last.canon, "/") == 0 ? "" : o->last.canon, name);
+	snprintf(path, sizeof path, "%s/%s", strcmp(l->canon, "/") == 0 ? "" : l->canon, name);
 	if (allowed && c->path[0] != NULL && strcmp(path, c->path[0]) == 0)
 		return true; /* no symlink on the way: decided as written */
 	char *dup = strdup(path);
@@ -839,22 +864,35 @@ static void observer_remember(struct observer_core *o, const struct sysdesc *s, 
 	const char *sl = c->path[0] != NULL ? strrchr(c->path[0], '/') : NULL;
 	if (n == 0 || sl == NULL)
 		return;
-	lastdir_clear(&o->last);
-	o->last.raw = strndup(c->raw[0], n);
-	o->last.canon = strndup(c->path[0], sl == c->path[0] ? 1 : (size_t)(sl - c->path[0]));
-	if (o->last.raw == NULL || o->last.canon == NULL ||
-	    !lastdir_identify(o, o->last.raw, &o->last.dev, &o->last.ino))
-		lastdir_clear(&o->last);
+	struct lastdir *l = lastdir_find(o, c->raw[0], n);
+	if (l == NULL) { /* the least recently used (a free one: 0) */
+		l = &o->last[0];
+		for (size_t i = 1; i < LASTDIRS; i++)
+			if (o->last[i].used < l->used)
+				l = &o->last[i];
+	}
+	lastdir_clear(l);
+	l->used = ++o->tick;
+	l->raw = strndup(c->raw[0], n);
+	l->canon = strndup(c->path[0], sl == c->path[0] ? 1 : (size_t)(sl - c->path[0]));
+	/* the directory the resolution found the name in: the one raw led to */
+	l->dev = c->dir_dev;
+	l->ino = c->dir_ino;
+	if (l->raw == NULL || l->canon == NULL || (c->dir_ino == 0 && !lastdir_identify(o, l->raw, &l->dev, &l->ino)))
+		lastdir_clear(l);
 }
 
-/* A call that may change where a directory leads (a new name that is a
- * directory or a symlink, or a move): the remembered one is dropped. A
- * removal alone cannot lead it elsewhere (the walk fails); what takes
- * the removed name's place is one of these. */
+/* A call that may change where a directory leads to another canonical
+ * path (a new symlink or link, or a move): the remembered ones are
+ * dropped. A removal alone cannot lead it elsewhere (the walk fails);
+ * what takes the removed name's place is one of these, or a new
+ * directory, which has the canonical path it is made at (and
+ * observer_recall() opens the directory again: only the one found there
+ * when it was remembered, or one made in its place, is a match). */
 static void observer_forget(struct observer_core *o, const struct sysdesc *s)
 {
-	if (s == NULL || s->kind == K_RENAME || s->kind == K_LINK || strncmp(s->name, "mkdir", 5) == 0)
-		lastdir_clear(&o->last);
+	for (size_t i = 0; i < LASTDIRS && (s == NULL || s->kind == K_RENAME || s->kind == K_LINK); i++)
+		lastdir_clear(&o->last[i]);
 	if (s == NULL || s->kind == K_RENAME)
 		procpath_memo_drop(&o->dirs); /* a directory's path may have moved */
 }
@@ -908,14 +946,7 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = { { NULL, NULL },
-			   { NULL, NULL },
-			   { OP_READ, OP_READ },
-			   false,
-			   { false, false },
-			   { false, false },
-			   NULL,
-			   -1 };
+	struct check c = { .op = { OP_READ, OP_READ }, .root = -1 };
 	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;
@@ -1030,7 +1061,7 @@ void observer_core_free(struct observer_core *o)
 	if (o->root >= 0)
 		close(o->root);
 	procpath_memo_drop(&o->dirs);
-	lastdir_clear(&o->last);
+	observer_forget(o, NULL);
 	segs_free(&o->protect);
 	segs_free(&o->deny);
 	segs_free(&o->ignore);

@@ -356,11 +356,14 @@ static __attribute__((noinline)) bool broken_at_link(int root, const char *abs, 
 	return moved;
 }
 
-char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size)
+char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size,
+		     struct stat *dir)
 {
 	char got[PATH_MAX], name[PATH_MAX], cur[PATH_MAX];
 	int fd = -1;
 	*exists = false;
+	if (dir != NULL)
+		dir->st_ino = 0;
 	snprintf(cur, sizeof cur, "%s", abs);
 	/* An open with O_CREAT follows a final symlink that leads nowhere
 	 * and creates its target: what is decided is that target
@@ -384,6 +387,8 @@ char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char 
 		struct stat st;
 		*exists = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 		if (!follow || !*exists || !S_ISLNK(st.st_mode)) {
+			if (dir != NULL && fstat(fd, dir) != 0)
+				dir->st_ino = 0;
 			close(fd);
 			return r;
 		}

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Reads size bytes at addr in pid's memory, page by page (a string ending
@@ -68,7 +69,10 @@ int procpath_fd_path(int fd, char *buf, size_t size);
  * and what is returned the canonical path all the same. last: the path
  * tried last (abs, or where its symlinks led; a relative path: a
  * target too long to follow). malloc'ed, or NULL when the directory
- * cannot be resolved. */
-char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size);
+ * cannot be resolved. dir: NULL, or where the identity of the directory
+ * the name was found in goes when the result is that directory plus
+ * the name (st_ino 0 otherwise). */
+char *procpath_canon(int root, const char *abs, bool follow, bool *exists, char *last, size_t last_size,
+		     struct stat *dir);
 
 #endif

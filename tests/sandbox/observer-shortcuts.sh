@@ -33,7 +33,8 @@ run_late out \
 	symlink .vscode l4 mkdir d4 excl d4/a unlink d4/a rmdir d4 link l4 d4 excl d4/s4.json \
 	symlink .git/hooks l5 mkdir d5 excl d5/a exchange l5 d5 excl d5/pre-commit excl d5/post.x \
 	mkdir d6 excl d6/a excl d6/../.vscode/s6.json excl d6//../.vscode/s6b.json \
-	symlink .vscode/ l7 excl l7//s7.json creat l7/s7c.json
+	symlink .vscode/ l7 excl l7//s7.json creat l7/s7c.json \
+	mkdir d8 mkdir d9 excl d8/a excl d9/a unlink d8/a rmdir d8 symlink .vscode d8 excl d9/b excl d8/s8.json
 same "a remembered directory swapped for a symlink: nothing made in .vscode or .git/hooks" "$(made)" ""
 contains "the sandbox ran the calls" "$out" "excl d1/a : ok"
 
@@ -72,4 +73,19 @@ out=$( (cd "$ws" && "$SANDMUX" run -- "$fsops" mkdir s excl s/a touch ready wait
 contains "the first sandbox ran" "$out" "excl s/a : ok"
 check "the second sandbox swapped the directory for a symlink" test -L s
 same "a directory swapped by another sandbox: nothing made in .vscode" "$(made)" ""
+
+# The same for a directory remembered before others (creations in a
+# subdirectory, then in its parent again, are decided on what each
+# resolved): each is opened again before it is used.
+rm -rf .vscode .git/hooks s
+rm -f ready go
+out=$( (cd "$ws" && "$SANDMUX" run -- "$fsops" mkdir m excl m/a mkdir m/sub excl m/sub/a mkdir n excl n/a \
+	touch ready wait go excl n/b excl m/s9.json fifo m/f9) 2>&1 &
+	n=0; while [ ! -e "$ws/ready" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	late
+	sbx -- sh -c 'mv m m.old && ln -s .vscode m' >/dev/null 2>&1
+	touch "$ws/go"; wait)
+contains "the first sandbox ran" "$out" "excl n/b : ok"
+check "the second sandbox swapped the older directory for a symlink" test -L m
+same "an older remembered directory swapped by another sandbox: nothing made in .vscode" "$(made)" ""
 exit $T_FAILED
