@@ -350,7 +350,7 @@ static int launch_pass_fds(struct sbx *s)
  * cgroups joined. */
 static int launch_wait_go(struct sbx *s)
 {
-	struct sandbox_limits *sl = &s->lim;
+	struct limits_wire *sl = &s->lim;
 	const char *step = NULL;
 	char type = 0;
 	struct iovec iov[2] = { { &type, 1 }, { sl, sizeof *sl } };
@@ -525,7 +525,7 @@ void launch_cleanup(struct launch *l)
  * child waits for before its mounts. */
 static int launch_go(struct launch *l, int chan)
 {
-	struct sandbox_limits none = { 0 };
+	struct limits_wire w = { 0 }; /* on the stack: the paths whole only for the send */
 	if (!l->policy->sandboxed)
 		return 0;
 	if (shadow_prepare(l->policy, l->err, sizeof l->err) < 0)
@@ -533,10 +533,11 @@ static int launch_go(struct launch *l, int chan)
 	if (l->after_clone != NULL)
 		l->after_clone(l->after_clone_arg);
 	char type = 'M';
-	/* only read: iov_base is not const */
-	struct iovec iov[2] = { { &type, 1 }, { l->limits != NULL ? (void *)l->limits : &none, sizeof none } };
+	if (l->limits != NULL)
+		limits_to_wire(l->limits, &w);
+	struct iovec iov[2] = { { &type, 1 }, { &w, sizeof w } };
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
-	if (sendmsg(chan, &mh, MSG_NOSIGNAL) == (ssize_t)(1 + sizeof none) || errno == EPIPE || errno == ECONNRESET)
+	if (sendmsg(chan, &mh, MSG_NOSIGNAL) == (ssize_t)(1 + sizeof w) || errno == EPIPE || errno == ECONNRESET)
 		return 0; /* EPIPE: the child is gone, and says why (or its end does) */
 	snprintf(l->err, sizeof l->err, "launch: send the go to the child: %s", strerror(errno));
 	return -1;

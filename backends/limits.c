@@ -225,15 +225,16 @@ static int base_v1(const char *name, char *base, size_t cap)
 	return access(dir, W_OK) == 0 ? make_base(dir, false, base, cap) : -1;
 }
 
-/* base/tag with the limit written into file; its path in out. */
-static bool make_cgroup(const char *base, const char *tag, const char *file, long long value, char *out, size_t cap)
+/* base/tag with the limit written into file; its path in *out (kept
+ * as long as the sandbox: a string of its length, not a PATH_MAX). */
+static bool make_cgroup(const char *base, const char *tag, const char *file, long long value, char **out)
 {
-	char num[32];
+	char num[32], path[PATH_MAX];
 	snprintf(num, sizeof num, "%lld", value);
-	if (snprintf(out, cap, "%s/%s", base, tag) < (int)cap && (mkdir(out, 0755) == 0 || errno == EEXIST) &&
-	    write_text(out, file, num) == 0)
+	if (snprintf(path, sizeof path, "%s/%s", base, tag) < (int)sizeof path &&
+	    (mkdir(path, 0755) == 0 || errno == EEXIST) && write_text(path, file, num) == 0 &&
+	    (*out = strdup(path)) != NULL)
 		return true;
-	out[0] = '\0';
 	return false;
 }
 
@@ -241,9 +242,9 @@ static bool make_cgroup(const char *base, const char *tag, const char *file, lon
 static void prepare_v2(struct sandbox_limits *sl, const char *base, const char *tag)
 {
 	long long mem = (long long)sl->want.memory_mib << 20;
-	if (sl->want.pids > 0 && make_cgroup(base, tag, "pids.max", sl->want.pids, sl->cg_pids, sizeof sl->cg_pids))
+	if (sl->want.pids > 0 && make_cgroup(base, tag, "pids.max", sl->want.pids, &sl->cg_pids))
 		sl->pids = LIMIT_CGROUP2;
-	if (sl->want.memory_mib > 0 && make_cgroup(base, tag, "memory.max", mem, sl->cg_memory, sizeof sl->cg_memory)) {
+	if (sl->want.memory_mib > 0 && make_cgroup(base, tag, "memory.max", mem, &sl->cg_memory)) {
 		write_text(sl->cg_memory, "memory.swap.max", "0"); /* where swap is accounted */
 		sl->memory = LIMIT_CGROUP2;
 	}
@@ -255,10 +256,10 @@ static void prepare_v1(struct sandbox_limits *sl, const char *tag)
 	char base[PATH_MAX];
 	long long mem = (long long)sl->want.memory_mib << 20;
 	if (sl->want.pids > 0 && base_v1("pids", base, sizeof base) == 0 &&
-	    make_cgroup(base, tag, "pids.max", sl->want.pids, sl->cg_pids, sizeof sl->cg_pids))
+	    make_cgroup(base, tag, "pids.max", sl->want.pids, &sl->cg_pids))
 		sl->pids = LIMIT_CGROUP1;
 	if (sl->want.memory_mib > 0 && base_v1("memory", base, sizeof base) == 0 &&
-	    make_cgroup(base, tag, "memory.limit_in_bytes", mem, sl->cg_memory, sizeof sl->cg_memory))
+	    make_cgroup(base, tag, "memory.limit_in_bytes", mem, &sl->cg_memory))
 		sl->memory = LIMIT_CGROUP1;
 }
 
@@ -303,7 +304,18 @@ static int set_rlimit(int which, unsigned long long v)
  * moving a whole process (cgroup.procs) takes for writing, whose first
  * taker waits an RCU grace period: 5 to 30 ms here, most of the start. v2
  * moves a domain cgroup's members by cgroup.procs only. */
-int limits_join(const struct sandbox_limits *sl, const char **step)
+void limits_to_wire(const struct sandbox_limits *sl, struct limits_wire *w)
+{
+	memset(w, 0, sizeof *w);
+	w->want = sl->want;
+	w->pids = sl->pids;
+	w->memory = sl->memory;
+	w->tmp = sl->tmp;
+	snprintf(w->cg_pids, sizeof w->cg_pids, "%s", sl->cg_pids ? sl->cg_pids : "");
+	snprintf(w->cg_memory, sizeof w->cg_memory, "%s", sl->cg_memory ? sl->cg_memory : "");
+}
+
+int limits_join(const struct limits_wire *sl, const char **step)
 {
 	const char *cgs[] = { sl->cg_pids, sl->cg_memory };
 	enum limit_how how[] = { sl->pids, sl->memory };
@@ -318,7 +330,7 @@ int limits_join(const struct sandbox_limits *sl, const char **step)
 	return 0;
 }
 
-int limits_set_rlimits(const struct sandbox_limits *sl, bool weak, const char **step)
+int limits_set_rlimits(const struct limits_wire *sl, bool weak, const char **step)
 {
 	/* In the sandbox's own user namespace RLIMIT_NPROC counts its own
 	 * processes (the kernel keeps the count per namespace and user); in
@@ -340,11 +352,13 @@ int limits_set_rlimits(const struct sandbox_limits *sl, bool weak, const char **
 
 void limits_release(struct sandbox_limits *sl)
 {
-	if (strcmp(sl->cg_pids, sl->cg_memory) == 0)
-		sl->cg_memory[0] = '\0'; /* v2: one cgroup for both */
+	if (sl->cg_pids && sl->cg_memory && strcmp(sl->cg_pids, sl->cg_memory) == 0) {
+		free(sl->cg_memory); /* v2: one cgroup for both */
+		sl->cg_memory = NULL;
+	}
 	char *cgs[] = { sl->cg_pids, sl->cg_memory };
 	for (size_t i = 0; i < 2; i++) {
-		if (cgs[i][0] == '\0')
+		if (cgs[i] == NULL)
 			continue;
 		remove_cgroup(cgs[i]);
 		char *slash = strrchr(cgs[i], '/');
@@ -353,7 +367,9 @@ void limits_release(struct sandbox_limits *sl)
 			rmdir(cgs[i]);
 		}
 	}
-	sl->cg_pids[0] = sl->cg_memory[0] = '\0';
+	free(sl->cg_pids);
+	free(sl->cg_memory);
+	sl->cg_pids = sl->cg_memory = NULL;
 	if (sl->tmp_fd >= 0)
 		close(sl->tmp_fd);
 	sl->tmp_fd = -1;

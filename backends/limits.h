@@ -32,13 +32,23 @@ enum limit_how {
 struct sandbox_limits {
 	struct limits want; /* in force: limits_fold()ed, 0 for none */
 	enum limit_how pids, memory, tmp;
-	char cg_pids[PATH_MAX]; /* the cgroup the sandbox joins ("": none) */
-	char cg_memory[PATH_MAX];
+	char *cg_pids; /* the cgroup the sandbox joins (NULL: none), a string of its length */
+	char *cg_memory;
 	/* what the last limits_poll() saw */
 	long long pids_refused, oom_kills;
 	bool pids_full, tmp_full;
 	int tmp_fd; /* the sandbox's /tmp, O_PATH, once seen; -1 */
 };
+
+/* What the sandbox's first process gets of them, whole in one message
+ * (launch.c): how each is held and the cgroups to join ("": none). */
+struct limits_wire {
+	struct limits want;
+	enum limit_how pids, memory, tmp;
+	char cg_pids[PATH_MAX];
+	char cg_memory[PATH_MAX];
+};
+void limits_to_wire(const struct sandbox_limits *, struct limits_wire *);
 
 /* Before the launch: how each limit will be held, and the sandbox's
  * cgroups made (named after tag, unique in this process). */
@@ -50,8 +60,8 @@ void limits_launched(struct sandbox_limits *, bool weak, pid_t init);
  * just before execve (the rlimits bind what it and its children do, not
  * the copy of sandmux before it): the rlimits. 0, or -1 with errno and
  * *step naming what failed. */
-int limits_join(const struct sandbox_limits *, const char **step);
-int limits_set_rlimits(const struct sandbox_limits *, bool weak, const char **step);
+int limits_join(const struct limits_wire *, const char **step);
+int limits_set_rlimits(const struct limits_wire *, bool weak, const char **step);
 /* After the sandbox is gone: its cgroups removed. */
 void limits_release(struct sandbox_limits *);
 

@@ -56,8 +56,8 @@ struct sbx {
 	char err[512];
 	/* The limits the parent made after the clone (launch.h after_clone),
 	 * received into lim: limits points there, or is NULL (none asked). */
-	const struct sandbox_limits *limits;
-	struct sandbox_limits lim;
+	const struct limits_wire *limits;
+	struct limits_wire lim;
 	/* ns.c: the host's unix sockets to hide, found before the mounts
 	 * (ns_find_sockets), hidden after them (ns_masks). */
 	struct ns_paths socks;

@@ -466,3 +466,20 @@ bool agents_cfg_drop_widening(struct config *repo)
 	}
 	return dropped;
 }
+
+void agents_shrink(struct policy_agents *a)
+{
+	if (a == NULL)
+		return;
+	for (size_t i = 0; i < a->n; i++) {
+		struct policy_agent *ag = &a->v[i];
+		struct rules *r[] = { &ag->paths, &ag->hosts, &ag->telemetry, &ag->resume,
+				      &ag->env,   &ag->seed,  &ag->quiet };
+		for (size_t k = 0; k < sizeof r / sizeof *r; k++)
+			rules_shrink(r[k]);
+	}
+	rules_shrink(&a->shadow);
+	rules_shrink(&a->shadow_src);
+	rules_shrink(&a->quiet);
+	rules_shrink(&a->quiet_hosts);
+}

@@ -70,6 +70,8 @@ void agents_cfg_free(struct config *);
  * (see the top of this file). path_env: $PATH, for presence; may be NULL. */
 void agents_apply(struct policy *, const struct config *, const char *path_env);
 void agents_free(struct policy_agents *);
+/* Each rule vector down to its length (rules_shrink). */
+void agents_shrink(struct policy_agents *);
 
 /* The preset named so, or NULL. */
 const struct policy_agent *agents_find(const struct policy *, const char *name);

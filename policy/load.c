@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "policy/agents.h"
 #include "policy/config.h"
 #include "policy/ignore.h"
 #include "policy/paths.h"
@@ -98,6 +99,17 @@ static char *canonical(const char *path)
 	return r ? r : path_normalize(path);
 }
 
+/* Every rule vector down to its length: a server keeps a policy per pane. */
+static void policy_shrink(struct policy *p)
+{
+	struct rules *r[] = { &p->read,     &p->write,          &p->readonly,         &p->deny,
+			      &p->protect,  &p->protect_except, &p->ignore,           &p->net.allow,
+			      &p->net.deny, &p->env.exclude,    &p->env.include_only, &p->env.set };
+	for (size_t i = 0; i < sizeof r / sizeof *r; i++)
+		rules_shrink(r[i]);
+	agents_shrink(p->agents);
+}
+
 int policy_load(const struct policy_opts *opts, struct policy **out, struct perr *err)
 {
 	*out = NULL;
@@ -121,6 +133,7 @@ int policy_load(const struct policy_opts *opts, struct policy **out, struct perr
 		policy_free(p);
 		return -1;
 	}
+	policy_shrink(p);
 	*out = p;
 	return 0;
 }

@@ -43,6 +43,9 @@ void rules_add(struct rules *, const char *text, struct origin);
 void rules_add_labeled(struct rules *, const char *text, const char *label, struct origin);
 bool rules_has(const struct rules *, const char *text);
 void rules_free(struct rules *);
+/* The vector down to its n rules: a loaded policy is mostly read, and
+ * each pane keeps one. */
+void rules_shrink(struct rules *);
 
 /* An error names the file, the position, the field and what is wrong:
  * "FILE:LINE:COL: FIELD: what is wrong". Warnings are kept apart and never

@@ -36,6 +36,23 @@ bool rules_has(const struct rules *r, const char *text)
 	return false;
 }
 
+void rules_shrink(struct rules *r)
+{
+	if (r->n == r->cap)
+		return;
+	if (r->n == 0) {
+		free(r->v);
+		r->v = NULL;
+		r->cap = 0;
+		return;
+	}
+	struct rule *v = realloc(r->v, r->n * sizeof *v);
+	if (v) { /* else the larger vector stays */
+		r->v = v;
+		r->cap = r->n;
+	}
+}
+
 void rules_free(struct rules *r)
 {
 	for (size_t i = 0; i < r->n; i++) {

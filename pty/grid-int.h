@@ -28,7 +28,9 @@ int grid_screen_alloc(struct grid_screen *, int rows, int cols);
 /* Room for n (at most hist_cap) lines in the scrollback ring, which is
  * not full (so hist_start is 0). -1 when out of memory. */
 int grid_hist_reserve(struct grid *, int n);
-void grid_screen_free(struct grid_screen *);
+void grid_screen_free(struct grid_screen *, int rows);
+/* Cells for l, a row of cols, blank; false when out of memory. */
+bool grid_line_alloc(struct grid_line *l, int cols);
 
 /* Re-wrap the main screen and the scrollback to cols, and size the
  * screen to rows (grid-reflow.c). g->rows and g->cols are still the old

@@ -141,6 +141,10 @@ static void read_all(struct reflow *rf, struct grid *g, int crow, int ccol)
 	int last = last_row(g, g->cur == 0 ? crow : -1);
 	for (int r = 0; r <= last && !rf->failed; r++) {
 		struct grid_line *l = &g->scr[0].line[(g->scr[0].top + r) % g->rows];
+		if (!l->cells) { /* a blank row */
+			take_row(rf, rf->row, 0, false, g->cur == 0 && r == crow ? ccol : -1);
+			continue;
+		}
 		take_row(rf, l->cells, l->wrapped ? g->cols : l->used, l->wrapped,
 			 g->cur == 0 && r == crow ? ccol : -1);
 	}
@@ -174,9 +178,12 @@ static void install(struct reflow *rf, struct grid *g, struct grid_screen *ns, i
 		} else {
 			if (a >= start && a < start + rows) {
 				struct grid_line *l = &ns->line[a - start];
-				grid_hline_decode(*slot, l->cells, rf->cols);
-				l->used = (*slot)->len < rf->cols ? (*slot)->len : rf->cols;
-				l->wrapped = (*slot)->wrapped;
+				/* a blank row needs no cells (out of memory: it is lost) */
+				if (((*slot)->len > 0 || (*slot)->wrapped) && grid_line_alloc(l, rf->cols)) {
+					grid_hline_decode(*slot, l->cells, rf->cols);
+					l->used = (*slot)->len < rf->cols ? (*slot)->len : rf->cols;
+					l->wrapped = (*slot)->wrapped;
+				}
 			}
 			free(*slot);
 		}
@@ -200,7 +207,7 @@ int grid_reflow(struct grid *g, int rows, int cols, int *crow, int *ccol)
 	}
 	read_all(&rf, g, *crow, *ccol);
 	if (rf.failed) {
-		grid_screen_free(&ns);
+		grid_screen_free(&ns, rows);
 		reflow_free(&rf);
 		return -1;
 	}
@@ -210,7 +217,7 @@ int grid_reflow(struct grid *g, int rows, int cols, int *crow, int *ccol)
 	if (start < first)
 		start = first;
 	install(&rf, g, &ns, rows, start);
-	grid_screen_free(&g->scr[0]);
+	grid_screen_free(&g->scr[0], g->rows);
 	g->scr[0] = ns;
 	if (g->cur == 0 && rf.cur_abs >= 0) {
 		*crow = (int)(rf.cur_abs - start);

@@ -55,6 +55,8 @@ static void cells_blank(struct vt_cell *c, int n, uint32_t bg)
 
 static bool line_blank(const struct grid_line *l, int cols)
 {
+	if (!l->cells)
+		return true;
 	for (int c = 0; c < cols; c++)
 		if (!grid_cell_blank(&l->cells[c]))
 			return false;
@@ -90,7 +92,7 @@ static size_t hline_size(int len, bool narrow, int nruns, int nmarks)
 struct grid_hline *grid_hline_encode(const struct grid_line *l, int cols, struct grid_hline *reuse)
 {
 	const struct vt_cell *c = l->cells;
-	int len = l->used < cols ? l->used : cols, nruns = 0, nmarks = 0;
+	int len = !c ? 0 : l->used < cols ? l->used : cols, nruns = 0, nmarks = 0;
 	while (len > 0 && grid_cell_blank(&c[len - 1]))
 		len--;
 	/* counted first, without a branch per cell; then each part written
@@ -223,9 +225,12 @@ static void hist_push(struct grid *g, const struct grid_line *l)
 static void hist_pop(struct grid *g, struct grid_line *l, int cols)
 {
 	struct grid_hline **slot = hist_slot(g, g->hist_len - 1);
-	grid_hline_decode(*slot, l->cells, cols);
-	l->used = (*slot)->len < cols ? (*slot)->len : cols;
-	l->wrapped = (*slot)->wrapped;
+	/* a blank line stays without cells (out of memory: the line is lost) */
+	if (((*slot)->len > 0 || (*slot)->wrapped) && grid_line_alloc(l, cols)) {
+		grid_hline_decode(*slot, l->cells, cols);
+		l->used = (*slot)->len < cols ? (*slot)->len : cols;
+		l->wrapped = (*slot)->wrapped;
+	}
 	g->hist_bytes -= grid_hline_bytes(*slot);
 	free(*slot);
 	*slot = NULL;
@@ -248,26 +253,34 @@ void grid_clear_history(struct grid *g)
 
 int grid_screen_alloc(struct grid_screen *s, int rows, int cols)
 {
+	(void)cols; /* the rows get their cells when first written */
 	s->line = calloc(rows, sizeof *s->line);
-	s->block = malloc((size_t)rows * cols * sizeof *s->block);
 	s->top = 0;
-	if (!s->line || !s->block) {
-		free(s->line);
-		free(s->block);
-		return -1;
-	}
-	cells_blank(s->block, rows * cols, 0);
-	for (int r = 0; r < rows; r++)
-		s->line[r].cells = s->block + (size_t)r * cols;
-	return 0;
+	return s->line ? 0 : -1;
 }
 
-void grid_screen_free(struct grid_screen *s)
+void grid_screen_free(struct grid_screen *s, int rows)
 {
+	for (int r = 0; s->line && r < rows; r++)
+		free(s->line[r].cells);
 	free(s->line);
-	free(s->block);
 	s->line = NULL;
-	s->block = NULL;
+}
+
+bool grid_line_alloc(struct grid_line *l, int cols)
+{
+	if (l->cells)
+		return true;
+	l->cells = malloc(cols * sizeof *l->cells);
+	if (!l->cells)
+		return false;
+	cells_blank(l->cells, cols, 0);
+	return true;
+}
+
+struct grid_line *grid_line_cells(struct grid *g, struct grid_line *l)
+{
+	return grid_line_alloc(l, g->cols) ? l : &g->spare;
 }
 
 static void touch_rows(struct grid *g, int r0, int r1)
@@ -279,6 +292,10 @@ static void touch_rows(struct grid *g, int r0, int r1)
 
 static void line_clear(struct grid_line *l, int cols, uint32_t bg)
 {
+	if (!l->cells && (!bg || !grid_line_alloc(l, cols))) {
+		l->wrapped = false; /* blank already (or out of memory: left blank) */
+		return;
+	}
 	cells_blank(l->cells, bg ? cols : l->used, bg);
 	l->used = bg ? cols : 0;
 	l->wrapped = false;
@@ -295,12 +312,14 @@ struct grid *grid_new(int rows, int cols, int hist_cap)
 	g->cache = calloc(1, sizeof *g->cache);
 	g->dirty = calloc(g->rows, sizeof *g->dirty);
 	g->tmp = calloc(g->rows, sizeof *g->tmp);
-	bool ok = g->cache && g->dirty && g->tmp;
+	g->spare.cells = malloc(g->cols * sizeof *g->spare.cells);
+	bool ok = g->cache && g->dirty && g->tmp && g->spare.cells;
 	/* The alternate screen is allocated only while a program uses it. */
 	if (!ok || grid_screen_alloc(&g->scr[0], g->rows, g->cols) < 0) {
 		free(g->cache);
 		free(g->dirty);
 		free(g->tmp);
+		free(g->spare.cells);
 		free(g);
 		return NULL;
 	}
@@ -314,8 +333,9 @@ void grid_free(struct grid *g)
 	if (!g)
 		return;
 	grid_clear_history(g);
-	grid_screen_free(&g->scr[0]);
-	grid_screen_free(&g->scr[1]);
+	grid_screen_free(&g->scr[0], g->rows);
+	grid_screen_free(&g->scr[1], g->rows);
+	free(g->spare.cells);
 	free(g->cache->cells);
 	free(g->cache);
 	free(g->dirty);
@@ -331,16 +351,16 @@ static void rotate_region(struct grid *g, int top, int bottom, int n)
 	int h = bottom - top, m = n > 0 ? n : -n;
 	int from = n > 0 ? top : bottom - m;
 	for (int k = 0; k < m; k++)
-		g->tmp[k] = *grid_line(g, from + k);
+		g->tmp[k] = *grid_line_at(g, from + k);
 	if (n > 0)
 		for (int r = top; r < bottom - m; r++)
-			*grid_line(g, r) = *grid_line(g, r + m);
+			*grid_line_at(g, r) = *grid_line_at(g, r + m);
 	else
 		for (int r = bottom - 1; r >= top + m; r--)
-			*grid_line(g, r) = *grid_line(g, r - m);
+			*grid_line_at(g, r) = *grid_line_at(g, r - m);
 	int to = n > 0 ? top + h - m : top;
 	for (int k = 0; k < m; k++)
-		*grid_line(g, to + k) = g->tmp[k];
+		*grid_line_at(g, to + k) = g->tmp[k];
 }
 
 void grid_scroll(struct grid *g, int top, int bottom, int n, uint32_t bg)
@@ -357,14 +377,14 @@ void grid_scroll(struct grid *g, int top, int bottom, int n, uint32_t bg)
 		/* The whole screen: move the ring's start. */
 		if (n > 0 && g->cur == 0)
 			for (int k = 0; k < n; k++)
-				hist_push(g, grid_line(g, k));
+				hist_push(g, grid_line_at(g, k));
 		s->top = ((s->top + n) % g->rows + g->rows) % g->rows;
 	} else {
 		rotate_region(g, top, bottom, n);
 	}
 	int first = n > 0 ? bottom - m : top;
 	for (int k = 0; k < m; k++)
-		line_clear(grid_line(g, first + k), g->cols, bg);
+		line_clear(grid_line_at(g, first + k), g->cols, bg);
 	touch_rows(g, top, bottom);
 }
 
@@ -377,7 +397,14 @@ void grid_erase(struct grid *g, int r0, int r1, int c0, int c1, uint32_t bg)
 	if (c0 == c1)
 		return;
 	for (int r = r0; r < r1; r++) {
-		struct grid_line *l = grid_line(g, r);
+		struct grid_line *l = grid_line_at(g, r);
+		if (!l->cells && !bg) { /* blank already */
+			if (c1 == g->cols)
+				l->wrapped = false;
+			grid_touch(g, r);
+			continue;
+		}
+		l = grid_line(g, r);
 		/* Never leave half of a wide character behind. */
 		if (c0 > 0 && l->cells[c0].width == 0)
 			l->cells[c0 - 1] = grid_blank(l->cells[c0 - 1].attr.bg);
@@ -414,8 +441,13 @@ void grid_move(struct grid *g, int dr, int dc, int sr, int sc, int h, int w)
 	bool down = dr > sr;
 	for (int k = 0; k < h; k++) {
 		int i = down ? h - 1 - k : k;
+		const struct grid_line *src = grid_line_at(g, sr + i);
+		if (!src->cells) { /* blank cells move */
+			grid_erase(g, dr + i, dr + i + 1, dc, dc + w, 0);
+			continue;
+		}
 		struct grid_line *l = grid_line(g, dr + i);
-		memmove(l->cells + dc, grid_line(g, sr + i)->cells + sc, w * sizeof *l->cells);
+		memmove(l->cells + dc, src->cells + sc, w * sizeof *l->cells);
 		grid_use(l, dc + w);
 		line_fix_wide(l, dc - 1, dc + 1, g->cols);
 		line_fix_wide(l, dc + w - 1, dc + w + 1, g->cols);
@@ -430,7 +462,7 @@ void grid_set_alt(struct grid *g, bool on)
 	if (on && grid_screen_alloc(&g->scr[1], g->rows, g->cols) < 0)
 		return; /* out of memory: the program draws on the main screen */
 	if (!on)
-		grid_screen_free(&g->scr[1]);
+		grid_screen_free(&g->scr[1], g->rows);
 	g->cur = on;
 	touch_rows(g, 0, g->rows);
 }
@@ -440,6 +472,8 @@ void grid_set_alt(struct grid *g, bool on)
 static void row_copy(struct grid_line *d, const struct grid_line *s, int cols, int ocols)
 {
 	int n = cols < ocols ? cols : ocols;
+	if (!s->cells || !grid_line_alloc(d, cols)) /* blank (or out of memory: the row is lost) */
+		return;
 	memcpy(d->cells, s->cells, n * sizeof *d->cells);
 	cells_blank(d->cells + n, cols - n, 0);
 	if (n > 0 && d->cells[n - 1].width == 2 && n < ocols)
@@ -453,7 +487,7 @@ static int blank_tail(struct grid *g, int which, int below)
 {
 	int save = g->cur, n = 0;
 	g->cur = which;
-	for (int r = g->rows - 1; r > below && line_blank(grid_line(g, r), g->cols); r--)
+	for (int r = g->rows - 1; r > below && line_blank(grid_line_at(g, r), g->cols); r--)
 		n++;
 	g->cur = save;
 	return n;
@@ -474,13 +508,13 @@ static int screen_resize(struct grid *g, int which, int rows, int cols, int *cro
 	g->cur = which;
 	for (int k = 0; k < skip; k++)
 		if (which == 0)
-			hist_push(g, grid_line(g, k));
+			hist_push(g, grid_line_at(g, k));
 	for (int k = pull - 1; k >= 0; k--)
 		hist_pop(g, &ns.line[k], cols);
 	for (int r = pull; r < rows && skip + r - pull < orows; r++)
-		row_copy(&ns.line[r], grid_line(g, skip + r - pull), cols, g->cols);
+		row_copy(&ns.line[r], grid_line_at(g, skip + r - pull), cols, g->cols);
 	g->cur = save;
-	grid_screen_free(&g->scr[which]);
+	grid_screen_free(&g->scr[which], g->rows);
 	g->scr[which] = ns;
 	*crow += pull - skip;
 	return 0;
@@ -494,9 +528,11 @@ void grid_resize(struct grid *g, int rows, int cols, int *crow, int *ccol)
 		return;
 	bool *dirty = calloc(rows, sizeof *dirty);
 	struct grid_line *tmp = calloc(rows, sizeof *tmp);
-	if (!dirty || !tmp) {
+	struct vt_cell *spare = malloc(cols * sizeof *spare);
+	if (!dirty || !tmp || !spare) {
 		free(dirty);
 		free(tmp);
+		free(spare);
 		return; /* out of memory: keep the old size */
 	}
 	for (int which = 0; which < 2 && g->scr[which].line; which++) {
@@ -510,15 +546,18 @@ void grid_resize(struct grid *g, int rows, int cols, int *crow, int *ccol)
 		if (which == 0) { /* nothing changed yet */
 			free(dirty);
 			free(tmp);
+			free(spare);
 			return;
 		}
-		grid_screen_free(&g->scr[1]); /* out of memory: back to the main screen */
+		grid_screen_free(&g->scr[1], g->rows); /* out of memory: back to the main screen */
 		g->cur = 0;
 	}
 	free(g->dirty);
 	free(g->tmp);
 	g->dirty = dirty;
 	g->tmp = tmp;
+	free(g->spare.cells);
+	g->spare.cells = spare;
 	g->rows = rows;
 	g->cols = cols;
 	g->cache->line = NULL;
@@ -544,7 +583,8 @@ const struct vt_cell *grid_cell(const struct grid *g, int row, int col)
 		if (col >= g->cols)
 			return &cache->blank;
 		const struct grid_screen *s = &g->scr[g->cur];
-		return &s->line[(s->top + row) % g->rows].cells[col];
+		const struct grid_line *l = &s->line[(s->top + row) % g->rows];
+		return l->cells ? &l->cells[col] : &cache->blank;
 	}
 	const struct grid_hline *h = hist_line(g, row);
 	if (!h || col >= h->len)
@@ -594,4 +634,14 @@ void grid_clear_dirty(struct grid *g)
 size_t grid_history_bytes(const struct grid *g)
 {
 	return g->hist_bytes + g->hist_alloc * sizeof *g->hist;
+}
+
+size_t grid_screen_bytes(const struct grid *g)
+{
+	size_t n = g->cols * sizeof(struct vt_cell); /* the spare row */
+	for (int which = 0; which < 2; which++)
+		for (int r = 0; g->scr[which].line && r < g->rows; r++)
+			n += sizeof(struct grid_line) +
+			     (g->scr[which].line[r].cells ? g->cols * sizeof(struct vt_cell) : 0);
+	return n;
 }

@@ -22,8 +22,8 @@ struct grid_line {
 };
 
 struct grid_screen {
-	struct grid_line *line; /* rows entries, a ring */
-	struct vt_cell *block;  /* rows * cols cells the lines point into */
+	struct grid_line *line; /* rows entries, a ring; a row's cells are
+				 * allocated when first written (NULL: blank) */
 	int top;                /* ring index of screen row 0 */
 };
 
@@ -44,17 +44,32 @@ struct grid {
 			 * pane's scrollback has no slots */
 	size_t hist_bytes;
 	struct grid_cache *cache; /* one decoded history line, for grid_cell */
+	struct grid_line spare;   /* cols cells: where a write goes when a row's
+				   * cells cannot be allocated */
 };
 
 struct grid *grid_new(int rows, int cols, int hist_cap);
 void grid_free(struct grid *);
 
-/* Screen row r (0..rows-1) of the current screen. */
-static inline struct grid_line *grid_line(struct grid *g, int r)
+/* Screen row r (0..rows-1) of the current screen, as it is: cells NULL
+ * when the row is blank and was never written. */
+static inline struct grid_line *grid_line_at(struct grid *g, int r)
 {
 	struct grid_screen *s = &g->scr[g->cur];
 	int i = s->top + r;
 	return &s->line[i >= g->rows ? i - g->rows : i];
+}
+
+/* l with its cells allocated; out of memory: a spare row the write is
+ * lost in (l stays blank). */
+struct grid_line *grid_line_cells(struct grid *, struct grid_line *l);
+
+/* Screen row r (0..rows-1) of the current screen, to write: an idle
+ * pane's untouched rows cost no cells. */
+static inline struct grid_line *grid_line(struct grid *g, int r)
+{
+	struct grid_line *l = grid_line_at(g, r);
+	return l->cells != NULL ? l : grid_line_cells(g, l);
 }
 
 static inline void grid_use(struct grid_line *l, int end)
@@ -102,5 +117,7 @@ void grid_clear_dirty(struct grid *);
 void grid_dirty_all(struct grid *);
 /* Bytes used by the scrollback (for memory reports). */
 size_t grid_history_bytes(const struct grid *);
+/* Bytes used by the screens: the rows written so far have cells. */
+size_t grid_screen_bytes(const struct grid *);
 
 #endif

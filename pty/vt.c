@@ -1484,9 +1484,7 @@ void vt_clear_history(struct vt *vt)
 size_t vt_memory(const struct vt *vt)
 {
 	const struct grid *g = vt->grid;
-	int screens = g->scr[1].line ? 2 : 1;
-	return sizeof *vt + vt->reply_cap + grid_history_bytes(g) +
-	       screens * (size_t)g->rows * (g->cols * sizeof(struct vt_cell) + sizeof(struct grid_line));
+	return sizeof *vt + vt->reply_cap + grid_history_bytes(g) + grid_screen_bytes(g);
 }
 
 /* Clamped: libvterm 0.1.4 can report a column past the edge (a wide

@@ -272,7 +272,7 @@ static void doctor_limits(const char *home, struct policy *p)
 	limits_prepare(&sl, &p->limits, "doctor-probe");
 	limits_describe(&sl, how, sizeof how);
 	char base[PATH_MAX];
-	snprintf(base, sizeof base, "%s", sl.cg_pids[0] ? sl.cg_pids : sl.cg_memory);
+	snprintf(base, sizeof base, "%s", sl.cg_pids ? sl.cg_pids : sl.cg_memory ? sl.cg_memory : "");
 	if (strrchr(base, '/') != NULL)
 		*strrchr(base, '/') = '\0'; /* the probe's own directory was only a test */
 	printf("  a pane of profile %s gets: %s\n", p->profile, how);

@@ -295,6 +295,47 @@ static void test_lazy(struct unit *u)
 	grid_free(g);
 }
 
+/* A row gets its cells when first written: an idle screen has none, and
+ * scrolling, erasing, moving and resizing blank rows keep them so. */
+static void test_lazy_rows(struct unit *u)
+{
+	struct grid *g = grid_new(10, 20, 100);
+	size_t empty = grid_screen_bytes(g), row_bytes = 20 * sizeof(struct vt_cell);
+	for (int r = 0; r < 10; r++)
+		CHECK(u, grid_line_at(g, r)->cells == NULL);
+	grid_erase(g, 0, 10, 0, 20, 0); /* a clear of blank rows */
+	grid_scroll(g, 0, 10, 3, 0);
+	grid_scroll(g, 2, 8, -2, 0);
+	grid_move(g, 1, 2, 4, 0, 3, 10);
+	CHECK(u, grid_screen_bytes(g) == empty);
+	CHECK_INT(u, grid_history(g), 3); /* blank lines still scroll into the history */
+	text(g, 4, "prompt", plain);
+	CHECK(u, grid_screen_bytes(g) == empty + row_bytes);
+	CHECK_STR(u, row(g, 4), "prompt");
+	CHECK_STR(u, row(g, 5), "");
+	/* moving the written row down fills the row it lands on */
+	grid_move(g, 6, 0, 4, 0, 1, 20);
+	CHECK_STR(u, row(g, 6), "prompt");
+	CHECK(u, grid_screen_bytes(g) == empty + 2 * row_bytes);
+	/* a blank row moved over a written one blanks it */
+	grid_move(g, 6, 0, 7, 0, 1, 20);
+	CHECK_STR(u, row(g, 6), "");
+	/* an erase with a background colour fills the row */
+	grid_erase(g, 8, 9, 0, 20, 5);
+	CHECK_INT(u, (int)grid_cell(g, 8, 3)->attr.bg, 5);
+	/* resize (a new width re-wraps): the blank rows stay without cells */
+	int crow = 4, ccol = 6;
+	grid_resize(g, 12, 30, &crow, &ccol);
+	CHECK_STR(u, row(g, crow), "prompt");
+	int with = 0;
+	for (int r = 0; r < 12; r++)
+		with += grid_line_at(g, r)->cells != NULL;
+	CHECK(u, with <= 3);
+	grid_resize(g, 6, 30, &crow, &ccol);
+	CHECK_STR(u, row(g, crow), "prompt");
+	grid_free(g);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -305,5 +346,6 @@ int main(void)
 	test_alt(&u);
 	test_resize(&u);
 	test_lazy(&u);
+	test_lazy_rows(&u);
 	return unit_done(&u, "test_grid");
 }

@@ -816,6 +816,33 @@ static void test_admin(struct unit *u)
 	fixture_done(&fx);
 }
 
+/* A loaded policy's rule vectors are no larger than their rules (a
+ * server keeps one per pane), and still grow when a rule is added. */
+static void test_load_shrinks(struct unit *u)
+{
+	struct fixture fx;
+	struct perr e = { 0 };
+	fixture_init(&fx);
+	struct policy *p = load(&fx, NULL, NULL, &e);
+	CHECK(u, p != NULL);
+	if (p != NULL) {
+		const struct rules *r[] = { &p->read, &p->write, &p->readonly, &p->deny, &p->protect, &p->net.allow };
+		for (size_t i = 0; i < sizeof r / sizeof *r; i++)
+			CHECK(u, r[i]->cap == r[i]->n);
+		CHECK(u, p->read.n > 0);
+		for (size_t i = 0; p->agents && i < p->agents->n; i++)
+			CHECK(u, p->agents->v[i].paths.cap == p->agents->v[i].paths.n);
+		size_t n = p->write.n;
+		rules_add(&p->write, "/grant/one", (struct origin){ 0 });
+		rules_add(&p->write, "/grant/two", (struct origin){ 0 });
+		CHECK(u, p->write.n == n + 2 && rules_has(&p->write, "/grant/two"));
+		CHECK(u, policy_decide_path(p, "/grant/one/f", OP_WRITE).allow);
+	}
+	policy_free(p);
+	perr_free(&e);
+	fixture_done(&fx);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
@@ -836,5 +863,6 @@ int main(void)
 	test_decide(&u);
 	test_limits(&u);
 	test_admin(&u);
+	test_load_shrinks(&u);
 	return unit_done(&u, "test_policy");
 }
