@@ -2,7 +2,9 @@
 #include "backends/bufsock.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 static int would_block(void)
 {
@@ -28,13 +30,25 @@ int bufsock_recv(struct buf *b, int fd, size_t max)
 	return would_block() ? -2 : -1;
 }
 
-int bufsock_send(struct buf *b, int fd)
+static int out(struct buf *b, int fd, bool sock)
 {
 	while (b->len > 0) {
-		ssize_t n = send(fd, buf_data(b), b->len, MSG_NOSIGNAL);
+		ssize_t n = sock ? send(fd, buf_data(b), b->len, MSG_NOSIGNAL) : write(fd, buf_data(b), b->len);
 		if (n < 0)
 			return would_block() ? 0 : -1;
+		if (n == 0)
+			return -1; /* nothing taken of a non-empty write: gone */
 		buf_drop(b, (size_t)n);
 	}
 	return 0;
+}
+
+int bufsock_send(struct buf *b, int fd)
+{
+	return out(b, fd, true);
+}
+
+int bufsock_write(struct buf *b, int fd)
+{
+	return out(b, fd, false);
 }

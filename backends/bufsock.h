@@ -1,5 +1,6 @@
 /* bufsock: a buf's bytes to and from a non-blocking socket (the proxy's
- * relay). send() never raises SIGPIPE, whatever the process ignores. */
+ * relay, the server's clients) or terminal (an attached client's). send()
+ * never raises SIGPIPE, whatever the process ignores. */
 #ifndef BUFSOCK_H
 #define BUFSOCK_H
 
@@ -12,5 +13,7 @@
 int bufsock_recv(struct buf *, int fd, size_t max);
 /* Sends what it can and drops it: 0, or -1 when the peer is gone. */
 int bufsock_send(struct buf *, int fd);
+/* The same with write(), for a descriptor that is no socket. */
+int bufsock_write(struct buf *, int fd);
 
 #endif

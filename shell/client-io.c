@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "backends/bufsock.h"
 #include "backends/loop.h"
 #include "shell/mode.h"
 #include "shell/proto.h"
@@ -187,18 +188,10 @@ static void tty_close(struct client *c)
  * sees it gone too, and ends. */
 static void tty_flush(struct client *c)
 {
-	while (c->tty_out.len > 0) {
-		ssize_t n = write(c->tty, buf_data(&c->tty_out), c->tty_out.len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n <= 0) {
-			buf_clear(&c->tty_out);
-			tty_close(c);
-			return;
-		}
-		buf_drop(&c->tty_out, (size_t)n);
+	if (bufsock_write(&c->tty_out, c->tty) < 0) {
+		buf_clear(&c->tty_out);
+		tty_close(c);
+		return;
 	}
 	client_tty_watch(c);
 }
@@ -228,14 +221,7 @@ void client_push(struct client *c)
 {
 	if (c->tty_out.len > 0)
 		tty_flush(c);
-	while (c->out.len > 0) {
-		ssize_t n = write(c->fd, buf_data(&c->out), c->out.len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break; /* the rest when it can take it (or its error) */
-		buf_drop(&c->out, (size_t)n);
-	}
+	(void)bufsock_send(&c->out, c->fd); /* the rest when it can take it (or its error) */
 	/* the loop drops a closing one; unchanged interest costs nothing */
 	watch_set(c->w, client_reading(c) | (c->closing || c->out.len > 0 ? LOOP_OUT : 0));
 }

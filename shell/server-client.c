@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "backends/bufsock.h"
 #include "backends/loop.h"
 #include "shell/proto.h"
 
@@ -57,17 +58,9 @@ void client_accept(struct server *s)
 
 static void client_flush(struct client *c)
 {
-	while (c->out.len > 0) {
-		ssize_t n = write(c->fd, buf_data(&c->out), c->out.len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n <= 0) {
-			client_drop(c, NULL);
-			return;
-		}
-		buf_drop(&c->out, (size_t)n);
+	if (bufsock_send(&c->out, c->fd) < 0) {
+		client_drop(c, NULL);
+		return;
 	}
 	c->srv->hooks->caught_up(c);
 	if (c->ctl && c->in.len > 0 && !client_behind(c)) {
