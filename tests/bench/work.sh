@@ -1,7 +1,8 @@
 #!/bin/sh
 # Real work, side by side in one run: unpacking the system headers and
 # removing them, `git clone --no-local` of this repository (with its
-# checkout), and `make -j2` of sandmux, each bare, under bubblewrap with a
+# checkout), `npm ci` of a real lockfile (tests/bench/npm/) from an offline
+# cache, and `make -j2` of sandmux, each bare, under bubblewrap with a
 # comparable profile (user, pid, net namespaces; / read-only; the
 # workspace writable; fresh /proc, /dev, /tmp), under Landlock alone
 # (`run --no-observer`), and under sandmux's default and capture modes,
@@ -15,14 +16,19 @@
 # The workspace is a tmpfs (root only) and then a directory on disk.
 # Asserts nothing.
 #   SANDMUX=./sandmux sh tests/bench/work.sh
-#   RUNS=3 DISK_RUNS=1 MAKE_RUNS=1 BENCH_FS="tmpfs disk" BENCH_WORK="untar clone make" MAKE_FS=tmpfs
+#   RUNS=3 DISK_RUNS=1 MAKE_RUNS=1 BENCH_FS="tmpfs disk" BENCH_WORK="untar clone npm make" MAKE_FS=tmpfs
+# npm's cache is filled once from the registry, outside any sandbox, into
+# $NPM_CACHE (kept between runs); the rounds themselves run `npm ci
+# --offline` on a copy of it in the workspace. Without the registry and
+# without a filled cache the npm row is skipped, saying so.
 # Takes about 3 minutes on a quiet machine (the disk and make rows the most).
 : "${SANDMUX:=./sandmux}"
 : "${RUNS:=3}"
 : "${MAKE_RUNS:=1}"
 : "${DISK_RUNS:=1}" # a shared disk makes each untar take seconds
 : "${BENCH_FS:=tmpfs disk}"
-: "${BENCH_WORK:=untar clone make}"
+: "${BENCH_WORK:=untar clone npm make}"
+: "${NPM_CACHE:=$HOME/.sandmux-bench-npm-cache}"
 : "${MAKE_FS:=tmpfs}" # make on disk too: MAKE_FS="tmpfs disk" (5 builds per file system)
 : "${BENCH_AUDIT:=1}"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,6 +49,17 @@ entries=$(tar -tf "$base/include.tar" | wc -l)
 have_git=0
 git clone -q --bare --no-local "$top" "$base/src.git" 2>/dev/null && have_git=1
 (cd "$top" && tar -cf "$base/tree.tar" Makefile .clang-format policy backends pty ui shell 2>/dev/null)
+have_npm=0
+npm_fill() { # the cache, filled once: npm ci online into a scratch directory
+	[ -f "$NPM_CACHE/.filled" ] && return 0
+	command -v npm >/dev/null || return 1
+	d="$base/npm-fill" && mkdir -p "$d" && cp "$top/tests/bench/npm/package.json" "$top/tests/bench/npm/package-lock.json" "$d/" &&
+		(cd "$d" && npm ci --cache "$NPM_CACHE" --no-audit --no-fund --ignore-scripts --no-update-notifier >/dev/null 2>&1) &&
+		rm -rf "$d" && touch "$NPM_CACHE/.filled"
+}
+case " $BENCH_WORK " in *" npm "*)
+	if npm_fill; then have_npm=1; else echo "# npm: no npm or no registry to fill $NPM_CACHE once: the npm row is skipped"; fi ;;
+esac
 have_bwrap=0
 bwrap --unshare-user --unshare-pid --unshare-net --ro-bind / / true 2>/dev/null && have_bwrap=1
 
@@ -122,6 +139,7 @@ for fs in $BENCH_FS; do
 	fi
 	cp "$base/include.tar" "$base/tree.tar" "$ws/" 2>/dev/null
 	[ $have_git = 1 ] && cp -r "$base/src.git" "$ws/src.git"
+	[ $have_npm = 1 ] && cp -r "$NPM_CACHE" "$ws/npm-cache" && cp -r "$top/tests/bench/npm" "$ws/npm"
 	cd "$ws" || exit 1
 	rounds=$RUNS
 	[ "$fs" = disk ] && rounds=$DISK_RUNS
@@ -131,6 +149,8 @@ for fs in $BENCH_FS; do
 			"rm -rf x; mkdir x && tar --no-same-owner -xf include.tar -C x && rm -rf x" ;;
 		clone) [ $have_git = 1 ] && row "git clone --no-local" "$rounds" \
 			"rm -rf c; git clone -q --no-local src.git c && rm -rf c" ;;
+		npm) [ $have_npm = 1 ] && row "npm ci (179 packages)" "$rounds" \
+			"rm -rf n; mkdir n && cp npm/package.json npm/package-lock.json n/ && cd n && npm ci --offline --cache ../npm-cache --logs-dir ../npm-logs --no-audit --no-fund --ignore-scripts --no-update-notifier && cd .. && rm -rf n" ;;
 		make) case " $MAKE_FS " in *" $fs "*) ;; *) continue ;; esac
 			row "make -j2 sandmux" "$MAKE_RUNS" \
 			"rm -rf m; mkdir m && tar -xf tree.tar -C m && make -s -C m -j2 sandmux && rm -rf m" ;;
