@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
+#include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -239,6 +241,10 @@ struct observer_core {
 		unsigned used; /* when it was last used (tick): the least recent goes */
 	} last[LASTDIRS];
 	unsigned tick;
+	/* observer_overlaid(): the last directory looked at, and whether it
+	 * lies on an overlay (mounts cannot change inside: no mount calls) */
+	char *overlaid_dir;
+	bool overlaid;
 };
 
 static const struct sysdesc *observer_lookup(const struct observer_core *o, const struct seccomp_data *d)
@@ -724,6 +730,35 @@ static bool runtime_path(const struct policy *p, const char *path, enum fs_op op
 	return (op == OP_READ || op == OP_EXEC) && launch_always_readable(path) && !proc_link_path(path);
 }
 
+/* Capture mode: whether a write at path (canonical, inside) lands in
+ * the capture layer, that is whether its directory lies on an overlay.
+ * Not every directory outside the write roots is overlaid: one with other
+ * mounts beneath it (a tmpfs under HOME) is not (capture.c), and its own
+ * entries stay read-only: such a write is refused by the kernel, and is
+ * a denial to report, not a capture. What cannot be looked at counts as
+ * overlaid: the call goes on and the kernel decides, as before. */
+static bool observer_overlaid(struct observer_core *o, const char *path)
+{
+	const char *sl = strrchr(path, '/');
+	size_t n = sl == NULL || sl == path ? 1 : (size_t)(sl - path);
+	if (o->overlaid_dir != NULL && strlen(o->overlaid_dir) == n && strncmp(o->overlaid_dir, path, n) == 0)
+		return o->overlaid;
+	char *dir = strndup(path, n);
+	int fd = dir != NULL ? procpath_open(o->root, dir, true) : -1;
+	struct statfs fs;
+	bool known = fd >= 0 && fstatfs(fd, &fs) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (!known) {
+		free(dir);
+		return true;
+	}
+	free(o->overlaid_dir);
+	o->overlaid_dir = dir;
+	o->overlaid = fs.f_type == OVERLAYFS_SUPER_MAGIC;
+	return o->overlaid;
+}
+
 /* Decides one notification: the first denied path, or none. The policy
  * speaks of host paths: /tmp inside is the session temp dir outside. */
 static int observer_decide(struct observer_core *o, struct check *c, struct decision *dec)
@@ -734,7 +769,8 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
 		char buf[PATH_MAX];
 		const char *host = host_path(o, c->path[i], buf, sizeof buf);
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
-		if (!dec->allow && c->op[i] != OP_READ && c->op[i] != OP_EXEC && policy_path_captured(o->policy, host))
+		if (!dec->allow && c->op[i] != OP_READ && c->op[i] != OP_EXEC &&
+		    policy_path_captured(o->policy, host) && observer_overlaid(o, c->path[i]))
 			continue; /* lands in the capture layer (capture.h) */
 		const char *guard;
 		if (!dec->allow && o->audited && c->op[i] == OP_WRITE && !policy_path_guarded(o->policy, host, &guard))
@@ -1062,6 +1098,7 @@ void observer_core_free(struct observer_core *o)
 		close(o->root);
 	procpath_memo_drop(&o->dirs);
 	observer_forget(o, NULL);
+	free(o->overlaid_dir);
 	segs_free(&o->protect);
 	segs_free(&o->deny);
 	segs_free(&o->ignore);
