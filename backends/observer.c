@@ -33,6 +33,9 @@
 #include "policy/policy.h"
 #include "policy/suggest.h"
 
+/* How many captured writes a run tells as they are made. */
+#define OBSERVER_CAPTURED_TOLD 64
+
 /* What a notified syscall does, and where its path arguments are. */
 enum kind {
 	K_OPEN,    /* flags decide read / write / create */
@@ -245,6 +248,7 @@ struct observer_core {
 	 * lies on an overlay (mounts cannot change inside: no mount calls) */
 	char *overlaid_dir;
 	bool overlaid;
+	unsigned captured_told; /* observer_tell_captured() */
 };
 
 static const struct sysdesc *observer_lookup(const struct observer_core *o, const struct seccomp_data *d)
@@ -331,6 +335,7 @@ struct check {
 	 * the path in that root, and a copy of the dirfd; NULL, -1: none */
 	char *in_root;
 	int root;
+	int captured; /* observer_decide(): the path that lands in the capture layer, or -1 */
 };
 
 /* Whether an openat2 resolves in its dirfd (RESOLVE_IN_ROOT). */
@@ -763,6 +768,7 @@ static bool observer_overlaid(struct observer_core *o, const char *path)
  * speaks of host paths: /tmp inside is the session temp dir outside. */
 static int observer_decide(struct observer_core *o, struct check *c, struct decision *dec)
 {
+	c->captured = -1;
 	for (int i = 0; i < 2; i++) {
 		if (c->path[i] == NULL || runtime_path(o->policy, c->path[i], c->op[i]))
 			continue;
@@ -770,8 +776,10 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
 		const char *host = host_path(o, c->path[i], buf, sizeof buf);
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
 		if (!dec->allow && c->op[i] != OP_READ && c->op[i] != OP_EXEC &&
-		    policy_path_captured(o->policy, host) && observer_overlaid(o, c->path[i]))
+		    policy_path_captured(o->policy, host) && observer_overlaid(o, c->path[i])) {
+			c->captured = i;
 			continue; /* lands in the capture layer (capture.h) */
+		}
 		const char *guard;
 		if (!dec->allow && o->audited && c->op[i] == OP_WRITE && !policy_path_guarded(o->policy, host, &guard))
 			continue; /* Landlock refuses it, and its record reports it */
@@ -933,6 +941,25 @@ static void observer_forget(struct observer_core *o, const struct sysdesc *s)
 		procpath_memo_drop(&o->dirs); /* a directory's path may have moved */
 }
 
+/* A write that lands in the capture layer, told as it is made (the
+ * denials pane lists it live, op "captured"); the layer itself is read
+ * when the command ends, so only the first few are told here: an unpacker
+ * writing thousands outside would flood the session's log. */
+static void observer_tell_captured(struct observer_core *o, const struct seccomp_notif *req, const struct check *c)
+{
+	char buf[PATH_MAX], rule[64], comm[17];
+	if (o->captured_told >= OBSERVER_CAPTURED_TOLD || c->path[c->captured] == NULL)
+		return;
+	o->captured_told++;
+	const char *op = c->op[c->captured] == OP_CREATE ? "create" : "write";
+	snprintf(rule, sizeof rule, "outsideWrites: capture (%s)", op);
+	observer_comm(req, comm);
+	struct denial d = { 0 };
+	if (denial_set(&d, "captured", "capture", host_path(o, c->path[c->captured], buf, sizeof buf), rule) == 0)
+		observer_emit(o, req, comm, &d);
+	denial_clear(&d);
+}
+
 /* Most calls are allowed as written: those go on at once (Landlock
  * decides), without resolving anything. A call denied as written is
  * resolved the way the kernel will resolve it and decided again, so that
@@ -982,7 +1009,7 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = { .op = { OP_READ, OP_READ }, .root = -1 };
+	struct check c = { .op = { OP_READ, OP_READ }, .root = -1, .captured = -1 };
 	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;
@@ -1030,6 +1057,8 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 	if (denied >= 0)
 		observer_report(o, req, comm, c.path[denied] != NULL ? c.path[denied] : c.raw[denied], c.op[denied],
 				&dec);
+	else if (c.captured >= 0)
+		observer_tell_captured(o, req, &c);
 	if (seccomp_notify_respond(o->fd, o->resp) != 0)
 		o->stats.gone++;
 out:
