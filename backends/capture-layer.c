@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -259,16 +260,48 @@ int capture_discard(const char *layer)
 	return rmdir(layer);
 }
 
+/* An empty layer, gone at once under its name and removed behind the
+ * caller's back: its directories (two per overlay, and the kernel's work
+ * directories in them) took 20-27 ms to remove on ext4 here, most of a
+ * capture-mode `run -- true`, and the server's loop stood still for it
+ * each time a capture pane ended. The name goes by rename (one call); a
+ * detached grandchild, holding none of the caller's descriptors, removes
+ * the rest. A ".gone-" name is never listed (captured skips dot names). */
+static int capture_discard_soon(const char *layer)
+{
+	char gone[PATH_MAX];
+	const char *base = strrchr(layer, '/');
+	if (base == NULL ||
+	    snprintf(gone, sizeof gone, "%.*s/.gone-%s", (int)(base - layer), layer, base + 1) >= (int)sizeof gone)
+		return capture_discard(layer);
+	if (rename(layer, gone) < 0)
+		return capture_discard(layer);
+	pid_t pid = fork();
+	if (pid < 0)
+		return capture_discard(gone);
+	if (pid == 0) {
+		if (fork() == 0) {
+			setsid(); /* no terminal's ^C stops it halfway */
+			close_range(3, ~0U, 0);
+			_exit(capture_discard(gone) < 0);
+		}
+		_exit(0);
+	}
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
 int capture_layer_settle(const char *layer, struct capture_list *l)
 {
 	if (capture_list_read(layer, l) < 0) {
 		if (errno != ENOENT)
 			return -1;
 		/* no upper/: the sandbox never got as far as its overlays */
-		return capture_discard(layer);
+		return capture_discard_soon(layer);
 	}
 	if (l->n == 0)
-		capture_discard(layer);
+		capture_discard_soon(layer);
 	return 0;
 }
 

@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
+#include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -30,6 +32,9 @@
 #include "policy/ignore.h"
 #include "policy/policy.h"
 #include "policy/suggest.h"
+
+/* How many captured writes a run tells as they are made. */
+#define OBSERVER_CAPTURED_TOLD 64
 
 /* What a notified syscall does, and where its path arguments are. */
 enum kind {
@@ -239,6 +244,11 @@ struct observer_core {
 		unsigned used; /* when it was last used (tick): the least recent goes */
 	} last[LASTDIRS];
 	unsigned tick;
+	/* observer_overlaid(): the last directory looked at, and whether it
+	 * lies on an overlay (mounts cannot change inside: no mount calls) */
+	char *overlaid_dir;
+	bool overlaid;
+	unsigned captured_told; /* observer_tell_captured() */
 };
 
 static const struct sysdesc *observer_lookup(const struct observer_core *o, const struct seccomp_data *d)
@@ -325,6 +335,7 @@ struct check {
 	 * the path in that root, and a copy of the dirfd; NULL, -1: none */
 	char *in_root;
 	int root;
+	int captured; /* observer_decide(): the path that lands in the capture layer, or -1 */
 };
 
 /* Whether an openat2 resolves in its dirfd (RESOLVE_IN_ROOT). */
@@ -724,18 +735,51 @@ static bool runtime_path(const struct policy *p, const char *path, enum fs_op op
 	return (op == OP_READ || op == OP_EXEC) && launch_always_readable(path) && !proc_link_path(path);
 }
 
+/* Capture mode: whether a write at path (canonical, inside) lands in
+ * the capture layer, that is whether its directory lies on an overlay.
+ * Not every directory outside the write roots is overlaid: one with other
+ * mounts beneath it (a tmpfs under HOME) is not (capture.c), and its own
+ * entries stay read-only: such a write is refused by the kernel, and is
+ * a denial to report, not a capture. What cannot be looked at counts as
+ * overlaid: the call goes on and the kernel decides, as before. */
+static bool observer_overlaid(struct observer_core *o, const char *path)
+{
+	const char *sl = strrchr(path, '/');
+	size_t n = sl == NULL || sl == path ? 1 : (size_t)(sl - path);
+	if (o->overlaid_dir != NULL && strlen(o->overlaid_dir) == n && strncmp(o->overlaid_dir, path, n) == 0)
+		return o->overlaid;
+	char *dir = strndup(path, n);
+	int fd = dir != NULL ? procpath_open(o->root, dir, true) : -1;
+	struct statfs fs;
+	bool known = fd >= 0 && fstatfs(fd, &fs) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (!known) {
+		free(dir);
+		return true;
+	}
+	free(o->overlaid_dir);
+	o->overlaid_dir = dir;
+	o->overlaid = fs.f_type == OVERLAYFS_SUPER_MAGIC;
+	return o->overlaid;
+}
+
 /* Decides one notification: the first denied path, or none. The policy
  * speaks of host paths: /tmp inside is the session temp dir outside. */
 static int observer_decide(struct observer_core *o, struct check *c, struct decision *dec)
 {
+	c->captured = -1;
 	for (int i = 0; i < 2; i++) {
 		if (c->path[i] == NULL || runtime_path(o->policy, c->path[i], c->op[i]))
 			continue;
 		char buf[PATH_MAX];
 		const char *host = host_path(o, c->path[i], buf, sizeof buf);
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
-		if (!dec->allow && c->op[i] != OP_READ && c->op[i] != OP_EXEC && policy_path_captured(o->policy, host))
+		if (!dec->allow && c->op[i] != OP_READ && c->op[i] != OP_EXEC &&
+		    policy_path_captured(o->policy, host) && observer_overlaid(o, c->path[i])) {
+			c->captured = i;
 			continue; /* lands in the capture layer (capture.h) */
+		}
 		const char *guard;
 		if (!dec->allow && o->audited && c->op[i] == OP_WRITE && !policy_path_guarded(o->policy, host, &guard))
 			continue; /* Landlock refuses it, and its record reports it */
@@ -897,6 +941,25 @@ static void observer_forget(struct observer_core *o, const struct sysdesc *s)
 		procpath_memo_drop(&o->dirs); /* a directory's path may have moved */
 }
 
+/* A write that lands in the capture layer, told as it is made (the
+ * denials pane lists it live, op "captured"); the layer itself is read
+ * when the command ends, so only the first few are told here: an unpacker
+ * writing thousands outside would flood the session's log. */
+static void observer_tell_captured(struct observer_core *o, const struct seccomp_notif *req, const struct check *c)
+{
+	char buf[PATH_MAX], rule[64], comm[17];
+	if (o->captured_told >= OBSERVER_CAPTURED_TOLD || c->path[c->captured] == NULL)
+		return;
+	o->captured_told++;
+	const char *op = c->op[c->captured] == OP_CREATE ? "create" : "write";
+	snprintf(rule, sizeof rule, "outsideWrites: capture (%s)", op);
+	observer_comm(req, comm);
+	struct denial d = { 0 };
+	if (denial_set(&d, "captured", "capture", host_path(o, c->path[c->captured], buf, sizeof buf), rule) == 0)
+		observer_emit(o, req, comm, &d);
+	denial_clear(&d);
+}
+
 /* Most calls are allowed as written: those go on at once (Landlock
  * decides), without resolving anything. A call denied as written is
  * resolved the way the kernel will resolve it and decided again, so that
@@ -946,7 +1009,7 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = { .op = { OP_READ, OP_READ }, .root = -1 };
+	struct check c = { .op = { OP_READ, OP_READ }, .root = -1, .captured = -1 };
 	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;
@@ -994,6 +1057,8 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 	if (denied >= 0)
 		observer_report(o, req, comm, c.path[denied] != NULL ? c.path[denied] : c.raw[denied], c.op[denied],
 				&dec);
+	else if (c.captured >= 0)
+		observer_tell_captured(o, req, &c);
 	if (seccomp_notify_respond(o->fd, o->resp) != 0)
 		o->stats.gone++;
 out:
@@ -1062,6 +1127,7 @@ void observer_core_free(struct observer_core *o)
 		close(o->root);
 	procpath_memo_drop(&o->dirs);
 	observer_forget(o, NULL);
+	free(o->overlaid_dir);
 	segs_free(&o->protect);
 	segs_free(&o->deny);
 	segs_free(&o->ignore);

@@ -124,9 +124,23 @@ static void sink_offer(struct pane *p, const struct denial *d, bool by_request)
 	}
 }
 
+/* A write the capture layer took, as it was made: listed, counted in the
+ * title, no prompt (nothing was refused). The layer's whole content is
+ * read when the command ends (pane_captured). */
+static void sink_captured_live(struct pane *p, struct denial *d)
+{
+	sink_emit(p, d);
+	p->captured++;
+	server_redraw(p->srv, false);
+}
+
 void denial_sink_pane(struct denial *d, void *arg)
 {
 	struct pane *p = arg;
+	if (strcmp(d->op, "captured") == 0) {
+		sink_captured_live(p, d);
+		return;
+	}
 	if (strcmp(d->layer, "proxy") == 0) {
 		char line[4400];
 		proxy_denial_format(d, line, sizeof line);
@@ -186,10 +200,23 @@ void denial_sink_reoffer(struct pane *p, int status)
 		}
 }
 
+/* Whether the pane's write to path was told already, as it was made. */
+static bool sink_captured_told(struct pane *p, const char *path)
+{
+	const struct denials *l = escalate_denials(p->srv);
+	for (size_t i = 0; l != NULL && i < l->n; i++)
+		if (l->v[i].pane == p->id && strcmp(l->v[i].op, "captured") == 0 && l->v[i].target != NULL &&
+		    strcmp(l->v[i].target, path) == 0)
+			return true;
+	return false;
+}
+
 void escalate_captured(struct pane *p, const char *path, const char *op)
 {
 	struct denial d = { 0 };
 	char rule[64];
+	if (sink_captured_told(p, path))
+		return;
 	snprintf(rule, sizeof rule, "outsideWrites: capture (%s)", op);
 	if (denial_set(&d, "captured", "capture", path, rule) == 0)
 		sink_emit(p, &d);

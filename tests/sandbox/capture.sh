@@ -97,6 +97,12 @@ m"
 	list=$("$SANDMUX" captured --layer "$(layer_of "$rep")" list 2>&1)
 	contains "capture: both are listed" "$list" "write   $hd/mnt/f"
 	"$SANDMUX" captured --layer "$(layer_of "$rep")" discard >/dev/null
+	# HOME itself is not overlaid (a mount lies beneath it): a new name
+	# directly in it is refused, and reported as a denial, not lost
+	out=$(sbx --config "$cfg" --report "$rep" -- sh -c "mkdir $hd/newdir" 2>&1)
+	refuse "capture: a new name beside the mount is not made on the host" test -e "$hd/newdir"
+	contains "capture: a new name beside the mount is reported as a denial" "$(tr -d ' \t\n' <"$rep")" \
+		"\"op\":\"create\",\"target\":\"$hd/newdir\""
 	# a workspace that is a mount of its own: its writes reach the host
 	(cd "$hd/mnt" && "$SANDMUX" run --config "$cfg" -- sh -c 'echo w > inws2') >/dev/null 2>&1
 	same "capture: a workspace that is a mount is written on the host" "$(cat "$hd/mnt/inws2" 2>&1)" "w"
