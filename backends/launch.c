@@ -520,14 +520,22 @@ void launch_cleanup(struct launch *l)
 }
 
 /* Right after the clone, while the sandboxed child maps its ids: what it
- * needs only from its mounts on (the agents' state shadows, the caller's
- * after_clone: the limits' cgroups), then 'M' with the limits, which the
- * child waits for before its mounts. */
+ * needs only from its mounts on (the protected directories' stand-ins,
+ * the agents' state shadows, the caller's after_clone: the limits'
+ * cgroups), then 'M' with the limits, which the child waits for before
+ * its mounts. */
 static int launch_go(struct launch *l, int chan)
 {
 	struct limits_wire w = { 0 }; /* on the stack: the paths whole only for the send */
 	if (!l->policy->sandboxed)
 		return 0;
+	/* With the observer, a protected directory missing at launch is
+	 * refused when created (nothing is made in the workspace); without
+	 * it, only a covered stand-in keeps it from being made: a mkdir on
+	 * the workspace's file system each, made while the child makes its
+	 * first steps rather than before the clone. */
+	if (!l->want_notify)
+		ns_precreate(l->policy, l->made, (int)(sizeof l->made / sizeof l->made[0]));
 	if (shadow_prepare(l->policy, l->err, sizeof l->err) < 0)
 		return -1;
 	if (l->after_clone != NULL)
@@ -675,11 +683,6 @@ int launch_start(struct launch *l)
 		snprintf(l->err, sizeof l->err, "launch: no policy or no command");
 		return -1;
 	}
-	/* With the observer, a protected directory missing at launch is
-	 * refused when created (nothing is made in the workspace); without
-	 * it, only a covered stand-in keeps it from being made. */
-	if (p->sandboxed && !l->want_notify)
-		ns_precreate(p, l->made, (int)(sizeof l->made / sizeof l->made[0]));
 	char **env = launch_env(l);
 	if (env == NULL) {
 		snprintf(l->err, sizeof l->err, "environment: out of memory");
