@@ -39,10 +39,11 @@ __attribute__((always_inline)) static inline int init_status(int st)
 }
 
 /* Init keeps none of the command's terminal or stdio: a pipe reader
- * outside must see end of file when the command's side is gone. */
+ * outside must see end of file when the command's side is gone. Its
+ * /dev/null was opened before the filters (launch.c). */
 static void init_drop_stdio(const struct sbx *s)
 {
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int null = s->devnull;
 	for (int fd = 0; fd < 3; fd++)
 		if (null >= 0)
 			dup2(null, fd);

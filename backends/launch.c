@@ -425,6 +425,9 @@ static int launch_layers(struct sbx *s)
 		return sbx_failx(s, "seccomp", "no filter from the parent");
 	if (seccomp_apply(s) < 0)
 		return -1;
+	/* init's stdio-to-be, before the observer's filter would make its
+	 * open a round trip to the host (init.c init_drop_stdio) */
+	s->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (launch_pass_fds(s) < 0)
 		return -1;
 	/* both loaded: one allocation, at deny's (chan_recv_filters) */

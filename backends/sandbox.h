@@ -64,6 +64,7 @@ struct sbx {
 	/* The deny list and the observer's filter (len 0 when no observer). */
 	struct seccomp_prog deny, notify;
 	int listener; /* the observer's listener, until the parent took it; -1 */
+	int devnull;  /* init's stdio once the command runs, opened before the observer's filter; -1 */
 };
 
 /* Formats "STEP: WHAT: strerror(errno)" into s->err; returns -1. */
