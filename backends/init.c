@@ -452,6 +452,15 @@ int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 		close(sfd);
 		exec_cmd(s);
 	}
+	/* Forked before the parent's answer about the observer's listener,
+	 * so that the fork overlaps the parent's taking it: the command waits
+	 * for an answer of its own before its execve (launch.c launch_exec),
+	 * and is ended here when the parent could not take it. */
+	if (launch_listener_taken(s) < 0) {
+		kill(cmd, SIGKILL);
+		chan_send_err(s->chan, s->err, NULL);
+		return 127;
+	}
 	close(s->chan);
 	init_drop_stdio(s);
 	init_hide();

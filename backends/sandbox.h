@@ -158,5 +158,8 @@ int caps_drop(struct sbx *);
  * reaps orphans, forwards SIGTERM/SIGHUP/SIGINT, and returns the exit
  * status init should exit with (128+N for signal N). */
 int init_run(struct sbx *, void (*exec_cmd)(struct sbx *));
+/* launch.c: the parent's answer once it took the observer's listener (0
+ * without an observer); -1 with s->err when it could not. */
+int launch_listener_taken(struct sbx *);
 
 #endif
