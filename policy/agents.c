@@ -206,10 +206,10 @@ static bool in_path(const char *name, const struct path_dirs *pd)
 	return false;
 }
 
+/* Its state in HOME first: one lstat() or a few, where $PATH takes one
+ * lookup per directory. */
 static bool agent_present(const struct policy *p, const struct policy_agent *ag, const struct path_dirs *pd)
 {
-	if (in_path(ag->name, pd))
-		return true;
 	for (size_t i = 0; i < ag->paths.n; i++) {
 		bool dir;
 		struct stat st;
@@ -219,7 +219,7 @@ static bool agent_present(const struct policy *p, const struct policy_agent *ag,
 		if (there)
 			return true;
 	}
-	return false;
+	return in_path(ag->name, pd);
 }
 
 /* The shadowed paths of one agent: directories always (the launcher
