@@ -39,10 +39,11 @@ __attribute__((always_inline)) static inline int init_status(int st)
 }
 
 /* Init keeps none of the command's terminal or stdio: a pipe reader
- * outside must see end of file when the command's side is gone. */
+ * outside must see end of file when the command's side is gone. Its
+ * /dev/null was opened before the filters (launch.c). */
 static void init_drop_stdio(const struct sbx *s)
 {
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int null = s->devnull;
 	for (int fd = 0; fd < 3; fd++)
 		if (null >= 0)
 			dup2(null, fd);
@@ -450,6 +451,15 @@ int init_run(struct sbx *s, void (*exec_cmd)(struct sbx *))
 	if (cmd == 0) {
 		close(sfd);
 		exec_cmd(s);
+	}
+	/* Forked before the parent's answer about the observer's listener,
+	 * so that the fork overlaps the parent's taking it: the command waits
+	 * for an answer of its own before its execve (launch.c launch_exec),
+	 * and is ended here when the parent could not take it. */
+	if (launch_listener_taken(s) < 0) {
+		kill(cmd, SIGKILL);
+		chan_send_err(s->chan, s->err, NULL);
+		return 127;
 	}
 	close(s->chan);
 	init_drop_stdio(s);

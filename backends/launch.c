@@ -193,7 +193,11 @@ static void launch_exec(struct sbx *s)
 		chan_send_err(s->chan, what, strerror(errno));
 		_exit(127);
 	}
-	environ = s->envp; /* execvp looks up argv[0] in the command's own PATH */
+	/* The parent answers twice once it took the observer's listener: init
+	 * reads one (init.c), the command the other, and only then execs. */
+	if (launch_listener_taken(s) < 0)
+		_exit(127); /* init says why */
+	environ = s->envp;  /* execvp looks up argv[0] in the command's own PATH */
 	launch_pass(l);
 	launch_exec_found(l->argv);
 	execvp(l->argv[0], l->argv);
@@ -300,8 +304,9 @@ static int launch_inner_pty(struct sbx *s)
 
 /* The observer's listener, last: from here on every sendmsg() waits for
  * the observer, so the fd goes by number and the parent takes it. The
- * child drops its capabilities meanwhile: launch_listener_taken() waits
- * for the parent's answer before anything of the command runs. */
+ * child drops its capabilities and init forks the command meanwhile:
+ * launch_listener_taken() waits for the parent's answer before the
+ * command's execve, which is a notified call, can be let through. */
 static int launch_pass_listener(struct sbx *s)
 {
 	if (s->notify.len == 0)
@@ -314,8 +319,9 @@ static int launch_pass_listener(struct sbx *s)
 	return 0;
 }
 
-/* The parent's answer to the listener: kept open until it was taken. */
-static int launch_listener_taken(struct sbx *s)
+/* The parent's answer to the listener: kept open until it was taken.
+ * Init waits for it once the command is forked (init.c). */
+int launch_listener_taken(struct sbx *s)
 {
 	if (s->listener < 0)
 		return 0;
@@ -425,6 +431,9 @@ static int launch_layers(struct sbx *s)
 		return sbx_failx(s, "seccomp", "no filter from the parent");
 	if (seccomp_apply(s) < 0)
 		return -1;
+	/* init's stdio-to-be, before the observer's filter would make its
+	 * open a round trip to the host (init.c init_drop_stdio) */
+	s->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (launch_pass_fds(s) < 0)
 		return -1;
 	/* both loaded: one allocation, at deny's (chan_recv_filters) */
@@ -432,7 +441,7 @@ static int launch_layers(struct sbx *s)
 	s->notify = (struct seccomp_prog){ 0 };
 	if (caps_drop(s) < 0)
 		return -1;
-	return launch_listener_taken(s);
+	return 0;
 }
 
 static void launch_child(struct sbx *s)
@@ -460,10 +469,12 @@ static int launch_take_listener(struct launch *l, int chan, int num)
 		snprintf(l->err, sizeof l->err, "observer: take the listener from the sandbox: pidfd_getfd: %s%s",
 			 strerror(errno), errno == EPERM ? " (ptrace restricted: kernel.yama.ptrace_scope?)" : "");
 		chan_reply(chan, 'X');
+		chan_reply(chan, 'X');
 		return -1;
 	}
 	l->notify_fd = fd;
-	return chan_reply(chan, 'A');
+	/* one answer for init, one for the command it forked meanwhile */
+	return chan_reply(chan, 'A') == 0 && chan_reply(chan, 'A') == 0 ? 0 : -1;
 }
 
 /* Reads the child's messages until end of file (the command's execve
@@ -520,14 +531,22 @@ void launch_cleanup(struct launch *l)
 }
 
 /* Right after the clone, while the sandboxed child maps its ids: what it
- * needs only from its mounts on (the agents' state shadows, the caller's
- * after_clone: the limits' cgroups), then 'M' with the limits, which the
- * child waits for before its mounts. */
+ * needs only from its mounts on (the protected directories' stand-ins,
+ * the agents' state shadows, the caller's after_clone: the limits'
+ * cgroups), then 'M' with the limits, which the child waits for before
+ * its mounts. */
 static int launch_go(struct launch *l, int chan)
 {
 	struct limits_wire w = { 0 }; /* on the stack: the paths whole only for the send */
 	if (!l->policy->sandboxed)
 		return 0;
+	/* With the observer, a protected directory missing at launch is
+	 * refused when created (nothing is made in the workspace); without
+	 * it, only a covered stand-in keeps it from being made: a mkdir on
+	 * the workspace's file system each, made while the child makes its
+	 * first steps rather than before the clone. */
+	if (!l->want_notify)
+		ns_precreate(l->policy, l->made, (int)(sizeof l->made / sizeof l->made[0]));
 	if (shadow_prepare(l->policy, l->err, sizeof l->err) < 0)
 		return -1;
 	if (l->after_clone != NULL)
@@ -665,7 +684,8 @@ int launch_start(struct launch *l)
 			 .tty = l->tty,
 			 .pty_master = -1,
 			 .status_w = -1,
-			 .listener = -1 };
+			 .listener = -1,
+			 .devnull = -1 };
 	int sv[2];
 	unsigned long flags = SIGCHLD;
 	l->err[0] = '\0';
@@ -675,11 +695,6 @@ int launch_start(struct launch *l)
 		snprintf(l->err, sizeof l->err, "launch: no policy or no command");
 		return -1;
 	}
-	/* With the observer, a protected directory missing at launch is
-	 * refused when created (nothing is made in the workspace); without
-	 * it, only a covered stand-in keeps it from being made. */
-	if (p->sandboxed && !l->want_notify)
-		ns_precreate(p, l->made, (int)(sizeof l->made / sizeof l->made[0]));
 	char **env = launch_env(l);
 	if (env == NULL) {
 		snprintf(l->err, sizeof l->err, "environment: out of memory");

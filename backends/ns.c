@@ -127,10 +127,10 @@ static int ns_cmp(const void *a, const void *b)
  * no rule for one name inside a writable directory. The observer refuses
  * such a creation (policy_decide_path), so nothing is made in the
  * workspace when it runs. Without the observer (`run --no-observer`) an
- * empty one is made (by the parent, before the clone), when its parent
- * exists, lies in the workspace and the sandbox could write there, and it
- * is covered like the others; launch_cleanup() removes it again if still
- * empty. Returns how many were made. */
+ * empty one is made (by the parent, after the clone, before the child's
+ * mounts), when its parent exists, lies in the workspace and the sandbox
+ * could write there, and it is covered like the others; launch_cleanup()
+ * removes it again if still empty. Returns how many were made. */
 int ns_precreate(const struct policy *p, char **made, int max)
 {
 	int nmade = 0;

@@ -64,6 +64,7 @@ struct sbx {
 	/* The deny list and the observer's filter (len 0 when no observer). */
 	struct seccomp_prog deny, notify;
 	int listener; /* the observer's listener, until the parent took it; -1 */
+	int devnull;  /* init's stdio once the command runs, opened before the observer's filter; -1 */
 };
 
 /* Formats "STEP: WHAT: strerror(errno)" into s->err; returns -1. */
@@ -157,5 +158,8 @@ int caps_drop(struct sbx *);
  * reaps orphans, forwards SIGTERM/SIGHUP/SIGINT, and returns the exit
  * status init should exit with (128+N for signal N). */
 int init_run(struct sbx *, void (*exec_cmd)(struct sbx *));
+/* launch.c: the parent's answer once it took the observer's listener (0
+ * without an observer); -1 with s->err when it could not. */
+int launch_listener_taken(struct sbx *);
 
 #endif
