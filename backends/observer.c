@@ -228,7 +228,7 @@ struct observer_core {
 	struct observer_stats stats;
 	struct hintfd_rate hints;          /* denialHints (backends/hintfd.h) */
 	struct segs protect, deny, ignore; /* the policy's lists' last segments (path_may_match) */
-	struct procpath_memo dirs;         /* the last dirfd a call named a path through */
+	struct procpath_memo dirs;         /* the last dirfds calls named a path through */
 	/* observer_recall(): the last directories creations were resolved
 	 * in (an unpacker goes back to a parent after each subdirectory) */
 	struct lastdir {
@@ -320,6 +320,7 @@ struct check {
 	bool carry[2];      /* a name a rename moves or a link makes: what is below it moves too */
 	dev_t dir_dev;      /* the first path's directory, as refine_checks() found it; */
 	ino_t dir_ino;      /* 0: not found */
+	int via;            /* the memo's slot the first path was joined to (procpath.h); -1: none */
 	/* openat2 with RESOLVE_IN_ROOT: the kernel resolves the path with
 	 * the dirfd as "/" (absolute paths and symlinks, ".." stop there):
 	 * the path in that root, and a copy of the dirfd; NULL, -1: none */
@@ -420,6 +421,8 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 			o->stats.unreadable += path[i] >= 0 && errno == EPERM;
 			continue;
 		}
+		if (i == 0)
+			c->via = o->dirs.via;
 		c->raw[i] = strdup(abs);
 		c->path[i] = c->raw[i] ? path_normalize(abs) : NULL;
 		/* a hard link names the file anew, readable under that name:
@@ -857,6 +860,27 @@ static bool observer_recall(struct observer_core *o, const struct sysdesc *s, st
 	return observer_decide(o, c, dec) < 0;
 }
 
+/* A creation allowed as written (recall_dir's kind) whose directory,
+ * walked now the way the kernel will walk it, meets no symlink: the
+ * path as written, normalised, is where it lands, so it is decided
+ * without resolving or remembering anything. A path joined to a dirfd
+ * the memo holds (kcmp said it is the same open file) is walked from our
+ * copy of it, beneath it: a name right in it needs no walk at all.
+ * Otherwise the directory as written is walked from the root. A
+ * symlink on the way (made by this sandbox, another one or the host)
+ * fails the walk: then it is resolved as before. */
+static bool observer_plain(struct observer_core *o, const struct sysdesc *s, const struct check *c)
+{
+	size_t n = c->path[0] != NULL ? recall_dir(o, s, c) : 0;
+	if (n == 0)
+		return false;
+	const struct procpath_dirfd *d = c->via >= 0 ? &o->dirs.v[c->via] : NULL;
+	if (d != NULL && d->ours >= 0 && n >= d->len && memcmp(c->raw[0], d->path, d->len) == 0 &&
+	    (n == d->len || c->raw[0][d->len] == '/'))
+		return n == d->len || procpath_plain_dir(d->ours, c->raw[0] + d->len + 1, n - d->len - 1, false);
+	return procpath_plain_dir(o->root, c->raw[0], n, true);
+}
+
 /* After a creation resolved and allowed: its directory, both ways. */
 static void observer_remember(struct observer_core *o, const struct sysdesc *s, const struct check *c)
 {
@@ -946,7 +970,7 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = { .op = { OP_READ, OP_READ }, .root = -1 };
+	struct check c = { .op = { OP_READ, OP_READ }, .root = -1, .via = -1 };
 	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;
@@ -961,7 +985,7 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 		plan_checks(o, req, s, &c);
 		int as_written = observer_decide(o, &c, &dec);
 		if ((as_written >= 0 || observer_resolve_anyway(o, &c)) &&
-		    !observer_recall(o, s, &c, &dec, as_written < 0)) {
+		    !(as_written < 0 && observer_plain(o, s, &c)) && !observer_recall(o, s, &c, &dec, as_written < 0)) {
 			refine_checks(o, s, &c);
 			denied = observer_decide(o, &c, &dec);
 			if (denied < 0)
@@ -1060,7 +1084,7 @@ void observer_core_free(struct observer_core *o)
 		seccomp_notify_free(o->req, o->resp);
 	if (o->root >= 0)
 		close(o->root);
-	procpath_memo_drop(&o->dirs);
+	procpath_memo_free(&o->dirs);
 	observer_forget(o, NULL);
 	segs_free(&o->protect);
 	segs_free(&o->deny);
