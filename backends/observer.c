@@ -203,6 +203,7 @@ struct segs {
 	struct seg {
 		char *text;
 		enum { SEG_PLAIN, SEG_SUFFIX, SEG_GLOB } kind; /* SEG_SUFFIX: "*" and a plain tail */
+		size_t len;                                    /* of the plain name or tail */
 	} * v;
 };
 
@@ -628,7 +629,9 @@ static int segs_init(struct segs *sg, const struct rules *r)
 			continue;
 		if ((sg->v[sg->n].text = strdup(seg)) == NULL)
 			return -1;
-		sg->v[sg->n++].kind = seg_kind(seg);
+		sg->v[sg->n].kind = seg_kind(seg);
+		sg->v[sg->n].len = strlen(seg) - (sg->v[sg->n].kind == SEG_SUFFIX);
+		sg->n++;
 	}
 	return 0;
 }
@@ -651,11 +654,11 @@ static bool segment_matches(const struct segs *sg, const char *name, size_t n)
 		size_t k;
 		switch (sg->v[i].kind) {
 		case SEG_PLAIN:
-			if (strcmp(g, name) == 0)
+			if (n == sg->v[i].len && memcmp(g, name, n) == 0)
 				return true;
 			break;
 		case SEG_SUFFIX:
-			k = strlen(g + 1);
+			k = sg->v[i].len;
 			if (n >= k && memcmp(name + n - k, g + 1, k) == 0)
 				return true;
 			break;
@@ -877,8 +880,9 @@ static bool observer_plain(struct observer_core *o, const struct sysdesc *s, con
 	const struct procpath_dirfd *d = c->via >= 0 ? &o->dirs.v[c->via] : NULL;
 	if (d != NULL && d->ours >= 0 && n >= d->len && memcmp(c->raw[0], d->path, d->len) == 0 &&
 	    (n == d->len || c->raw[0][d->len] == '/'))
-		return n == d->len || procpath_plain_dir(d->ours, c->raw[0] + d->len + 1, n - d->len - 1, false);
-	return procpath_plain_dir(o->root, c->raw[0], n, true);
+		return n == d->len ||
+		       procpath_plain_dir(&o->dirs, d->ours, c->raw[0] + d->len + 1, n - d->len - 1, false);
+	return procpath_plain_dir(&o->dirs, o->root, c->raw[0], n, true);
 }
 
 /* After a creation resolved and allowed: its directory, both ways. */

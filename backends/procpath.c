@@ -169,9 +169,33 @@ void procpath_memo_drop(struct procpath_memo *m)
 	m->via = -1;
 }
 
+/* Closes the spent fds: sorted, each run of consecutive numbers (all of
+ * them ours, none closed yet) in one close_range(). */
+static void memo_close_spent(struct procpath_memo *m)
+{
+	int *v = m->spent, n = m->nspent;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			int t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	for (int i = 0; i < n;) {
+		int j = i;
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		if (syscall(SYS_close_range, (unsigned)v[i], (unsigned)v[j], 0) != 0)
+			for (int k = i; k <= j; k++)
+				close(v[k]);
+		i = j + 1;
+	}
+	m->nspent = 0;
+}
+
 void procpath_memo_free(struct procpath_memo *m)
 {
 	procpath_memo_drop(m);
+	memo_close_spent(m);
 	if (m->pidfd >= 0)
 		close(m->pidfd);
 	m->pidfd = -1;
@@ -235,7 +259,7 @@ static int memo_slot(struct procpath_memo *m, pid_t pid, int dirfd)
 	return memo_fill(m, i, pid, dirfd) == 0 ? i : -1;
 }
 
-bool procpath_plain_dir(int fd, const char *dir, size_t n, bool in_root)
+bool procpath_plain_dir(struct procpath_memo *m, int fd, const char *dir, size_t n, bool in_root)
 {
 	char buf[PATH_MAX];
 	if (n == 0 || n >= sizeof buf)
@@ -249,7 +273,9 @@ bool procpath_plain_dir(int fd, const char *dir, size_t n, bool in_root)
 	int d = (int)syscall(SYS_openat2, fd, buf, &how, sizeof how);
 	if (d < 0)
 		return false;
-	close(d);
+	m->spent[m->nspent++] = d;
+	if (m->nspent == PROCPATH_SPENT)
+		memo_close_spent(m);
 	return true;
 }
 

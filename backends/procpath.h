@@ -32,6 +32,7 @@ int procpath_take_fd(pid_t tid, int fd);
  * sees. Several at once: rm -rf goes back to a parent's fd after each
  * subdirectory's. */
 #define PROCPATH_MEMOS 4
+#define PROCPATH_SPENT 16
 struct procpath_memo {
 	pid_t self;
 	pid_t pidfd_tid; /* whose pidfd is kept (the fds are taken from it) */
@@ -47,11 +48,15 @@ struct procpath_memo {
 	} v[PROCPATH_MEMOS];
 	/* the slot the last procpath_absolute() joined its path to; -1: none */
 	int via;
+	/* fds procpath_plain_dir() is done with, closed together: one
+	 * close_range() for each run of consecutive numbers */
+	int spent[PROCPATH_SPENT];
+	int nspent;
 };
 void procpath_memo_init(struct procpath_memo *);
 /* Forgets the directories (closes the copies); keeps the pidfd. */
 void procpath_memo_drop(struct procpath_memo *);
-/* Forgets everything, the pidfd too. */
+/* Forgets everything, the pidfd too, and closes the spent fds. */
 void procpath_memo_free(struct procpath_memo *);
 /* Whether the directory dir (n bytes) names, walked from fd the way the
  * process's own walk goes, meets no symlink on the way: then the
@@ -61,8 +66,8 @@ void procpath_memo_free(struct procpath_memo *);
  * the dirfd the process names dir relative to (the memo's ours), and
  * the walk must stay beneath it (".." above it: false). The mounts are
  * those of the process's namespace (fd's). False also when dir does not
- * lead to a directory. */
-bool procpath_plain_dir(int fd, const char *dir, size_t n, bool in_root);
+ * lead to a directory. The fd the walk opened is closed later (memo). */
+bool procpath_plain_dir(struct procpath_memo *, int fd, const char *dir, size_t n, bool in_root);
 
 /* The path string at addr made absolute against dirfd (AT_FDCWD: the
  * cwd) as pid sees them; not resolved or normalised. memo: NULL, or
