@@ -287,6 +287,8 @@ static bool follows(const struct sysdesc *s, uint64_t flags)
 		return !(flags & AT_SYMLINK_NOFOLLOW) && strcmp(s->name, "lchown") != 0;
 	case K_LINK:
 		return (flags & AT_SYMLINK_FOLLOW) != 0; /* linkat("/proc/self/fd/N", ..) */
+	case K_CREATE:
+		return strcmp(s->name, "creat") == 0; /* open's O_CREAT | O_TRUNC, no O_EXCL */
 	default:
 		return false;
 	}
@@ -781,26 +783,37 @@ static void lastdir_clear(struct lastdir *l)
 	l->used = 0;
 }
 
-/* The directory part of a creation the last directory resolved may
- * stand for: one made by name, the name not followed (O_EXCL, mkdir,
- * mknod), with no component a protected, denied or ignored glob could
- * match. Such a name is refused only where a symlink in its directory
- * leads into a protected directory missing at launch (one present is a
- * read-only mount), which nothing inside can make (its name is refused).
- * Returns the length of the directory part, or 0. */
-static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s, const struct check *c)
+/* The directory part of a creation made by name (O_CREAT, mkdir,
+ * mknod): its length, or 0 (another call, or no directory part). Not
+ * with ignore files (what they match may depend on more than the
+ * path). */
+static size_t create_dir(const struct observer_core *o, const struct sysdesc *s, const struct check *c)
 {
 	const struct policy *p = o->policy;
 	if ((s->kind != K_OPEN && s->kind != K_OPENAT2 && s->kind != K_CREATE) || c->raw[0] == NULL ||
-	    c->in_root != NULL || c->raw[1] != NULL || c->follow || c->op[0] != OP_CREATE || ignore_active(&p->ignore))
+	    c->in_root != NULL || c->raw[1] != NULL || c->op[0] != OP_CREATE || ignore_active(&p->ignore))
 		return 0;
 	const char *sl = strrchr(c->raw[0], '/');
 	if (sl == NULL || sl == c->raw[0] || sl[1] == '\0' || strcmp(sl + 1, ".") == 0 || strcmp(sl + 1, "..") == 0 ||
 	    sl - c->raw[0] >= PATH_MAX)
 		return 0;
-	if (path_may_match(&o->protect, c->raw[0]) || path_may_match(&o->deny, c->raw[0]))
-		return 0;
 	return (size_t)(sl - c->raw[0]);
+}
+
+/* The directory part of a creation the last directory resolved may
+ * stand for: create_dir()'s, the name not followed (O_EXCL, mkdir,
+ * mknod), with no component a protected, denied or
+ * ignored glob could match. Such a name is refused only where a
+ * symlink in its directory leads into a protected directory missing at
+ * launch (one present is a read-only mount), which nothing inside can
+ * make (its name is refused). Returns the length of the directory part,
+ * or 0. */
+static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s, const struct check *c)
+{
+	size_t n = c->follow ? 0 : create_dir(o, s, c);
+	if (n > 0 && (path_may_match(&o->protect, c->raw[0]) || path_may_match(&o->deny, c->raw[0])))
+		return 0;
+	return n;
 }
 
 /* The directory raw (absolute, in the process's root) leads to now:
@@ -863,26 +876,31 @@ static bool observer_recall(struct observer_core *o, const struct sysdesc *s, st
 	return observer_decide(o, c, dec) < 0;
 }
 
-/* A creation allowed as written (recall_dir's kind) whose directory,
+/* A creation allowed as written (create_dir's kind) whose directory,
  * walked now the way the kernel will walk it, meets no symlink: the
  * path as written, normalised, is where it lands, so it is decided
- * without resolving or remembering anything. A path joined to a dirfd
+ * without resolving or remembering anything: whatever globs its names
+ * could match were matched against the path it lands at. A path joined to a dirfd
  * the memo holds (kcmp said it is the same open file) is walked from our
  * copy of it, beneath it: a name right in it needs no walk at all.
  * Otherwise the directory as written is walked from the root. A
  * symlink on the way (made by this sandbox, another one or the host)
- * fails the walk: then it is resolved as before. */
+ * fails the walk: then it is resolved as before. An open that follows
+ * a final symlink (O_CREAT without O_EXCL, creat) also needs the name
+ * to be none (absent, or anything else). */
 static bool observer_plain(struct observer_core *o, const struct sysdesc *s, const struct check *c)
 {
-	size_t n = c->path[0] != NULL ? recall_dir(o, s, c) : 0;
+	size_t n = c->path[0] != NULL ? create_dir(o, s, c) : 0;
 	if (n == 0)
 		return false;
 	const struct procpath_dirfd *d = c->via >= 0 ? &o->dirs.v[c->via] : NULL;
+	const char *name = c->follow ? c->raw[0] + n + 1 : NULL; /* a symlink there would be followed */
 	if (d != NULL && d->ours >= 0 && n >= d->len && memcmp(c->raw[0], d->path, d->len) == 0 &&
 	    (n == d->len || c->raw[0][d->len] == '/'))
-		return n == d->len ||
-		       procpath_plain_dir(&o->dirs, d->ours, c->raw[0] + d->len + 1, n - d->len - 1, false);
-	return procpath_plain_dir(&o->dirs, o->root, c->raw[0], n, true);
+		return n == d->len ? procpath_plain_name(d->ours, name)
+				   : procpath_plain_dir(&o->dirs, d->ours, c->raw[0] + d->len + 1, n - d->len - 1,
+							false, name);
+	return procpath_plain_dir(&o->dirs, o->root, c->raw[0], n, true, name);
 }
 
 /* After a creation resolved and allowed: its directory, both ways. */

@@ -259,7 +259,17 @@ static int memo_slot(struct procpath_memo *m, pid_t pid, int dirfd)
 	return memo_fill(m, i, pid, dirfd) == 0 ? i : -1;
 }
 
-bool procpath_plain_dir(struct procpath_memo *m, int fd, const char *dir, size_t n, bool in_root)
+bool procpath_plain_name(int dirfd, const char *name)
+{
+	struct stat st;
+	if (name == NULL)
+		return true;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return !S_ISLNK(st.st_mode);
+	return errno == ENOENT;
+}
+
+bool procpath_plain_dir(struct procpath_memo *m, int fd, const char *dir, size_t n, bool in_root, const char *name)
 {
 	char buf[PATH_MAX];
 	if (n == 0 || n >= sizeof buf)
@@ -273,10 +283,11 @@ bool procpath_plain_dir(struct procpath_memo *m, int fd, const char *dir, size_t
 	int d = (int)syscall(SYS_openat2, fd, buf, &how, sizeof how);
 	if (d < 0)
 		return false;
+	bool plain = procpath_plain_name(d, name);
 	m->spent[m->nspent++] = d;
 	if (m->nspent == PROCPATH_SPENT)
 		memo_close_spent(m);
-	return true;
+	return plain;
 }
 
 /* base + "/" + path into out, as snprintf would (0, or -1 too long),

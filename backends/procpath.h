@@ -66,8 +66,13 @@ void procpath_memo_free(struct procpath_memo *);
  * the dirfd the process names dir relative to (the memo's ours), and
  * the walk must stay beneath it (".." above it: false). The mounts are
  * those of the process's namespace (fd's). False also when dir does not
- * lead to a directory. The fd the walk opened is closed later (memo). */
-bool procpath_plain_dir(struct procpath_memo *, int fd, const char *dir, size_t n, bool in_root);
+ * lead to a directory. name: NULL, or a name in that directory that
+ * must be no symlink (procpath_plain_name). The fd the walk opened is
+ * closed later (memo). */
+bool procpath_plain_dir(struct procpath_memo *, int fd, const char *dir, size_t n, bool in_root, const char *name);
+/* Whether name in the directory dirfd is no symlink (absent, or any
+ * other file); name NULL: true. */
+bool procpath_plain_name(int dirfd, const char *name);
 
 /* The path string at addr made absolute against dirfd (AT_FDCWD: the
  * cwd) as pid sees them; not resolved or normalised. memo: NULL, or

@@ -57,12 +57,22 @@ contains "a dirfd used after the swap still works" "$out" "at 2 c: ok"
 same "a remembered dirfd replaced by another directory's: nothing made in .vscode" "$(made)" ""
 contains "the creation there was refused" "$out" "at 1 t5.json: EACCES"
 
+# A creation that follows a final symlink (open's O_CREAT without
+# O_EXCL, and the creat system call) through one that dangled until
+# .vscode was made: made there by the kernel, so refused.
+rm -rf t5d
+run_swapped out ":" symlink .vscode/c1.txt l9 symlink .vscode/c2.txt l10 mkdir cd excl cd/a \
+	symlink ../.vscode/c3.txt cd/l11 touch ready wait go rawcreat l9 creat l10 creat cd/l11
+contains "the symlinks were made" "$out" "symlink ../.vscode/c3.txt cd/l11: ok"
+same "an open that follows a symlink into .vscode: nothing made there" "$(made)" ""
+contains "the creat system call through it was refused" "$out" "rawcreat l9 : EACCES"
+
 # What stays allowed: creations below a dirfd and in directories that are
 # symlinks to allowed places (resolved, then made where they lead).
-rm -rf f1 f2 f3 f4 ok okl
-mkdir ok && ln -s ok okl
-sbx_out out -- "$fsops" mkdir ok/d dir 1 . at 1 ok/d/a at 1 okl/d/b mkdirat 1 okl/e excl okl/d/c
+rm -rf f1 f2 f3 f4 ok okl l9 l10 cd
+mkdir ok && ln -s ok okl && ln -s ok/new.txt okn
+sbx_out out -- "$fsops" mkdir ok/d dir 1 . at 1 ok/d/a at 1 okl/d/b mkdirat 1 okl/e excl okl/d/c creat okn rawcreat ok/r
 contains "a creation below a dirfd" "$out" "at 1 ok/d/a: ok"
 contains "and through a symlink to an allowed place" "$out" "at 1 okl/d/b: ok"
-check "made where the symlink leads" test -f ok/d/b -a -d ok/e -a -f ok/d/c
+check "made where the symlink leads" test -f ok/d/b -a -d ok/e -a -f ok/d/c -a -f ok/new.txt -a -f ok/r
 exit $T_FAILED
