@@ -208,6 +208,7 @@ struct segs {
 	struct seg {
 		char *text;
 		enum { SEG_PLAIN, SEG_SUFFIX, SEG_GLOB } kind; /* SEG_SUFFIX: "*" and a plain tail */
+		size_t len;                                    /* of the plain name or tail */
 	} * v;
 };
 
@@ -233,7 +234,7 @@ struct observer_core {
 	struct observer_stats stats;
 	struct hintfd_rate hints;          /* denialHints (backends/hintfd.h) */
 	struct segs protect, deny, ignore; /* the policy's lists' last segments (path_may_match) */
-	struct procpath_memo dirs;         /* the last dirfd a call named a path through */
+	struct procpath_memo dirs;         /* the last dirfds calls named a path through */
 	/* observer_recall(): the last directories creations were resolved
 	 * in (an unpacker goes back to a parent after each subdirectory) */
 	struct lastdir {
@@ -296,6 +297,8 @@ static bool follows(const struct sysdesc *s, uint64_t flags)
 		return !(flags & AT_SYMLINK_NOFOLLOW) && strcmp(s->name, "lchown") != 0;
 	case K_LINK:
 		return (flags & AT_SYMLINK_FOLLOW) != 0; /* linkat("/proc/self/fd/N", ..) */
+	case K_CREATE:
+		return strcmp(s->name, "creat") == 0; /* open's O_CREAT | O_TRUNC, no O_EXCL */
 	default:
 		return false;
 	}
@@ -330,6 +333,7 @@ struct check {
 	bool carry[2];      /* a name a rename moves or a link makes: what is below it moves too */
 	dev_t dir_dev;      /* the first path's directory, as refine_checks() found it; */
 	ino_t dir_ino;      /* 0: not found */
+	int via;            /* the memo's slot the first path was joined to (procpath.h); -1: none */
 	/* openat2 with RESOLVE_IN_ROOT: the kernel resolves the path with
 	 * the dirfd as "/" (absolute paths and symlinks, ".." stop there):
 	 * the path in that root, and a copy of the dirfd; NULL, -1: none */
@@ -431,6 +435,8 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 			o->stats.unreadable += path[i] >= 0 && errno == EPERM;
 			continue;
 		}
+		if (i == 0)
+			c->via = o->dirs.via;
 		c->raw[i] = strdup(abs);
 		c->path[i] = c->raw[i] ? path_normalize(abs) : NULL;
 		/* a hard link names the file anew, readable under that name:
@@ -636,7 +642,9 @@ static int segs_init(struct segs *sg, const struct rules *r)
 			continue;
 		if ((sg->v[sg->n].text = strdup(seg)) == NULL)
 			return -1;
-		sg->v[sg->n++].kind = seg_kind(seg);
+		sg->v[sg->n].kind = seg_kind(seg);
+		sg->v[sg->n].len = strlen(seg) - (sg->v[sg->n].kind == SEG_SUFFIX);
+		sg->n++;
 	}
 	return 0;
 }
@@ -659,11 +667,11 @@ static bool segment_matches(const struct segs *sg, const char *name, size_t n)
 		size_t k;
 		switch (sg->v[i].kind) {
 		case SEG_PLAIN:
-			if (strcmp(g, name) == 0)
+			if (n == sg->v[i].len && memcmp(g, name, n) == 0)
 				return true;
 			break;
 		case SEG_SUFFIX:
-			k = strlen(g + 1);
+			k = sg->v[i].len;
 			if (n >= k && memcmp(name + n - k, g + 1, k) == 0)
 				return true;
 			break;
@@ -819,26 +827,37 @@ static void lastdir_clear(struct lastdir *l)
 	l->used = 0;
 }
 
-/* The directory part of a creation the last directory resolved may
- * stand for: one made by name, the name not followed (O_EXCL, mkdir,
- * mknod), with no component a protected, denied or ignored glob could
- * match. Such a name is refused only where a symlink in its directory
- * leads into a protected directory missing at launch (one present is a
- * read-only mount), which nothing inside can make (its name is refused).
- * Returns the length of the directory part, or 0. */
-static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s, const struct check *c)
+/* The directory part of a creation made by name (O_CREAT, mkdir,
+ * mknod): its length, or 0 (another call, or no directory part). Not
+ * with ignore files (what they match may depend on more than the
+ * path). */
+static size_t create_dir(const struct observer_core *o, const struct sysdesc *s, const struct check *c)
 {
 	const struct policy *p = o->policy;
 	if ((s->kind != K_OPEN && s->kind != K_OPENAT2 && s->kind != K_CREATE) || c->raw[0] == NULL ||
-	    c->in_root != NULL || c->raw[1] != NULL || c->follow || c->op[0] != OP_CREATE || ignore_active(&p->ignore))
+	    c->in_root != NULL || c->raw[1] != NULL || c->op[0] != OP_CREATE || ignore_active(&p->ignore))
 		return 0;
 	const char *sl = strrchr(c->raw[0], '/');
 	if (sl == NULL || sl == c->raw[0] || sl[1] == '\0' || strcmp(sl + 1, ".") == 0 || strcmp(sl + 1, "..") == 0 ||
 	    sl - c->raw[0] >= PATH_MAX)
 		return 0;
-	if (path_may_match(&o->protect, c->raw[0]) || path_may_match(&o->deny, c->raw[0]))
-		return 0;
 	return (size_t)(sl - c->raw[0]);
+}
+
+/* The directory part of a creation the last directory resolved may
+ * stand for: create_dir()'s, the name not followed (O_EXCL, mkdir,
+ * mknod), with no component a protected, denied or
+ * ignored glob could match. Such a name is refused only where a
+ * symlink in its directory leads into a protected directory missing at
+ * launch (one present is a read-only mount), which nothing inside can
+ * make (its name is refused). Returns the length of the directory part,
+ * or 0. */
+static size_t recall_dir(const struct observer_core *o, const struct sysdesc *s, const struct check *c)
+{
+	size_t n = c->follow ? 0 : create_dir(o, s, c);
+	if (n > 0 && (path_may_match(&o->protect, c->raw[0]) || path_may_match(&o->deny, c->raw[0])))
+		return 0;
+	return n;
 }
 
 /* The directory raw (absolute, in the process's root) leads to now:
@@ -899,6 +918,33 @@ static bool observer_recall(struct observer_core *o, const struct sysdesc *s, st
 	free(c->path[0]);
 	c->path[0] = dup;
 	return observer_decide(o, c, dec) < 0;
+}
+
+/* A creation allowed as written (create_dir's kind) whose directory,
+ * walked now the way the kernel will walk it, meets no symlink: the
+ * path as written, normalised, is where it lands, so it is decided
+ * without resolving or remembering anything: whatever globs its names
+ * could match were matched against the path it lands at. A path joined to a dirfd
+ * the memo holds (kcmp said it is the same open file) is walked from our
+ * copy of it, beneath it: a name right in it needs no walk at all.
+ * Otherwise the directory as written is walked from the root. A
+ * symlink on the way (made by this sandbox, another one or the host)
+ * fails the walk: then it is resolved as before. An open that follows
+ * a final symlink (O_CREAT without O_EXCL, creat) also needs the name
+ * to be none (absent, or anything else). */
+static bool observer_plain(struct observer_core *o, const struct sysdesc *s, const struct check *c)
+{
+	size_t n = c->path[0] != NULL ? create_dir(o, s, c) : 0;
+	if (n == 0)
+		return false;
+	const struct procpath_dirfd *d = c->via >= 0 ? &o->dirs.v[c->via] : NULL;
+	const char *name = c->follow ? c->raw[0] + n + 1 : NULL; /* a symlink there would be followed */
+	if (d != NULL && d->ours >= 0 && n >= d->len && memcmp(c->raw[0], d->path, d->len) == 0 &&
+	    (n == d->len || c->raw[0][d->len] == '/'))
+		return n == d->len ? procpath_plain_name(d->ours, name)
+				   : procpath_plain_dir(&o->dirs, d->ours, c->raw[0] + d->len + 1, n - d->len - 1,
+							false, name);
+	return procpath_plain_dir(&o->dirs, o->root, c->raw[0], n, true, name);
 }
 
 /* After a creation resolved and allowed: its directory, both ways. */
@@ -1009,7 +1055,7 @@ static void observer_connect(struct observer_core *o, const struct seccomp_notif
 static void observer_answer(struct observer_core *o, const struct seccomp_notif *req)
 {
 	const struct sysdesc *s = observer_lookup(o, &req->data);
-	struct check c = { .op = { OP_READ, OP_READ }, .root = -1, .captured = -1 };
+	struct check c = { .op = { OP_READ, OP_READ }, .root = -1, .via = -1, .captured = -1 };
 	struct decision dec = { 0 };
 	char comm[17];
 	int denied = -1;
@@ -1024,7 +1070,7 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 		plan_checks(o, req, s, &c);
 		int as_written = observer_decide(o, &c, &dec);
 		if ((as_written >= 0 || observer_resolve_anyway(o, &c)) &&
-		    !observer_recall(o, s, &c, &dec, as_written < 0)) {
+		    !(as_written < 0 && observer_plain(o, s, &c)) && !observer_recall(o, s, &c, &dec, as_written < 0)) {
 			refine_checks(o, s, &c);
 			denied = observer_decide(o, &c, &dec);
 			if (denied < 0)
@@ -1125,7 +1171,7 @@ void observer_core_free(struct observer_core *o)
 		seccomp_notify_free(o->req, o->resp);
 	if (o->root >= 0)
 		close(o->root);
-	procpath_memo_drop(&o->dirs);
+	procpath_memo_free(&o->dirs);
 	observer_forget(o, NULL);
 	free(o->overlaid_dir);
 	segs_free(&o->protect);

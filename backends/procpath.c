@@ -40,20 +40,48 @@ static pid_t tgid_of(pid_t tid)
 	return tgid;
 }
 
+/* A pidfd of thread tid: 0 with *pidfd, or -1 with errno. */
+static int pidfd_of(pid_t tid, int *pidfd)
+{
+	*pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	if (*pidfd < 0 && errno == EINVAL) {
+		pid_t tgid = tgid_of(tid);
+		*pidfd = tgid > 0 ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
+	}
+	return *pidfd < 0 ? -1 : 0;
+}
+
 int procpath_take_fd(pid_t tid, int fd)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-	if (pidfd < 0 && errno == EINVAL) {
-		pid_t tgid = tgid_of(tid);
-		pidfd = tgid > 0 ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
-	}
-	if (pidfd < 0)
+	int pidfd;
+	if (pidfd_of(tid, &pidfd) < 0)
 		return -1;
 	int s = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
 	int e = errno;
 	close(pidfd);
 	errno = e;
 	return s;
+}
+
+/* procpath_take_fd() through the memo's pidfd, kept for the next fd of
+ * the same thread (an unpacker or rm -rf takes one per directory). A
+ * pidfd names one process for life: once it is gone the kept one fails
+ * (ESRCH) and a new one is opened, so a reused pid is never mistaken
+ * for it. */
+static int memo_take_fd(struct procpath_memo *m, pid_t tid, int fd)
+{
+	if (m->pidfd >= 0 && m->pidfd_tid == tid) {
+		int s = (int)syscall(SYS_pidfd_getfd, m->pidfd, fd, 0);
+		if (s >= 0 || errno != ESRCH)
+			return s;
+	}
+	if (m->pidfd >= 0)
+		close(m->pidfd);
+	m->pidfd = -1;
+	if (pidfd_of(tid, &m->pidfd) < 0)
+		return -1;
+	m->pidfd_tid = tid;
+	return (int)syscall(SYS_pidfd_getfd, m->pidfd, fd, 0);
 }
 
 /* A string's first read: most paths are shorter, and every byte read is
@@ -115,70 +143,175 @@ static int proc_dir(pid_t pid, int dirfd, char *out, size_t size)
 	return proc_link(pid, what, out, size);
 }
 
+/* self: the process the copies belong to, the observer's own (the memo
+ * is made there, after the fork). */
 void procpath_memo_init(struct procpath_memo *m)
 {
-	*m = (struct procpath_memo){ .ours = -1, .seen_fd = -1 };
+	*m = (struct procpath_memo){ .pidfd = -1, .via = -1 };
+	for (size_t i = 0; i < PROCPATH_MEMOS; i++)
+		m->v[i] = (struct procpath_dirfd){ .ours = -1 };
 	m->self = getpid();
+}
+
+static void slot_drop(struct procpath_dirfd *d)
+{
+	if (d->ours >= 0)
+		close(d->ours);
+	free(d->path);
+	*d = (struct procpath_dirfd){ .ours = -1 };
 }
 
 void procpath_memo_drop(struct procpath_memo *m)
 {
-	if (m->ours >= 0)
-		close(m->ours);
-	m->ours = -1;
-	free(m->path);
-	m->path = NULL;
+	for (size_t i = 0; i < PROCPATH_MEMOS; i++)
+		if (m->v[i].ours >= 0)
+			slot_drop(&m->v[i]);
+	m->via = -1;
 }
 
-/* The same open file as the memo's (kcmp, Linux 3.5; ptrace rules
- * apply): a directory fd names the same directory while it is open. */
-static bool memo_hit(const struct procpath_memo *m, pid_t pid, int dirfd)
+/* Closes the spent fds: sorted, each run of consecutive numbers (all of
+ * them ours, none closed yet) in one close_range(). */
+static void memo_close_spent(struct procpath_memo *m)
 {
-	return m->ours >= 0 && m->pid == pid && m->fd == dirfd &&
-	       syscall(SYS_kcmp, m->self, pid, KCMP_FILE, m->ours, dirfd) == 0;
-}
-
-/* Remembers pid's dirfd, read from a copy of its open file (the path
- * then belongs to that file, whatever another thread does to the fd
- * meanwhile), on the second call in a row through it: a dirfd used
- * once is not worth the three calls a copy costs. */
-static int memo_fill(struct procpath_memo *m, pid_t pid, int dirfd, char *out, size_t size)
-{
-	bool again = m->seen_pid == pid && m->seen_fd == dirfd;
-	m->seen_pid = pid;
-	m->seen_fd = dirfd;
-	if (!again)
-		return proc_dir(pid, dirfd, out, size);
-	procpath_memo_drop(m);
-	char path[PATH_MAX];
-	int fd = procpath_take_fd(pid, dirfd);
-	if (fd < 0)
-		return proc_dir(pid, dirfd, out, size);
-	if (procpath_fd_path(fd, path, sizeof path) < 0 ||
-	    (strlen(path) > 10 && strcmp(path + strlen(path) - 10, " (deleted)") == 0) ||
-	    (m->path = strdup(path)) == NULL) {
-		close(fd);
-		return proc_dir(pid, dirfd, out, size);
+	int *v = m->spent, n = m->nspent;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			int t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	for (int i = 0; i < n;) {
+		int j = i;
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		if (syscall(SYS_close_range, (unsigned)v[i], (unsigned)v[j], 0) != 0)
+			for (int k = i; k <= j; k++)
+				close(v[k]);
+		i = j + 1;
 	}
-	m->ours = fd;
-	m->self = getpid(); /* the process ours belongs to, should this one have forked since init */
-	m->pid = pid;
-	m->fd = dirfd;
-	return snprintf(out, size, "%s", m->path) < (int)size ? 0 : -1;
+	m->nspent = 0;
 }
 
-/* The directory's buffers are in frames of their own, called only for a
- * relative path: an absolute one, the common case, goes on with a small
- * stack (the observer's pages of stack touched are its own). */
-static __attribute__((noinline)) int absolute_memo(struct procpath_memo *m, pid_t pid, int dirfd, const char *path,
-						   char *out, size_t size)
+void procpath_memo_free(struct procpath_memo *m)
 {
-	char base[PATH_MAX];
-	if (memo_hit(m, pid, dirfd))
-		return snprintf(out, size, "%s/%s", m->path, path) < (int)size ? 0 : -1;
-	if (memo_fill(m, pid, dirfd, base, sizeof base) < 0)
+	procpath_memo_drop(m);
+	memo_close_spent(m);
+	if (m->pidfd >= 0)
+		close(m->pidfd);
+	m->pidfd = -1;
+}
+
+/* The slot remembering pid's dirfd, or -1. */
+static int memo_find(const struct procpath_memo *m, pid_t pid, int dirfd)
+{
+	for (int i = 0; i < PROCPATH_MEMOS; i++)
+		if (m->v[i].ours >= 0 && m->v[i].pid == pid && m->v[i].fd == dirfd)
+			return i;
+	return -1;
+}
+
+/* The same open file as the slot's (kcmp, Linux 3.5; ptrace rules
+ * apply): a directory fd names the same directory while it is open. */
+static bool memo_hit(const struct procpath_memo *m, int i, pid_t pid, int dirfd)
+{
+	return syscall(SYS_kcmp, m->self, pid, KCMP_FILE, m->v[i].ours, dirfd) == 0;
+}
+
+/* Remembers pid's dirfd in slot i (its own, a free one or the least
+ * recently used), read from a copy of its open file: the path then
+ * belongs to that file, whatever another thread does to the fd
+ * meanwhile. 0, or -1 (then nothing is remembered there). Its buffer in
+ * a frame of its own: the common call (a hit) goes on with a small
+ * stack (the observer's pages of stack touched are its own). */
+static __attribute__((noinline)) int memo_fill(struct procpath_memo *m, int i, pid_t pid, int dirfd)
+{
+	struct procpath_dirfd *d = &m->v[i];
+	char path[PATH_MAX];
+	slot_drop(d);
+	int fd = memo_take_fd(m, pid, dirfd);
+	if (fd < 0)
 		return -1;
-	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
+	size_t len;
+	if (procpath_fd_path(fd, path, sizeof path) < 0 ||
+	    ((len = strlen(path)) > 10 && strcmp(path + len - 10, " (deleted)") == 0) ||
+	    (d->path = strdup(path)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	d->ours = fd;
+	d->len = len;
+	d->pid = pid;
+	d->fd = dirfd;
+	return 0;
+}
+
+static int memo_slot(struct procpath_memo *m, pid_t pid, int dirfd)
+{
+	int i = memo_find(m, pid, dirfd);
+	if (i >= 0 && memo_hit(m, i, pid, dirfd))
+		return i;
+	if (i < 0) {
+		i = 0;
+		for (int j = 1; j < PROCPATH_MEMOS && m->v[i].ours >= 0; j++)
+			if (m->v[j].ours < 0 || m->v[j].used < m->v[i].used)
+				i = j;
+	}
+	return memo_fill(m, i, pid, dirfd) == 0 ? i : -1;
+}
+
+bool procpath_plain_name(int dirfd, const char *name)
+{
+	struct stat st;
+	if (name == NULL)
+		return true;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return !S_ISLNK(st.st_mode);
+	return errno == ENOENT;
+}
+
+bool procpath_plain_dir(struct procpath_memo *m, int fd, const char *dir, size_t n, bool in_root, const char *name)
+{
+	char buf[PATH_MAX];
+	if (n == 0 || n >= sizeof buf)
+		return false;
+	memcpy(buf, dir, n);
+	buf[n] = '\0';
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = (in_root ? RESOLVE_IN_ROOT : RESOLVE_BENEATH) | RESOLVE_NO_SYMLINKS,
+	};
+	int d = (int)syscall(SYS_openat2, fd, buf, &how, sizeof how);
+	if (d < 0)
+		return false;
+	bool plain = procpath_plain_name(d, name);
+	m->spent[m->nspent++] = d;
+	if (m->nspent == PROCPATH_SPENT)
+		memo_close_spent(m);
+	return plain;
+}
+
+/* base + "/" + path into out, as snprintf would (0, or -1 too long),
+ * without its format parsing: every notified call joins one. */
+static int join(const char *base, size_t blen, const char *path, char *out, size_t size)
+{
+	size_t plen = strlen(path);
+	if (blen + 1 + plen >= size)
+		return -1;
+	memcpy(out, base, blen);
+	out[blen] = '/';
+	memcpy(out + blen + 1, path, plen + 1);
+	return 0;
+}
+
+/* A relative path against a dirfd: through the memo. */
+static int absolute_memo(struct procpath_memo *m, pid_t pid, int dirfd, const char *path, char *out, size_t size)
+{
+	int i = memo_slot(m, pid, dirfd);
+	if (i < 0)
+		return procpath_join(pid, dirfd, path, out, size);
+	m->v[i].used = ++m->tick;
+	m->via = i;
+	return join(m->v[i].path, m->v[i].len, path, out, size);
 }
 
 int procpath_absolute(struct procpath_memo *m, pid_t pid, uint64_t addr, int dirfd, char *out, size_t size)
@@ -187,6 +320,8 @@ int procpath_absolute(struct procpath_memo *m, pid_t pid, uint64_t addr, int dir
 	ssize_t n = procpath_read_mem(pid, addr, path, sizeof path, true);
 	if (n <= 0 || memchr(path, '\0', (size_t)n) == NULL)
 		return -1;
+	if (m != NULL)
+		m->via = -1;
 	if (m == NULL || path[0] == '/' || dirfd == AT_FDCWD)
 		return procpath_join(pid, dirfd, path, out, size);
 	return absolute_memo(m, pid, dirfd, path, out, size);
@@ -197,13 +332,14 @@ static __attribute__((noinline)) int join_dir(pid_t pid, int dirfd, const char *
 	char base[PATH_MAX];
 	if (proc_dir(pid, dirfd, base, sizeof base) < 0)
 		return -1;
-	return snprintf(out, size, "%s/%s", base, path) < (int)size ? 0 : -1;
+	return join(base, strlen(base), path, out, size);
 }
 
 int procpath_join(pid_t pid, int dirfd, const char *path, char *out, size_t size)
 {
+	size_t n = strlen(path);
 	if (path[0] == '/')
-		return snprintf(out, size, "%s", path) < (int)size ? 0 : -1;
+		return n < size ? (memcpy(out, path, n + 1), 0) : -1;
 	return join_dir(pid, dirfd, path, out, size);
 }
 

@@ -25,25 +25,59 @@ ssize_t procpath_write_mem(pid_t pid, uint64_t addr, const void *buf, size_t siz
  * with pidfd_getfd: ptrace rules apply. fd, or -1 with errno. */
 int procpath_take_fd(pid_t tid, int fd);
 
-/* The directory a process's dirfd names, remembered with a copy of its
- * open file: while the same open file (kcmp) is at that fd, it names the
- * same directory, and is not read through /proc again. A rename may move
- * it: the observer drops the memo on every rename it sees. */
+/* The directories a process's dirfds name, remembered with a copy of
+ * each open file: while the same open file (kcmp) is at that fd, it
+ * names the same directory, and is not read through /proc again. A
+ * rename may move it: the observer drops the memo on every rename it
+ * sees. Several at once: rm -rf goes back to a parent's fd after each
+ * subdirectory's. */
+#define PROCPATH_MEMOS 4
+#define PROCPATH_SPENT 16
 struct procpath_memo {
 	pid_t self;
-	pid_t pid, seen_pid;
-	int fd, seen_fd;
-	int ours;   /* our copy of the open file; -1: nothing remembered */
-	char *path; /* what it names */
+	pid_t pidfd_tid; /* whose pidfd is kept (the fds are taken from it) */
+	int pidfd;       /* -1: none */
+	unsigned tick;
+	struct procpath_dirfd {
+		pid_t pid;
+		int fd;
+		int ours;      /* our copy of the open file; -1: a free slot */
+		char *path;    /* what it names */
+		size_t len;    /* strlen(path) */
+		unsigned used; /* tick of its last use: the least recent goes */
+	} v[PROCPATH_MEMOS];
+	/* the slot the last procpath_absolute() joined its path to; -1: none */
+	int via;
+	/* fds procpath_plain_dir() is done with, closed together: one
+	 * close_range() for each run of consecutive numbers */
+	int spent[PROCPATH_SPENT];
+	int nspent;
 };
 void procpath_memo_init(struct procpath_memo *);
-/* Forgets (closes the copy). */
+/* Forgets the directories (closes the copies); keeps the pidfd. */
 void procpath_memo_drop(struct procpath_memo *);
+/* Forgets everything, the pidfd too, and closes the spent fds. */
+void procpath_memo_free(struct procpath_memo *);
+/* Whether the directory dir (n bytes) names, walked from fd the way the
+ * process's own walk goes, meets no symlink on the way: then the
+ * directory it reaches is dir's lexical normalisation, no resolving
+ * needed. in_root: fd is the process's root, dir absolute in it (the
+ * walk stays there, as the process's does); otherwise fd is a copy of
+ * the dirfd the process names dir relative to (the memo's ours), and
+ * the walk must stay beneath it (".." above it: false). The mounts are
+ * those of the process's namespace (fd's). False also when dir does not
+ * lead to a directory. name: NULL, or a name in that directory that
+ * must be no symlink (procpath_plain_name). The fd the walk opened is
+ * closed later (memo). */
+bool procpath_plain_dir(struct procpath_memo *, int fd, const char *dir, size_t n, bool in_root, const char *name);
+/* Whether name in the directory dirfd is no symlink (absent, or any
+ * other file); name NULL: true. */
+bool procpath_plain_name(int dirfd, const char *name);
 
 /* The path string at addr made absolute against dirfd (AT_FDCWD: the
  * cwd) as pid sees them; not resolved or normalised. memo: NULL, or
- * one that may remember dirfd. 0, or -1 when it cannot be told (bad
- * pointer, dirfd not a directory). */
+ * one that may remember dirfd (its `via` says whether it did). 0, or -1
+ * when it cannot be told (bad pointer, dirfd not a directory). */
 int procpath_absolute(struct procpath_memo *, pid_t pid, uint64_t addr, int dirfd, char *out, size_t size);
 
 /* path (a string already read) made absolute like procpath_absolute. */

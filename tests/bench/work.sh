@@ -12,7 +12,8 @@
 # BENCH_AUDIT=0 leaves it out).
 # The modes run interleaved, their order rotating; each cell is the median
 # of $RUNS rounds with the min and max, then the ratio to bubblewrap, the
-# notified calls and the observer's CPU per call (from --report).
+# notified calls and the observer's CPU per call (from --report; the
+# median, min and max over the rounds).
 # The workspace is a tmpfs (root only) and then a directory on disk.
 # Asserts nothing.
 #   SANDMUX=./sandmux sh tests/bench/work.sh
@@ -99,7 +100,7 @@ row() { # row NAME ROUNDS CMD
 	modes="bare landlock default capture"
 	[ $have_bwrap = 1 ] && modes="bare bwrap landlock default capture"
 	[ -n "$audit_old" ] && modes="$modes audit"
-	for m in $modes; do eval "t_$m=''"; done
+	for m in $modes; do eval "t_$m='' c_$m=''"; done
 	for i in $(seq 1 "$rounds"); do
 		set -- $modes
 		k=$((i % $#))
@@ -108,6 +109,10 @@ row() { # row NAME ROUNDS CMD
 		for m in $order; do
 			t=$(one "$m" "$cmd")
 			eval "t_$m=\"\$t_$m $t\""
+			case $m in default | capture | audit)
+				c=$(field "$base/report-$m.json" cpu_us_per_call)
+				[ -n "$c" ] && eval "c_$m=\"\$c_$m $c\"" ;;
+			esac
 			[ "$m" = capture ] && drop_layer
 		done
 	done
@@ -121,16 +126,16 @@ row() { # row NAME ROUNDS CMD
 		n=- cpu=-
 		case $m in default | capture | audit)
 			n=$(field "$base/report-$m.json" notified)
-			cpu=$(field "$base/report-$m.json" cpu_us_per_call)
-			[ -n "$cpu" ] && cpu=$(awk "BEGIN { printf \"%.1f\", $cpu }") ;;
+			eval "cs=\$c_$m"
+			[ -n "$cs" ] && cpu=$(stats $cs | awk '{ printf "%.1f (%.1f-%.1f)", $1, $2, $3 }') ;;
 		esac
-		printf "%-26s %-8s %-6s %-23s %7s %9s %8s\n" "$name" "$m" "$fs" "$s" "$ratio" "${n:--}" "${cpu:--}"
+		printf "%-26s %-8s %-6s %-23s %7s %9s %s\n" "$name" "$m" "$fs" "$s" "$ratio" "${n:--}" "${cpu:--}"
 	done
 }
 
 echo "real work: median min max of $RUNS rounds ($DISK_RUNS on disk, $MAKE_RUNS for make), seconds; ratio to bubblewrap;"
 echo "$(nproc) CPUs, $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-26s %-8s %-6s %-23s %7s %9s %8s\n" "workload" "mode" "fs" "median min max" "ratio" "notified" "us/call"
+printf "%-26s %-8s %-6s %-23s %7s %9s %s\n" "workload" "mode" "fs" "median min max" "ratio" "notified" "us/call median (min-max)"
 for fs in $BENCH_FS; do
 	ws="$base/ws"
 	mkdir -p "$ws"

@@ -4,6 +4,7 @@
  * list. Directory fds are kept in slots 0..9.
  *
  *   mkdir P | excl P (open O_CREAT|O_EXCL) | creat P (O_CREAT, no O_EXCL)
+ *   rawcreat P (the creat system call itself, not libc's open)
  *   fifo P (mknod) | rmdir P | unlink P | symlink TARGET P | rename A B
  *   exchange A B (renameat2 RENAME_EXCHANGE) | link A B
  *   dir N P (slot N: open P O_DIRECTORY) | dup N M (dup2 slot N's fd onto slot M's)
@@ -96,6 +97,10 @@ static int one(const char *op, const char *a, const char *b)
 		return opened(open(a, O_CREAT | O_EXCL | O_WRONLY, 0644));
 	if (strcmp(op, "creat") == 0)
 		return opened(open(a, O_CREAT | O_WRONLY, 0644));
+#ifdef SYS_creat
+	if (strcmp(op, "rawcreat") == 0)
+		return opened((int)syscall(SYS_creat, a, 0644));
+#endif
 	if (strcmp(op, "fifo") == 0)
 		return mknod(a, S_IFIFO | 0644, 0);
 	if (strcmp(op, "rmdir") == 0)
