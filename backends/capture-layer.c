@@ -265,8 +265,8 @@ int capture_discard(const char *layer)
  * directories in them) took 20-27 ms to remove on ext4 here, most of a
  * capture-mode `run -- true`, and the server's loop stood still for it
  * each time a capture pane ended. The name goes by rename (one call); a
- * detached grandchild, holding none of the caller's descriptors, removes
- * the rest. A ".gone-" name is never listed (captured skips dot names). */
+ * detached grandchild, holding none of the caller's descriptors nor its
+ * working directory, removes the rest. A ".gone-" name is never listed (captured skips dot names). */
 static int capture_discard_soon(const char *layer)
 {
 	char gone[PATH_MAX];
@@ -283,6 +283,10 @@ static int capture_discard_soon(const char *layer)
 		if (fork() == 0) {
 			setsid(); /* no terminal's ^C stops it halfway */
 			close_range(3, ~0U, 0);
+			/* nor does it hold the caller's directory: a workspace
+			 * unmounted right after the run would be busy */
+			if (chdir("/") < 0)
+				_exit(1);
 			_exit(capture_discard(gone) < 0);
 		}
 		_exit(0);
