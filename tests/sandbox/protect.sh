@@ -149,6 +149,14 @@ for obs in "" --no-observer; do
 	same "core.hooksPath ($o): the hook unchanged" "$(cat "$g/.husky/pre-commit")" "#!/bin/sh"
 	host_clean "core.hooksPath ($o)" "$g" commit -q --allow-empty -m y
 done
+# A submodule deeper than the look at nested repos goes: found through
+# .gitmodules.
+t_dir g
+repo "$g" && (cd "$g" && git -c protocol.file.allow=always submodule add -q "$up" vendor/lib/dep && git commit -qm dep) &&
+	cp "$g/vendor/lib/dep/.git" "$mark/dep.link"
+in_sbx "$g" -- sh -c "G=.git/modules/vendor/lib/dep; $MKEVIL; printf 'gitdir: ../../../evil\n' > vendor/lib/dep/.git"
+check "deep submodule: its gitlink file unchanged" cmp -s "$g/vendor/lib/dep/.git" "$mark/dep.link"
+host_clean "deep submodule" "$g"
 # A workspace with no .git in a repo: no gitlink can be made to send git
 # run in it to the sandbox's git directory.
 t_dir g

@@ -632,6 +632,11 @@ static void test_git_metadata(struct unit *u)
 	put(fx.ws, ".git/modules/a/b/HEAD", "x\n");
 	put(fx.ws, ".git/modules/a/b/modules/c/HEAD", "x\n");
 	put(fx.ws, ".git/worktrees/w/HEAD", "x\n");
+	snprintf(buf, sizeof buf, "%s/trees/wt/.git\n", ws);
+	put(fx.ws, ".git/worktrees/w/gitdir", buf);
+	put(fx.ws, "trees/wt/.git", "gitdir: ../../.git/worktrees/w\n");
+	put(fx.ws, ".gitmodules", "[submodule \"d\"]\n\tpath = third/party/d\n\turl = ../d\n");
+	put(fx.ws, "third/party/d/.git", "gitdir: ../../../.git/modules/d\n");
 	put(fx.ws, "sub/.git/HEAD", "x\n");
 	put(fx.ws, "sm/.git", "gitdir: ../.git/modules/a/b\n");
 	put(fx.ws, "pkgs/deep/.git/HEAD", "x\n");
@@ -656,8 +661,11 @@ static void test_git_metadata(struct unit *u)
 	expect(u, p, P("%s%s", ws, "/sub/.git/hooks/pre-commit"), OP_CREATE, false,
 	       "hardcoded: git metadata: sub/.git/hooks/**");
 	expect(u, p, P("%s%s", ws, "/sub/.git/index"), OP_WRITE, true, "workspace");
-	expect(u, p, P("%s%s", ws, "/pkgs/deep/.git/config"), OP_WRITE, false,
-	       "hardcoded: git metadata: pkgs/deep/.git/config");
+	/* two levels down: only a submodule (.gitmodules) or a worktree */
+	expect(u, p, P("%s%s", ws, "/pkgs/deep/.git/config"), OP_WRITE, true, "workspace");
+	expect(u, p, P("%s%s", ws, "/third/party/d/.git"), OP_WRITE, false,
+	       "hardcoded: git metadata: third/party/d/.git");
+	expect(u, p, P("%s%s", ws, "/trees/wt/.git"), OP_WRITE, false, "hardcoded: git metadata: trees/wt/.git");
 	expect(u, p, P("%s%s", ws, "/node_modules/dep/.git/config"), OP_WRITE, true, "workspace");
 	expect(u, p, P("%s%s", ws, "/sm/.git"), OP_WRITE, false, "hardcoded: git metadata: sm/.git");
 	CHECK(u, !policy_decide_carry(p, P("%s%s", ws, "/sm")).allow);
