@@ -119,7 +119,8 @@ for obs in "" --no-observer; do
 	o=${obs:-observer on}
 	t_dir g
 	repo "$g" && repo "$g/sub" && cp "$g/sub/.git/config" "$mark/sub.cfg"
-	in_sbx "$g" $obs -- sh -c 'printf "%s\n" "$EVIL_CFG" >> sub/.git/config; printf "%s\n" "$HOOK" > sub/.git/hooks/pre-commit; chmod +x sub/.git/hooks/pre-commit'
+	in_sbx "$g" $obs -- sh -c 'printf "%s\n" "$EVIL_CFG" >> sub/.git/config; printf "%s\n" "$HOOK" > sub/.git/hooks/pre-commit; chmod +x sub/.git/hooks/pre-commit
+		mv sub/.git sub/git.old; mv sub sub.old; git init -q sub; printf "%s\n" "$EVIL_CFG" >> sub/.git/config'
 	check "nested repo ($o): its config unchanged" cmp -s "$g/sub/.git/config" "$mark/sub.cfg"
 	refuse "nested repo ($o): no hook made" test -e "$g/sub/.git/hooks/pre-commit"
 	host_clean "nested repo ($o)" "$g/sub"
