@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "policy/config.h"
+#include "policy/gitdirs.h"
 #include "policy/glob.h"
 #include "policy/paths.h"
 #include "policy/profile.h"
@@ -129,6 +130,23 @@ static void fill_roots(struct policy *p, const struct config *cfg)
 	add_rules(p, &p->read, &cfg->add_ro, "additionalReadonlyPaths");
 }
 
+/* Git metadata beyond the fixed globs that host git would run code from
+ * (gitdirs.h): looked up once, at load, only for a sandbox. */
+static void fill_git(struct policy *p)
+{
+	struct strv globs = { 0 }, files = { 0 };
+	if (!p->sandboxed || p->workspace == NULL)
+		return;
+	if (gitdirs_protected(p->workspace, &globs, &files) < 0)
+		abort(); /* out of memory, as everywhere in the policy */
+	for (size_t i = 0; i < globs.n; i++)
+		add_anchored(p, &p->protect, globs.v[i], "hardcoded: git metadata", hardcoded);
+	for (size_t i = 0; i < files.n; i++)
+		add_anchored(p, &p->readonly, files.v[i], "hardcoded: git metadata", hardcoded);
+	strv_free(globs.v);
+	strv_free(files.v);
+}
+
 /* sandmux's own files: never writable from inside (DESIGN.md invariant). */
 static void fill_own_files(struct policy *p, const struct policy_opts *opts)
 {
@@ -147,6 +165,7 @@ static void fill_own_files(struct policy *p, const struct policy_opts *opts)
 	if (opts->user_file && opts->user_file[0] == '/')
 		add_anchored(p, &p->readonly, opts->user_file, "hardcoded: policy file of --config", hardcoded);
 	ADD_LIST(p, &p->protect, protected_globs, "hardcoded: protected path", hardcoded);
+	fill_git(p);
 	for (size_t i = 0; i < sizeof protected_except / sizeof protected_except[0]; i++) {
 		char *g;
 		if (asprintf(&g, "%s/**", protected_except[i]) < 0)

@@ -606,6 +606,84 @@ static void expect(struct unit *u, const struct policy *p, const char *path, enu
 		fprintf(stderr, "  %s %s (profile %s)\n", fs_op_name(op), path, p->profile);
 }
 
+/* Git metadata found at load (policy/gitdirs.h): that of nested repos,
+ * submodules, worktrees, gitlink files and hooksPath is protected as it
+ * is; a git directory made later is the sandbox's own. */
+static void test_git_metadata(struct unit *u)
+{
+	struct fixture fx;
+	struct perr e;
+	char ws[256], buf[512];
+	fixture_init(&fx);
+	snprintf(ws, sizeof ws, "%s", fx.ws);
+#define P(fmt, base, rest) (snprintf(buf, sizeof buf, fmt, base, rest), buf)
+	struct policy *p = load(&fx, NULL, NULL, &e);
+	expect(u, p, P("%s%s", ws, "/.git"), OP_CREATE, false, "hardcoded: git metadata: .git");
+	expect(u, p, P("%s%s", ws, "/.git/config"), OP_CREATE, false, "hardcoded: git metadata: .git");
+	policy_free(p);
+	put(fx.ws, ".git", "gitdir: elsewhere\n");
+	p = load(&fx, NULL, NULL, &e);
+	expect(u, p, P("%s%s", ws, "/.git"), OP_WRITE, false, "hardcoded: git metadata: .git");
+	CHECK(u, !policy_decide_carry(p, ws).allow);
+	policy_free(p);
+	unlink(P("%s%s", ws, "/.git"));
+	put(fx.ws, ".git/HEAD", "ref: refs/heads/main\n");
+	put(fx.ws, ".git/config", "[core]\n\tbare = false\n  HooksPath = \".husky/_\" ; husky\n");
+	put(fx.ws, ".git/modules/a/b/HEAD", "x\n");
+	put(fx.ws, ".git/modules/a/b/modules/c/HEAD", "x\n");
+	put(fx.ws, ".git/worktrees/w/HEAD", "x\n");
+	snprintf(buf, sizeof buf, "%s/trees/wt/.git\n", ws);
+	put(fx.ws, ".git/worktrees/w/gitdir", buf);
+	put(fx.ws, "trees/wt/.git", "gitdir: ../../.git/worktrees/w\n");
+	put(fx.ws, ".gitmodules", "[submodule \"d\"]\n\tpath = third/party/d\n\turl = ../d\n");
+	put(fx.ws, "third/party/d/.git", "gitdir: ../../../.git/modules/d\n");
+	put(fx.ws, "sub/.git/HEAD", "x\n");
+	put(fx.ws, "sm/.git", "gitdir: ../.git/modules/a/b\n");
+	put(fx.ws, "pkgs/deep/.git/HEAD", "x\n");
+	put(fx.ws, "node_modules/dep/.git/HEAD", "x\n");
+	p = load(&fx, NULL, NULL, &e);
+	expect(u, p, P("%s%s", ws, "/.git/commondir"), OP_CREATE, false, "hardcoded: git metadata: .git/commondir");
+	expect(u, p, P("%s%s", ws, "/.git/config.worktree"), OP_CREATE, false,
+	       "hardcoded: git metadata: .git/config.worktree");
+	expect(u, p, P("%s%s", ws, "/.git/modules/a/b/config"), OP_WRITE, false,
+	       "hardcoded: git metadata: .git/modules/a/b/config");
+	expect(u, p, P("%s%s", ws, "/.git/modules/a/b/hooks/post-checkout"), OP_CREATE, false,
+	       "hardcoded: git metadata: .git/modules/a/b/hooks/**");
+	expect(u, p, P("%s%s", ws, "/.git/modules/a/b/modules/c/commondir"), OP_CREATE, false,
+	       "hardcoded: git metadata: .git/modules/a/b/modules/c/commondir");
+	expect(u, p, P("%s%s", ws, "/.git/modules/a/b/objects/ab"), OP_CREATE, true, "workspace");
+	expect(u, p, P("%s%s", ws, "/.git/modules/new/config"), OP_CREATE, true, "workspace");
+	expect(u, p, P("%s%s", ws, "/.git/worktrees/w/gitdir"), OP_WRITE, false,
+	       "hardcoded: git metadata: .git/worktrees/w/gitdir");
+	expect(u, p, P("%s%s", ws, "/.git/worktrees/w/index"), OP_WRITE, true, "workspace");
+	expect(u, p, P("%s%s", ws, "/.git/worktrees/new/commondir"), OP_CREATE, true, "workspace");
+	expect(u, p, P("%s%s", ws, "/sub/.git/config"), OP_CREATE, false, "hardcoded: git metadata: sub/.git/config");
+	expect(u, p, P("%s%s", ws, "/sub/.git/hooks/pre-commit"), OP_CREATE, false,
+	       "hardcoded: git metadata: sub/.git/hooks/**");
+	expect(u, p, P("%s%s", ws, "/sub/.git/index"), OP_WRITE, true, "workspace");
+	/* two levels down: only a submodule (.gitmodules) or a worktree */
+	expect(u, p, P("%s%s", ws, "/pkgs/deep/.git/config"), OP_WRITE, true, "workspace");
+	expect(u, p, P("%s%s", ws, "/third/party/d/.git"), OP_WRITE, false,
+	       "hardcoded: git metadata: third/party/d/.git");
+	expect(u, p, P("%s%s", ws, "/trees/wt/.git"), OP_WRITE, false, "hardcoded: git metadata: trees/wt/.git");
+	expect(u, p, P("%s%s", ws, "/node_modules/dep/.git/config"), OP_WRITE, true, "workspace");
+	expect(u, p, P("%s%s", ws, "/sm/.git"), OP_WRITE, false, "hardcoded: git metadata: sm/.git");
+	CHECK(u, !policy_decide_carry(p, P("%s%s", ws, "/sm")).allow);
+	expect(u, p, P("%s%s", ws, "/new/.git/config"), OP_CREATE, true, "workspace");
+	expect(u, p, P("%s%s", ws, "/new/.git"), OP_CREATE, true, "workspace");
+	expect(u, p, P("%s%s", ws, "/.husky/_/pre-commit"), OP_WRITE, false, "hardcoded: git metadata: .husky/_/**");
+	expect(u, p, P("%s%s", ws, "/.husky/pre-commit"), OP_WRITE, true, "workspace");
+	policy_free(p);
+	p = load(&fx, "off", NULL, &e); /* no sandbox: nothing looked for */
+	for (size_t i = 0; i < p->readonly.n; i++)
+		CHECK(u, strstr(p->readonly.v[i].text, "/sm/.git") == NULL);
+	for (size_t i = 0; i < p->protect.n; i++)
+		CHECK(u, strstr(p->protect.v[i].text, "/sub/.git") == NULL);
+	policy_free(p);
+	fixture_done(&fx);
+}
+#undef P
+
 /* "limits" in a profile: parsed, inherited through extends, and only
  * ever lowering sandmux.json's defaults (limits_fold). */
 static void test_limits(struct unit *u)
@@ -665,6 +743,7 @@ static void test_decide(struct unit *u)
 	fixture_init(&fx);
 	snprintf(ws, sizeof ws, "%s", fx.ws);
 	snprintf(home, sizeof home, "%s", fx.home);
+	put(fx.ws, ".git/HEAD", "ref: refs/heads/main\n");
 	put(fx.home, ".sandmux/sandbox.json",
 	    "{\"networkPolicy\": {\"allow\": [\"*.github.com\"]},\n"
 	    " \"profiles\": {\"agent\": {\"extends\": \"workspace\", \"deny\": [\"**/*.pem\", \".env\", \"~/.aws\"],"
@@ -861,6 +940,7 @@ int main(void)
 	test_capture(&u);
 	test_builtins(&u);
 	test_decide(&u);
+	test_git_metadata(&u);
 	test_limits(&u);
 	test_admin(&u);
 	test_load_shrinks(&u);
