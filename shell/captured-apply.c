@@ -47,10 +47,9 @@ void captured_line(const struct capture_entry *e, char *buf, size_t size)
 
 int captured_lock(const char *layer, char *msg, size_t msize)
 {
-	char name[PATH_MAX];
 	int fd = capture_layer_lock(layer);
 	if (fd < 0)
-		snprintf(msg, msize, "%s: %s", captured_name(layer, name, sizeof name),
+		snprintf(msg, msize, "%s",
 			 errno == EWOULDBLOCK ? "in use: its sandbox still runs (apply or discard once its command "
 						"has ended)"
 					      : strerror(errno));

@@ -24,8 +24,8 @@ const char *captured_name(const char *path, char *buf, size_t size);
  * applied)" after what is never applied), the path shown safely. */
 void captured_line(const struct capture_entry *, char *buf, size_t size);
 /* The layer taken for applying or discarding (capture_layer_lock): an
- * fd to close after, or -1 with one line in msg (in use: its sandbox
- * still runs). */
+ * fd to close after, or -1 with why in msg (in use: its sandbox still
+ * runs), for the caller to say with the layer's name. */
 int captured_lock(const char *layer, char *msg, size_t size);
 /* A diff of a captured file against the host's: into head the lines
  * before it (a mode change; or why there is no diff: a directory, a

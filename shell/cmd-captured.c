@@ -176,9 +176,10 @@ static int captured_apply(const struct capture_list *cl, const bool *pick, const
 		return 1;
 	}
 	/* its sandbox could change a file between the diff and this */
+	char shown[PATH_MAX];
 	int lock = captured_lock(layer, msg, sizeof msg);
 	if (lock < 0) {
-		fprintf(stderr, "sandmux captured: %s\n", msg);
+		fprintf(stderr, "sandmux captured: %s: %s\n", captured_name(layer, shown, sizeof shown), msg);
 		policy_free(p);
 		return 1;
 	}
@@ -202,7 +203,7 @@ static int captured_discard(const char *layer)
 	char msg[PATH_MAX + 200], shown[PATH_MAX];
 	int lock = captured_lock(layer, msg, sizeof msg);
 	if (lock < 0) {
-		fprintf(stderr, "sandmux captured: %s\n", msg);
+		fprintf(stderr, "sandmux captured: %s: %s\n", captured_name(layer, shown, sizeof shown), msg);
 		return 1;
 	}
 	int rc = capture_discard(layer), e = errno;
