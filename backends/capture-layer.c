@@ -21,6 +21,15 @@
 
 #define CAPTURE_MAX_DEPTH 128
 
+/* What is never read nor applied; a removal's mode is the host's, and
+ * nothing of the sandbox's is read for it. */
+static const char *special_of(mode_t mode, const char *op)
+{
+	if (strcmp(op, "remove") == 0 || S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode))
+		return NULL;
+	return S_ISFIFO(mode) ? "fifo" : S_ISSOCK(mode) ? "socket" : "device";
+}
+
 static void list_add(struct capture_list *l, const char *path, const char *upper, const char *op, mode_t mode)
 {
 	if (l->n == l->cap) {
@@ -40,10 +49,7 @@ static void list_add(struct capture_list *l, const char *path, const char *upper
 	e->dir = S_ISDIR(mode);
 	e->link = S_ISLNK(mode);
 	e->mode = mode;
-	e->special = S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode) ? NULL
-		     : S_ISFIFO(mode)                                ? "fifo"
-		     : S_ISSOCK(mode)                                ? "socket"
-								     : "device";
+	e->special = special_of(mode, op);
 }
 
 static bool is_opaque(int dirfd, const char *name)

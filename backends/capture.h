@@ -36,7 +36,7 @@ struct capture_entry {
 	const char *op;
 	bool dir;            /* a directory (create/replace) */
 	bool link;           /* a symlink */
-	mode_t mode;         /* its type and mode bits in the layer */
+	mode_t mode;         /* its type and mode bits in the layer (a removal: the host's) */
 	const char *special; /* "fifo", "socket", "device": never read, never applied */
 };
 

@@ -154,6 +154,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	request_spawn_end(o.request_fd);
 	escalate_spawn_end(p);
 	if (p->run == NULL) {
+		pane_capture_unlock(p); /* nothing runs: the layer may be reviewed */
 		policy_free(pol);
 		return -1;
 	}

@@ -168,6 +168,8 @@ static void test_special(struct unit *u)
 	if (!CHECK(u, mkdtemp(host) != NULL && mkdtemp(layer) != NULL))
 		return;
 	put(host, "notes.txt", "a");
+	sub(p, sizeof p, host, "host.fifo");
+	CHECK_INT(u, mkfifo(p, 0644), 0);
 	snprintf(up, sizeof up, "%s/upper", layer);
 	mkdir(up, 0755);
 	snprintf(up, sizeof up, "%s/upper/tmp", layer);
@@ -179,6 +181,8 @@ static void test_special(struct unit *u)
 	sub(p, sizeof p, up, "new.fifo");
 	CHECK_INT(u, mkfifo(p, 0644), 0);
 	put(up, "plain.txt", "p");
+	sub(p, sizeof p, up, "host.fifo");
+	CHECK_INT(u, mknod(p, S_IFCHR | 0000, makedev(0, 0)), 0); /* the host's FIFO removed */
 	struct capture_list l = { 0 };
 	CHECK_INT(u, capture_list_read(layer, &l), 0);
 	const struct capture_entry *a = find(&l, host, "notes.txt"), *b = find(&l, host, "new.fifo"),
@@ -187,6 +191,8 @@ static void test_special(struct unit *u)
 	CHECK_STR(u, a ? a->special : NULL, "fifo");
 	CHECK_STR(u, b ? b->special : NULL, "fifo");
 	CHECK(u, c != NULL && c->special == NULL && S_ISREG(c->mode));
+	const struct capture_entry *d = find(&l, host, "host.fifo");
+	CHECK(u, d != NULL && strcmp(d->op, "remove") == 0 && d->special == NULL);
 	capture_list_free(&l);
 	rm_rf(host);
 	rm_rf(layer);
