@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -19,6 +20,15 @@
 #include <unistd.h>
 
 #define CAPTURE_MAX_DEPTH 128
+
+/* What is never read nor applied; a removal's mode is the host's, and
+ * nothing of the sandbox's is read for it. */
+static const char *special_of(mode_t mode, const char *op)
+{
+	if (strcmp(op, "remove") == 0 || S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode))
+		return NULL;
+	return S_ISFIFO(mode) ? "fifo" : S_ISSOCK(mode) ? "socket" : "device";
+}
 
 static void list_add(struct capture_list *l, const char *path, const char *upper, const char *op, mode_t mode)
 {
@@ -38,6 +48,8 @@ static void list_add(struct capture_list *l, const char *path, const char *upper
 	e->op = op;
 	e->dir = S_ISDIR(mode);
 	e->link = S_ISLNK(mode);
+	e->mode = mode;
+	e->special = special_of(mode, op);
 }
 
 static bool is_opaque(int dirfd, const char *name)
@@ -57,9 +69,12 @@ static bool same_as_host(int dirfd, const char *name, const struct stat *up, con
 	if (lstat(host, &hs) < 0 || !S_ISREG(hs.st_mode) || !S_ISREG(up->st_mode) || hs.st_size != up->st_size ||
 	    (hs.st_mode & 07777) != (up->st_mode & 07777) || hs.st_uid != up->st_uid || hs.st_gid != up->st_gid)
 		return false;
-	int a = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC),
-	    b = open(host, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	bool same = a >= 0 && b >= 0;
+	/* O_NONBLOCK: a FIFO swapped in since the stat never blocks the open */
+	int a = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
+	    b = open(host, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat as, bs;
+	bool same = a >= 0 && b >= 0 && fstat(a, &as) == 0 && fstat(b, &bs) == 0 && S_ISREG(as.st_mode) &&
+		    S_ISREG(bs.st_mode);
 	char x[65536], y[65536];
 	while (same) {
 		ssize_t n = read(a, x, sizeof x), m = n > 0 ? read(b, y, (size_t)n) : 0;
@@ -219,6 +234,22 @@ void capture_list_free(struct capture_list *l)
 	memset(l, 0, sizeof *l);
 }
 
+/* Directory name of dirfd made 0700 and opened, never through a symlink
+ * (one swapped in since the lstat): the chmod goes through an O_PATH fd
+ * of the directory itself, which a mode 000 directory can be opened as. */
+static int open_writable_dir(int dirfd, const char *name)
+{
+	char proc[64];
+	int path = openat(dirfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (path < 0)
+		return -1;
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", path);
+	chmod(proc, 0700); /* the fd's own inode: /proc's link is not a path walk */
+	int fd = openat(path, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(path);
+	return fd;
+}
+
 /* Empties directory fd (taken), depth first; its subdirectories may be
  * mode 000 (the kernel's work dirs) or read-only (the sandbox's). */
 static int discard_dir(int fd, int depth)
@@ -236,8 +267,7 @@ static int discard_dir(int fd, int depth)
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			fchmodat(dirfd(d), e->d_name, 0700, 0);
-			int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int sub = open_writable_dir(dirfd(d), e->d_name);
 			if (sub < 0 || discard_dir(sub, depth + 1) < 0 ||
 			    unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0)
 				rc = -1;
@@ -251,8 +281,7 @@ static int discard_dir(int fd, int depth)
 
 int capture_discard(const char *layer)
 {
-	chmod(layer, 0700);
-	int fd = open(layer, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open_writable_dir(AT_FDCWD, layer);
 	if (fd < 0)
 		return -1;
 	if (discard_dir(fd, 0) < 0)
@@ -365,4 +394,22 @@ int capture_layer_workspace(const char *layer, char *buf, size_t size)
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
+}
+
+/* LOCK_EX either way: the sandbox's owner takes it on a layer nobody
+ * reviews; a review takes it while no sandbox has it. The fd is
+ * O_CLOEXEC and the launcher closes every fd it does not pass on: the
+ * sandbox never holds the layer's directory. */
+int capture_layer_lock(const char *layer)
+{
+	int fd = open(layer, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
 }

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct sbx;
 
@@ -33,8 +34,10 @@ struct capture_entry {
 	char *path;  /* on the host */
 	char *upper; /* the same in the layer */
 	const char *op;
-	bool dir;  /* a directory (create/replace) */
-	bool link; /* a symlink */
+	bool dir;            /* a directory (create/replace) */
+	bool link;           /* a symlink */
+	mode_t mode;         /* its type and mode bits in the layer (a removal: the host's) */
+	const char *special; /* "fifo", "socket", "device": never read, never applied */
 };
 
 struct capture_list {
@@ -63,5 +66,11 @@ int capture_layer_make(const char *home, const char *session, const char *name, 
  * -1 when there is none). */
 int capture_layer_set_workspace(const char *layer, const char *workspace);
 int capture_layer_workspace(const char *layer, char *buf, size_t size);
+/* The layer in use: the process that runs its sandbox holds this lock
+ * on the layer directory from before the start until the sandbox's end;
+ * applying or discarding what it holds takes the same lock, so never
+ * while a sandbox can still change it. Never waits: an fd to close to
+ * let go, or -1 with errno (EWOULDBLOCK: someone else has it). */
+int capture_layer_lock(const char *layer);
 
 #endif

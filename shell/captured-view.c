@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/capture.h"
 #include "backends/loop.h"
@@ -59,9 +60,8 @@ static void view_read(struct client *c, bool force)
 
 static void view_line(const struct capture_entry *e, char *buf, size_t cap)
 {
-	char path[PATH_MAX];
-	ui_safe_text(path, sizeof path, e->path);
-	snprintf(buf, cap, " %-7s %s%s", e->op, path, e->dir ? "/" : "");
+	buf[0] = ' ';
+	captured_line(e, buf + 1, cap - 1);
 }
 
 /* The diff below the list, one line a row, as far as it fits. */
@@ -133,7 +133,9 @@ static void view_diff_toggle(struct client *c)
 		return;
 	v->diff = malloc(VIEW_DIFF_MAX);
 	v->diff_of = c->mode_sel;
-	if (v->diff != NULL && captured_diff_text(&v->list.v[c->mode_sel], v->diff, VIEW_DIFF_MAX) < 0)
+	struct pane *p = view_pane(c);
+	if (v->diff != NULL &&
+	    (p == NULL || captured_diff_text(&v->list.v[c->mode_sel], p->capture, v->diff, VIEW_DIFF_MAX) < 0))
 		snprintf(v->diff, VIEW_DIFF_MAX, "diff could not run");
 }
 
@@ -145,6 +147,12 @@ static void view_apply(struct client *c, bool all)
 	char msg[PATH_MAX + 200];
 	if (p == NULL || v->list.n == 0 || c->srv->home == NULL) {
 		view_say(c, "nothing to apply");
+		return;
+	}
+	/* its sandbox could change a file between the diff and this */
+	int lock = captured_lock(p->capture, msg, sizeof msg);
+	if (lock < 0) {
+		view_say(c, "pane %d: %s", p->id, msg);
 		return;
 	}
 	struct policy *pol = captured_policy(p->capture, c->srv->home, msg, sizeof msg);
@@ -159,6 +167,7 @@ static void view_apply(struct client *c, bool all)
 		view_say(c, "%s", msg);
 	}
 	policy_free(pol);
+	close(lock);
 	if (pol == NULL)
 		view_say(c, "%s", msg);
 	else if (all)
@@ -170,14 +179,19 @@ static void view_apply(struct client *c, bool all)
 static void view_discard(struct client *c)
 {
 	struct pane *p = view_pane(c);
+	char msg[PATH_MAX + 200];
 	if (p == NULL)
 		return;
-	if (p->state == PANE_RUNNING) {
-		view_say(c, "pane %d still runs: discard once its command has ended", p->id);
+	int lock = captured_lock(p->capture, msg, sizeof msg);
+	if (lock < 0) {
+		view_say(c, "pane %d: %s", p->id, msg);
 		return;
 	}
-	if (capture_discard(p->capture) < 0) {
-		view_say(c, "discard %s: %s", p->capture, strerror(errno));
+	int rc = capture_discard(p->capture);
+	int e = errno;
+	close(lock);
+	if (rc < 0) {
+		view_say(c, "discard %s: %s", p->capture, strerror(e));
 		return;
 	}
 	view_say(c, "captured changes discarded (%s)", p->capture);

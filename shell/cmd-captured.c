@@ -20,6 +20,7 @@
 #include "shell/captured.h"
 #include "shell/cmd.h"
 #include "shell/home.h"
+#include "ui/denials.h"
 
 static int captured_usage(void)
 {
@@ -67,9 +68,12 @@ static int captured_newest(const char *home, char *out, size_t size)
 
 static void captured_list(const struct capture_list *cl, bool json)
 {
+	char line[PATH_MAX + 64];
 	if (!json) {
-		for (size_t i = 0; i < cl->n; i++)
-			printf("%-7s %s%s\n", cl->v[i].op, cl->v[i].path, cl->v[i].dir ? "/" : "");
+		for (size_t i = 0; i < cl->n; i++) {
+			captured_line(&cl->v[i], line, sizeof line);
+			printf("%s\n", line);
+		}
 		return;
 	}
 	cJSON *a = cJSON_CreateArray();
@@ -77,6 +81,8 @@ static void captured_list(const struct capture_list *cl, bool json)
 		cJSON *e = cJSON_CreateObject();
 		cJSON_AddStringToObject(e, "path", cl->v[i].path);
 		cJSON_AddStringToObject(e, "op", cl->v[i].op);
+		if (cl->v[i].special != NULL) /* never applied */
+			cJSON_AddStringToObject(e, "special", cl->v[i].special);
 		cJSON_AddItemToArray(a, e);
 	}
 	char *s = cJSON_Print(a);
@@ -99,32 +105,63 @@ static bool captured_chosen(const struct capture_list *cl, int argc, char **argv
 			if (strcmp(cl->v[i].path, argv[a]) == 0)
 				found = pick[i] = true;
 		if (!found) {
+			char shown[PATH_MAX];
 			fprintf(stderr, "sandmux captured: %s: not in the layer (see sandmux captured list)\n",
-				argv[a]);
+				captured_name(argv[a], shown, sizeof shown));
 			ok = false;
 		}
 	}
 	return ok;
 }
 
-static int captured_diff(const struct capture_list *cl, const bool *pick)
+/* diff's output line by line, each shown safely (tabs kept): a file's
+ * content reaches the terminal no more than its name does. */
+static void captured_print_safe(int fd)
 {
+	FILE *f = fdopen(fd, "r");
+	char *line = NULL, *out = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while (f != NULL && (n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		out = realloc(out, (size_t)n + 1);
+		if (out == NULL)
+			abort();
+		for (char *s = line, *tab; s != NULL; s = tab != NULL ? tab + 1 : NULL) {
+			if ((tab = strchr(s, '\t')) != NULL)
+				*tab = '\0';
+			ui_safe_text(out, (size_t)n + 1, s);
+			fputs(out, stdout);
+			if (tab != NULL)
+				putchar('\t');
+		}
+		putchar('\n');
+	}
+	free(line);
+	free(out);
+	if (f != NULL)
+		fclose(f);
+}
+
+static int captured_diff(const struct capture_list *cl, const bool *pick, const char *layer)
+{
+	char head[2 * PATH_MAX];
 	int rc = 0;
 	for (size_t i = 0; i < cl->n; i++) {
 		const struct capture_entry *e = &cl->v[i];
+		pid_t pid;
 		if (!pick[i] || e->dir || e->link)
 			continue;
-		bool removed = strcmp(e->op, "remove") == 0;
-		const char *old = strcmp(e->op, "create") == 0 ? "/dev/null" : e->path;
-		const char *new = removed ? "/dev/null" : e->upper;
+		int fd = captured_diff_start(e, layer, head, sizeof head, &pid);
+		fputs(head, stdout); /* names shown safely already */
+		if (fd < 0)
+			continue;
 		fflush(stdout);
-		pid_t pid = fork();
-		if (pid == 0) {
-			execlp("diff", "diff", "-u", "--label", e->path, "--label", e->path, old, new, (char *)NULL);
-			_exit(127);
-		}
-		int st = 0;
-		if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) > 1)
+		int out = dup(fd);
+		if (out >= 0)
+			captured_print_safe(out);
+		if (captured_diff_end(fd, pid) < 0)
 			rc = 1;
 	}
 	return rc;
@@ -138,6 +175,14 @@ static int captured_apply(const struct capture_list *cl, const bool *pick, const
 		fprintf(stderr, "sandmux captured: %s\n", msg);
 		return 1;
 	}
+	/* its sandbox could change a file between the diff and this */
+	char shown[PATH_MAX];
+	int lock = captured_lock(layer, msg, sizeof msg);
+	if (lock < 0) {
+		fprintf(stderr, "sandmux captured: %s: %s\n", captured_name(layer, shown, sizeof shown), msg);
+		policy_free(p);
+		return 1;
+	}
 	int rc = 0;
 	for (size_t i = 0; i < cl->n; i++) {
 		if (!pick[i])
@@ -148,8 +193,28 @@ static int captured_apply(const struct capture_list *cl, const bool *pick, const
 		} else
 			printf("%s\n", msg);
 	}
+	close(lock);
 	policy_free(p);
 	return rc;
+}
+
+static int captured_discard(const char *layer)
+{
+	char msg[PATH_MAX + 200], shown[PATH_MAX];
+	int lock = captured_lock(layer, msg, sizeof msg);
+	if (lock < 0) {
+		fprintf(stderr, "sandmux captured: %s: %s\n", captured_name(layer, shown, sizeof shown), msg);
+		return 1;
+	}
+	int rc = capture_discard(layer), e = errno;
+	close(lock);
+	captured_name(layer, shown, sizeof shown);
+	if (rc < 0) {
+		fprintf(stderr, "sandmux captured: discard %s: %s\n", shown, strerror(e));
+		return 1;
+	}
+	printf("discarded %s\n", shown);
+	return 0;
 }
 
 int cmd_captured(int argc, char **argv)
@@ -172,17 +237,13 @@ int cmd_captured(int argc, char **argv)
 		fprintf(stderr, "sandmux captured: no capture layer under ~/.sandmux/state/capture\n");
 		return 1;
 	}
-	if (strcmp(verb, "discard") == 0) {
-		if (capture_discard(layer) < 0) {
-			fprintf(stderr, "sandmux captured: discard %s: %s\n", layer, strerror(errno));
-			return 1;
-		}
-		printf("discarded %s\n", layer);
-		return 0;
-	}
+	if (strcmp(verb, "discard") == 0)
+		return captured_discard(layer);
 	struct capture_list cl = { 0 };
 	if (capture_list_read(layer, &cl) < 0) {
-		fprintf(stderr, "sandmux captured: %s: %s\n", layer, strerror(errno));
+		char shown[PATH_MAX];
+		fprintf(stderr, "sandmux captured: %s: %s\n", captured_name(layer, shown, sizeof shown),
+			strerror(errno));
 		return 1;
 	}
 	bool *pick = calloc(cl.n + 1, sizeof *pick);
@@ -193,7 +254,7 @@ int cmd_captured(int argc, char **argv)
 		captured_list(&cl, i < argc);
 		rc = 0;
 	} else if (strcmp(verb, "diff") == 0) {
-		rc = captured_chosen(&cl, argc - i, argv + i, pick) ? captured_diff(&cl, pick) : 1;
+		rc = captured_chosen(&cl, argc - i, argv + i, pick) ? captured_diff(&cl, pick, layer) : 1;
 	} else if (strcmp(verb, "apply") == 0 && i < argc) {
 		bool all = strcmp(argv[i], "--all") == 0 && i + 1 == argc;
 		rc = captured_chosen(&cl, all ? 0 : argc - i, argv + i, pick) ? captured_apply(&cl, pick, home, layer)

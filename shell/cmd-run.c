@@ -42,6 +42,7 @@ struct run_cmd {
 	char tmpdir[PATH_MAX];
 	bool tmpdir_made;       /* tmpdir is there to remove (not only named) */
 	char capture[PATH_MAX]; /* capture mode: the layer directory */
+	int capture_lock;       /* ... held until the end: no apply or discard meanwhile */
 	struct run_report rep;  /* the denials, the report */
 };
 
@@ -209,7 +210,8 @@ static int run_prepare(struct run_cmd *r, struct run_args *a, sigset_t *old)
 	}
 	if (r->p->sandboxed && r->p->capture &&
 	    (capture_layer_make(home, "run", NULL, r->capture, sizeof r->capture) < 0 ||
-	     capture_layer_set_workspace(r->capture, r->p->workspace) < 0)) {
+	     capture_layer_set_workspace(r->capture, r->p->workspace) < 0 ||
+	     (r->capture_lock = capture_layer_lock(r->capture)) < 0)) {
 		fprintf(stderr, "sandmux run: capture: make the layer directory: %s\n", strerror(errno));
 		r->capture[0] = '\0';
 		return -1;
@@ -230,7 +232,7 @@ static int run_prepare(struct run_cmd *r, struct run_args *a, sigset_t *old)
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
-	struct run_cmd r = { .sfd = -1 };
+	struct run_cmd r = { .sfd = -1, .capture_lock = -1 };
 	sigset_t old;
 	int rc;
 	if (run_args_parse(argc, argv, &a) < 0)
@@ -238,6 +240,8 @@ int cmd_run(int argc, char **argv)
 	if ((rc = run_policy(&r, &a)) == 0)
 		rc = run_prepare(&r, &a, &old) < 0 ? 1 : run_sandbox(&r, &a);
 	run_stop(r.sb, true);
+	if (r.capture_lock >= 0)
+		close(r.capture_lock); /* the sandbox is gone */
 	if (r.use_tty)
 		run_tty_close(&r.tty);
 	if (r.sigw)

@@ -140,6 +140,7 @@ struct pane {
 	unsigned limits_said;     /* the limits hit since the start already said in the pane */
 	char *capture;            /* capture mode: the pane's layer directory, NULL otherwise */
 	int captured;             /* what the layer held when the command last ended */
+	int capture_lock;         /* its lock while the command runs (capture_layer_lock), or -1 */
 	struct request_pane *req; /* its request channel (shell/request.h), or NULL */
 	uint64_t title_sum;       /* a hash of the title line last told subscribers (control.c) */
 };
@@ -360,6 +361,8 @@ void pane_title(const struct pane *, char *buf, size_t cap);
 void pane_captured(struct pane *);
 /* The pane has no capture layer any more (a restart makes a new one). */
 void pane_capture_drop(struct pane *);
+/* Its sandbox is gone: the layer may be applied or discarded now. */
+void pane_capture_unlock(struct pane *);
 struct pane *pane_find(const struct server *, int id); /* cmd-find.c */
 
 /* pane-io.c: queues input for the program (dropped once 1 MiB waits). */

@@ -71,6 +71,7 @@ void pane_run_stop(struct pane *p)
 {
 	run_stop(p->run, true); /* the pane moves on: its old run's last denials are past */
 	policy_free(p->run_policy);
+	pane_capture_unlock(p);
 	p->run = NULL;
 	p->run_policy = NULL;
 	p->pid = -1;
@@ -89,21 +90,34 @@ static void pane_channel_log(struct pane *p)
 		server_log(p->srv, "pane %d: write denials from the %s (audit records: %s)", p->id, ch, why);
 }
 
+/* The layer held from before its sandbox starts until it is gone
+ * (on_pane_exit, pane_run_stop): no apply or discard meanwhile. */
+static int pane_capture_lock(struct pane *p, char *err, size_t errlen)
+{
+	if ((p->capture_lock = capture_layer_lock(p->capture)) >= 0)
+		return 0;
+	snprintf(err, errlen, "capture: lock the layer %s: %s%s", p->capture, strerror(errno),
+		 errno == EWOULDBLOCK ? " (being applied or discarded)" : "");
+	return -1;
+}
+
 /* capture mode: one layer per pane, made at its first start (a later
  * session's pane of the same number gets a new one) and kept across its
  * restarts. 0, or -1 with err set. */
 static int pane_capture(struct pane *p, const struct policy *pol, char *err, size_t errlen)
 {
 	char name[32], dir[PATH_MAX];
-	if (!pol->sandboxed || !pol->capture || p->capture != NULL)
+	if (!pol->sandboxed || !pol->capture)
 		return 0;
+	if (p->capture != NULL)
+		return pane_capture_lock(p, err, errlen);
 	snprintf(name, sizeof name, "pane-%d-XXXXXX", p->id);
 	if (capture_layer_make(p->srv->home, p->srv->name, name, dir, sizeof dir) < 0 ||
 	    capture_layer_set_workspace(dir, pol->workspace) < 0 || (p->capture = strdup(dir)) == NULL) {
 		snprintf(err, errlen, "capture: make the layer directory: %s", strerror(errno));
 		return -1;
 	}
-	return 0;
+	return pane_capture_lock(p, err, errlen);
 }
 
 int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, char **env, int slave,
@@ -140,6 +154,7 @@ int pane_spawn(struct pane *p, const struct pane_spec *spec, char *const *argv, 
 	request_spawn_end(o.request_fd);
 	escalate_spawn_end(p);
 	if (p->run == NULL) {
+		pane_capture_unlock(p); /* nothing runs: the layer may be reviewed */
 		policy_free(pol);
 		return -1;
 	}

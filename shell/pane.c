@@ -10,6 +10,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/capture.h"
 #include "backends/loop.h"
@@ -36,6 +37,7 @@ static void on_pane_exit(int code, int sig, void *arg)
 	p->status = sig != 0 ? sig : code;
 	p->pid = -1;
 	server_log(p->srv, "pane %d: %s %d", p->id, p->state == PANE_KILLED ? "killed by signal" : "exited", p->status);
+	pane_capture_unlock(p);
 	pane_captured(p);
 	server_redraw(p->srv, true);
 	pane_exit_event(p);
@@ -118,6 +120,7 @@ struct pane *pane_new(struct window *w, const struct pane_spec *spec, int cols, 
 	p->id = ++s->next_pane;
 	p->fd = -1;
 	p->pid = -1;
+	p->capture_lock = -1;
 	p->w = cols;
 	p->h = rows + 1;
 	snprintf(p->name, sizeof p->name, "%s", spec->name != NULL ? spec->name : "");
@@ -207,6 +210,13 @@ void pane_title(const struct pane *p, char *buf, size_t cap)
 	snprintf(buf, cap, " %d: %s%s · %s · %s%s · denials %d%s%s%s%s%s ", p->id, p->name,
 		 p->mode != NULL ? p->mode->title : "", state, p->profile, weak, p->denials, captured, mark, lim,
 		 t[0] ? " · " : "", t);
+}
+
+void pane_capture_unlock(struct pane *p)
+{
+	if (p->capture_lock >= 0)
+		close(p->capture_lock);
+	p->capture_lock = -1;
 }
 
 void pane_capture_drop(struct pane *p)

@@ -2,9 +2,9 @@
 # Capture mode's review by key, as root and as an unprivileged user: in
 # the denials pane, c lists the active pane's captured changes while its
 # command still runs, d shows the diff of a text file against the host,
-# Enter applies exactly the selected change, X discards the rest once
-# the command has ended (refused while it runs). Checked on the host. An
-# applied file equals the host's and is no longer listed.
+# Enter applies exactly the selected change, X discards the rest, both
+# once the command has ended (refused while it runs: it could still
+# change what the person saw). Checked on the host.
 . "$TESTS/e2e/mux.lib"
 mkdir -p "$M_HOME/.sandmux"
 echo '{"outsideWrites": "capture"}' >"$M_HOME/.sandmux/sandbox.json"
@@ -23,19 +23,22 @@ m_keys Down Down d
 m_expect "keys: d shows the diff against the host" "+NEWLINE"
 m_expect "keys: with the host's line as context" " line one"
 m_keys d Up Up Enter
+m_expect "keys: Enter is refused while the command runs" "in use: its sandbox still runs"
+refuse "keys: nothing reached the host while it runs" test -e "$a"
+m_keys X
+m_expect "keys: discard is refused while it runs too" "in use: its sandbox still runs (apply or discard"
+m_keys q
+m_type ""
+m_expect "keys: the command ended; its changes stay" "captured 3"
+m_keys C-b D
+m_expect "keys: the denials pane again" "c: captured changes"
+m_keys c
+m_expect "keys: the ended pane's changes" "3 captured changes ·"
+m_keys Enter
 m_expect "keys: Enter applies the selected change" "applied create  $a"
 same "keys: exactly that file reached the host" "$(cat "$a" 2>/dev/null)" "AAA"
 refuse "keys: the others did not" test -e "$b"
 same "keys: the host's existing file is unchanged" "$(cat "$old")" "line one"
-m_keys X
-m_expect "keys: discard waits for the command's end" "still runs: discard once its command has ended"
-m_keys q
-m_type ""
-m_expect "keys: the command ended; the applied file is no change any more" "captured 2"
-m_keys C-b D
-m_expect "keys: the denials pane again" "c: captured changes"
-m_keys c
-m_expect "keys: the ended pane's changes" "2 captured changes ·"
 m_keys X
 m_expect "keys: X discards the layer" "captured changes discarded"
 refuse "keys: the discarded file never reached the host" test -e "$b"

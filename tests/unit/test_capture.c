@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -148,10 +151,126 @@ static void test_layer_names(struct unit *u)
 	CHECK_INT(u, capture_layer_make("relative", "s", "p", out, sizeof out), -1);
 }
 
+static void rm_rf(const char *dir)
+{
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* What is never read nor applied is listed as such: a FIFO where a new
+ * file or an existing one would be. */
+static void test_special(struct unit *u)
+{
+	char host[] = "/tmp/sandmux-capture-host.XXXXXX", layer[] = "/tmp/sandmux-capture-layer.XXXXXX";
+	char up[PATH_MAX], p[PATH_MAX];
+	if (!CHECK(u, mkdtemp(host) != NULL && mkdtemp(layer) != NULL))
+		return;
+	put(host, "notes.txt", "a");
+	sub(p, sizeof p, host, "host.fifo");
+	CHECK_INT(u, mkfifo(p, 0644), 0);
+	snprintf(up, sizeof up, "%s/upper", layer);
+	mkdir(up, 0755);
+	snprintf(up, sizeof up, "%s/upper/tmp", layer);
+	mkdir(up, 0755);
+	snprintf(up, sizeof up, "%s/upper%s", layer, host);
+	mkdir(up, 0755);
+	sub(p, sizeof p, up, "notes.txt");
+	CHECK_INT(u, mkfifo(p, 0644), 0);
+	sub(p, sizeof p, up, "new.fifo");
+	CHECK_INT(u, mkfifo(p, 0644), 0);
+	put(up, "plain.txt", "p");
+	sub(p, sizeof p, up, "host.fifo");
+	CHECK_INT(u, mknod(p, S_IFCHR | 0000, makedev(0, 0)), 0); /* the host's FIFO removed */
+	struct capture_list l = { 0 };
+	CHECK_INT(u, capture_list_read(layer, &l), 0);
+	const struct capture_entry *a = find(&l, host, "notes.txt"), *b = find(&l, host, "new.fifo"),
+				   *c = find(&l, host, "plain.txt");
+	CHECK_STR(u, a ? a->op : NULL, "write");
+	CHECK_STR(u, a ? a->special : NULL, "fifo");
+	CHECK_STR(u, b ? b->special : NULL, "fifo");
+	CHECK(u, c != NULL && c->special == NULL && S_ISREG(c->mode));
+	const struct capture_entry *d = find(&l, host, "host.fifo");
+	CHECK(u, d != NULL && strcmp(d->op, "remove") == 0 && d->special == NULL);
+	capture_list_free(&l);
+	rm_rf(host);
+	rm_rf(layer);
+}
+
+/* The layer's lock: one holder at a time, in this process or another. */
+static void test_lock(struct unit *u)
+{
+	char layer[] = "/tmp/sandmux-capture-layer.XXXXXX";
+	if (!CHECK(u, mkdtemp(layer) != NULL))
+		return;
+	int a = capture_layer_lock(layer);
+	CHECK(u, a >= 0);
+	errno = 0;
+	CHECK_INT(u, capture_layer_lock(layer), -1);
+	CHECK_INT(u, errno, EWOULDBLOCK);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(capture_layer_lock(layer) < 0 && errno == EWOULDBLOCK ? 0 : 1);
+	int st = -1;
+	waitpid(pid, &st, 0);
+	CHECK(u, WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(a);
+	int b = capture_layer_lock(layer);
+	CHECK(u, b >= 0);
+	close(b);
+	rmdir(layer);
+}
+
+/* discard makes a directory writable before emptying it: never through
+ * a symlink swapped in for it meanwhile (a live layer), which would
+ * chmod the person's directory. A race: a child exchanges a directory
+ * and a symlink to a victim as fast as it can while discard runs. */
+static void test_discard_swap(struct unit *u)
+{
+	char victim[] = "/tmp/sandmux-capture-victim.XXXXXX";
+	struct stat st;
+	if (!CHECK(u, mkdtemp(victim) != NULL))
+		return;
+	chmod(victim, 0755);
+	for (int round = 0; round < 200; round++) {
+		char layer[] = "/tmp/sandmux-capture-layer.XXXXXX", a[PATH_MAX], b[PATH_MAX];
+		if (mkdtemp(layer) == NULL)
+			break;
+		snprintf(a, sizeof a, "%s/a", layer);
+		snprintf(b, sizeof b, "%s/b", layer);
+		mkdir(a, 0500);
+		if (symlink(victim, b) < 0)
+			break;
+		pid_t pid = fork();
+		if (pid == 0)
+			for (;;)
+				renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+		for (int i = 0; i < 200; i++) /* let it start */
+			sched_yield();
+		capture_discard(layer);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		unlink(b); /* what discard left: a symlink, an empty directory */
+		rmdir(b);
+		unlink(a);
+		rmdir(a);
+		rmdir(layer);
+		if (stat(victim, &st) == 0 && (st.st_mode & 07777) != 0755)
+			break;
+	}
+	CHECK_INT(u, stat(victim, &st), 0);
+	CHECK_INT(u, (int)(st.st_mode & 07777), 0755);
+	rmdir(victim);
+}
+
 int main(void)
 {
 	struct unit u = { 0 };
 	test_list(&u);
 	test_layer_names(&u);
+	test_special(&u);
+	test_lock(&u);
+	test_discard_swap(&u);
 	return unit_done(&u, "test_capture");
 }
