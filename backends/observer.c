@@ -328,6 +328,8 @@ struct check {
 	bool follow;        /* the first path's final symlink is followed */
 	bool unresolved[2]; /* procpath_canon() could not resolve it */
 	bool carry[2];      /* a name a rename moves or a link makes: what is below it moves too */
+	bool alias[2];      /* the file a hard link names anew: writing the link writes it */
+	bool alias_guarded; /* observer_decide(): refused as a write through such a link */
 	dev_t dir_dev;      /* the first path's directory, as refine_checks() found it; */
 	ino_t dir_ino;      /* 0: not found */
 	/* openat2 with RESOLVE_IN_ROOT: the kernel resolves the path with
@@ -433,9 +435,11 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 		}
 		c->raw[i] = strdup(abs);
 		c->path[i] = c->raw[i] ? path_normalize(abs) : NULL;
-		/* a hard link names the file anew, readable under that name:
-		 * it may be made only of a file the sandbox may read */
+		/* a hard link names the file anew, readable and writable under
+		 * that name: it may be made only of a file the sandbox may read
+		 * and may write by name (observer_decide) */
 		c->op[i] = s->kind == K_LINK && i == 0 ? OP_READ : (enum fs_op)op;
+		c->alias[i] = s->kind == K_LINK && i == 0;
 		c->carry[i] = s->kind == K_RENAME || (s->kind == K_LINK && i == 1);
 	}
 }
@@ -769,18 +773,28 @@ static bool observer_overlaid(struct observer_core *o, const char *path)
 static int observer_decide(struct observer_core *o, struct check *c, struct decision *dec)
 {
 	c->captured = -1;
+	c->alias_guarded = false;
 	for (int i = 0; i < 2; i++) {
 		if (c->path[i] == NULL || runtime_path(o->policy, c->path[i], c->op[i]))
 			continue;
 		char buf[PATH_MAX];
 		const char *host = host_path(o, c->path[i], buf, sizeof buf);
+		const char *guard;
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
+		/* A protected file the host replaced after launch (git config
+		 * renames a new .git/config into place) has no bind-over: a
+		 * link to it would write it. Guarded only, as a write outside
+		 * the write roots: Landlock refuses such a link (no REFER
+		 * right), and in capture mode the overlay takes it. */
+		if (dec->allow && c->alias[i] && policy_path_guarded(o->policy, host, &guard)) {
+			*dec = policy_decide_path(o->policy, host, OP_WRITE);
+			c->alias_guarded = !dec->allow;
+		}
 		if (!dec->allow && c->op[i] != OP_READ && c->op[i] != OP_EXEC &&
 		    policy_path_captured(o->policy, host) && observer_overlaid(o, c->path[i])) {
 			c->captured = i;
 			continue; /* lands in the capture layer (capture.h) */
 		}
-		const char *guard;
 		if (!dec->allow && o->audited && c->op[i] == OP_WRITE && !policy_path_guarded(o->policy, host, &guard))
 			continue; /* Landlock refuses it, and its record reports it */
 		if (dec->allow && c->carry[i])
@@ -795,18 +809,21 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
  * the observer refuses what they could reach through a symlink
  * ("ln -s . me; mkdir me/.vscode", "cat /proc/self/cwd/new.env"): every
  * creation or rename (a protected directory missing at launch has no
- * bind-over); with ignore files, every call, since what they match made
- * after launch has no bind-over either ("ln -s late.env y; cat y"); with
- * `deny` globs, every call on a path with a name one could match (the
- * cost of resolving every call there, about half a notified call, was
- * left out before and stays out). */
+ * bind-over); every write to an existing file (open for writing,
+ * truncate) and every write captured as written, since a protected file
+ * the host replaced after launch (git config, an editor's save: a new
+ * file renamed over the old) has no bind-over either ("ln -s .git/config
+ * sl; open sl O_WRONLY", or a symlink in the capture layer into the
+ * workspace); with ignore files or `deny` globs, every call, since what
+ * they match made or replaced after launch is bare too ("ln -s late.env
+ * y; cat y"). Refusing symlinks whose target could match a glob instead
+ * would leave the ones the host or a checkout made. */
 static bool observer_resolve_anyway(const struct observer_core *o, const struct check *c)
 {
-	if (ignore_active(&o->policy->ignore) || c->in_root != NULL)
+	if (ignore_active(&o->policy->ignore) || o->policy->deny.n > 0 || c->in_root != NULL || c->captured >= 0)
 		return true;
 	for (int i = 0; i < 2; i++)
-		if (c->path[i] != NULL &&
-		    (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || path_may_match(&o->deny, c->path[i])))
+		if (c->path[i] != NULL && (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || c->op[i] == OP_WRITE))
 			return true;
 	return false;
 }
@@ -1055,8 +1072,8 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 	/* The denial is told before the answer, so that whoever sees the
 	 * command end has already been sent every denial it met. */
 	if (denied >= 0)
-		observer_report(o, req, comm, c.path[denied] != NULL ? c.path[denied] : c.raw[denied], c.op[denied],
-				&dec);
+		observer_report(o, req, comm, c.path[denied] != NULL ? c.path[denied] : c.raw[denied],
+				c.alias_guarded ? OP_WRITE : c.op[denied], &dec);
 	else if (c.captured >= 0)
 		observer_tell_captured(o, req, &c);
 	if (seccomp_notify_respond(o->fd, o->resp) != 0)
