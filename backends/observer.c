@@ -481,6 +481,38 @@ static void refine_checks(const struct observer_core *o, const struct sysdesc *s
 	}
 }
 
+/* N when path is "/proc/self/fd/N" or "/proc/thread-self/fd/N", or -1. */
+static int own_fd_link(const char *path)
+{
+	const char *s = strncmp(path, "/proc/self/fd/", 14) == 0          ? path + 14
+			: strncmp(path, "/proc/thread-self/fd/", 21) == 0 ? path + 21
+									  : NULL;
+	char *end = NULL;
+	long n = s != NULL && *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
+	return n >= 0 && n <= INT_MAX && *end == '\0' ? (int)n : -1;
+}
+
+/* A followed path that ends in a magic link to one of the caller's own
+ * fds ("/proc/self/fd/N", also through /dev/fd/N or /dev/stdout), which
+ * procpath_canon() cannot resolve ("self" would be the observer): a
+ * reopen for writing of a file opened by name for reading ("exec
+ * 3<.git/config; echo >>/proc/self/fd/3") writes what its name may not.
+ * The file at that fd, taken from the caller, is what is decided on; one
+ * with no path (a pipe, a socket) stays as it was (nothing named). */
+static void observer_own_fd(const struct seccomp_notif *req, struct check *c)
+{
+	char path[PATH_MAX];
+	int n = c->unresolved[0] && c->follow && c->raw[0] != NULL ? own_fd_link(c->raw[0]) : -1;
+	int fd = n >= 0 ? procpath_take_fd((pid_t)req->pid, n) : -1;
+	if (fd < 0)
+		return;
+	if (procpath_fd_path(fd, path, sizeof path) == 0 && (c->path[0] = path_normalize(path)) != NULL) {
+		c->unresolved[0] = false;
+		c->op[0] = c->op[0] == OP_CREATE ? OP_WRITE : c->op[0]; /* it exists */
+	}
+	close(fd);
+}
+
 /* The process's name, read while it still waits for the answer: once
  * answered, a denied process often exits before /proc could be read. */
 static void observer_comm(const struct seccomp_notif *req, char comm[static 17])
@@ -1043,6 +1075,7 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 		if ((as_written >= 0 || observer_resolve_anyway(o, &c)) &&
 		    !observer_recall(o, s, &c, &dec, as_written < 0)) {
 			refine_checks(o, s, &c);
+			observer_own_fd(req, &c);
 			denied = observer_decide(o, &c, &dec);
 			if (denied < 0)
 				denied = observer_unresolvable(o, &c, &dec);

@@ -46,16 +46,23 @@ contains "hardlink: the link is refused" "$(cat .t/hardlink.out)" "denied write 
 config_clean hardlink
 
 # 2. A symlink to it, and a symlink to its directory, opened for writing
-# without O_CREAT (dd conv=nocreat), truncated by truncate(2).
+# without O_CREAT (dd conv=nocreat), truncated by truncate(2); the file
+# opened for reading (or O_PATH) and opened again for writing through the
+# magic link of its fd.
 late symlink "git config user.name host-person2" "grep -q host-person2 .git/config && echo seen
 	ln -s .git/config sl; printf '$plant' | dd conv=nocreat,notrunc oflag=append of=sl 2>/dev/null || echo sl-refused
 	ln -s .git g; printf '$plant' | dd conv=nocreat,notrunc oflag=append of=g/config 2>/dev/null || echo g-refused
-	python3 -c 'import os; os.truncate(\"sl\", 3)' 2>/dev/null || echo trunc-refused"
+	python3 -c 'import os; os.truncate(\"sl\", 3)' 2>/dev/null || echo trunc-refused
+	exec 3<.git/config; printf '$plant' 2>/dev/null >>/dev/fd/3 || echo fd-refused
+	python3 -c 'import os; fd = os.open(\".git/config\", os.O_PATH)
+os.write(os.open(\"/proc/thread-self/fd/%d\" % fd, os.O_WRONLY | os.O_APPEND), b\"x\")' 2>/dev/null || echo opath-refused"
 out=$(cat .t/symlink.out)
 contains "symlink: the sandbox saw the rewritten config" "$out" "seen"
 contains "symlink: a write through a symlink to the file is refused" "$out" "sl-refused"
 contains "symlink: a write through a symlinked directory is refused" "$out" "g-refused"
 contains "symlink: truncate through the symlink is refused" "$out" "trunc-refused"
+contains "symlink: a write through /dev/fd/N of a read-only fd is refused" "$out" "fd-refused"
+contains "symlink: a write through /proc/thread-self/fd/N of an O_PATH fd is refused" "$out" "opath-refused"
 check "symlink: the host's config still ends as the host wrote it" grep -q host-person2 .git/config
 config_clean symlink
 # what is no alias of a guarded file still works through one
@@ -64,6 +71,8 @@ sbx -- sh -c 'ln -s free.txt fl; echo more | dd conv=nocreat,notrunc oflag=appen
 same "a symlink and a hard link to a free file still write it" "$(cat free.txt)" "free
 more
 hard"
+sbx -- sh -c 'echo through-fd >/dev/stdout' >out.txt
+same "a write to /dev/stdout still reaches the file it is" "$(cat out.txt)" "through-fd"
 
 # 3. Capture mode: a symlink outside the write roots (captured as written)
 # into a .vscode/settings.json the host made after launch.
