@@ -848,14 +848,16 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
  * sl; open sl O_WRONLY", or a symlink in the capture layer into the
  * workspace); with ignore files or `deny` globs, every call, since what
  * they match made or replaced after launch is bare too ("ln -s late.env
- * y; cat y"). Refusing symlinks whose target could match a glob instead
- * would leave the ones the host or a checkout made. */
+ * y; cat y"); a removal of a name a protected glob could match ("ln -s
+ * .git g; rm g/config"). Refusing symlinks whose target could match a
+ * glob instead would leave the ones the host or a checkout made. */
 static bool observer_resolve_anyway(const struct observer_core *o, const struct check *c)
 {
 	if (ignore_active(&o->policy->ignore) || o->policy->deny.n > 0 || c->in_root != NULL || c->captured >= 0)
 		return true;
 	for (int i = 0; i < 2; i++)
-		if (c->path[i] != NULL && (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || c->op[i] == OP_WRITE))
+		if (c->path[i] != NULL && (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || c->op[i] == OP_WRITE ||
+					   (c->op[i] == OP_REMOVE && path_may_match(&o->protect, c->path[i]))))
 			return true;
 	return false;
 }

@@ -34,7 +34,7 @@ config_clean() {
 	same "$1: .git/config on the host holds only the host's rewrite" "$(grep -c fsmonitor .git/config)" "0"
 	git status >/dev/null 2>&1
 	refuse "$1: host git ran nothing planted" test -e PWNED
-	rm -f PWNED .git/hl sl g
+	rm -f PWNED .git/hl sl g me
 }
 plant='[core]\n\tfsmonitor = "touch '"$ws"'/PWNED; false"\n'
 
@@ -48,19 +48,21 @@ config_clean hardlink
 # 2. A symlink to it, and a symlink to its directory, opened for writing
 # without O_CREAT (dd conv=nocreat), truncated by truncate(2); the file
 # opened for reading (or O_PATH) and opened again for writing through the
-# magic link of its fd.
+# magic link of its fd; removed through a symlinked directory.
 late symlink "git config user.name host-person2" "grep -q host-person2 .git/config && echo seen
 	ln -s .git/config sl; printf '$plant' | dd conv=nocreat,notrunc oflag=append of=sl 2>/dev/null || echo sl-refused
 	ln -s .git g; printf '$plant' | dd conv=nocreat,notrunc oflag=append of=g/config 2>/dev/null || echo g-refused
 	python3 -c 'import os; os.truncate(\"sl\", 3)' 2>/dev/null || echo trunc-refused
 	exec 3<.git/config; printf '$plant' 2>/dev/null >>/dev/fd/3 || echo fd-refused
 	python3 -c 'import os; fd = os.open(\".git/config\", os.O_PATH)
-os.write(os.open(\"/proc/thread-self/fd/%d\" % fd, os.O_WRONLY | os.O_APPEND), b\"x\")' 2>/dev/null || echo opath-refused"
+os.write(os.open(\"/proc/thread-self/fd/%d\" % fd, os.O_WRONLY | os.O_APPEND), b\"x\")' 2>/dev/null || echo opath-refused
+	ln -s . me; rm -f g/config me/.git/config 2>/dev/null; test -f .git/config && echo rm-refused"
 out=$(cat .t/symlink.out)
 contains "symlink: the sandbox saw the rewritten config" "$out" "seen"
 contains "symlink: a write through a symlink to the file is refused" "$out" "sl-refused"
 contains "symlink: a write through a symlinked directory is refused" "$out" "g-refused"
 contains "symlink: truncate through the symlink is refused" "$out" "trunc-refused"
+contains "symlink: a removal through a symlinked directory is refused" "$out" "rm-refused"
 contains "symlink: a write through /dev/fd/N of a read-only fd is refused" "$out" "fd-refused"
 contains "symlink: a write through /proc/thread-self/fd/N of an O_PATH fd is refused" "$out" "opath-refused"
 check "symlink: the host's config still ends as the host wrote it" grep -q host-person2 .git/config
