@@ -481,35 +481,45 @@ static void refine_checks(const struct observer_core *o, const struct sysdesc *s
 	}
 }
 
-/* N when path is "/proc/self/fd/N" or "/proc/thread-self/fd/N", or -1. */
+/* N when path names the caller's own fd N: "/proc/self/fd/N",
+ * "/proc/thread-self/fd/N", "/dev/fd/N", /dev/stdin, stdout, stderr;
+ * or -1. */
 static int own_fd_link(const char *path)
 {
-	const char *s = strncmp(path, "/proc/self/fd/", 14) == 0          ? path + 14
-			: strncmp(path, "/proc/thread-self/fd/", 21) == 0 ? path + 21
-									  : NULL;
+	static const char *const dirs[] = { "/proc/self/fd/", "/proc/thread-self/fd/", "/dev/fd/" };
+	static const char *const std[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
+	const char *s = NULL;
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(path, std[i]) == 0)
+			return i;
+		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			s = path + strlen(dirs[i]);
+	}
 	char *end = NULL;
 	long n = s != NULL && *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
 	return n >= 0 && n <= INT_MAX && *end == '\0' ? (int)n : -1;
 }
 
-/* A followed path that ends in a magic link to one of the caller's own
- * fds ("/proc/self/fd/N", also through /dev/fd/N or /dev/stdout), which
- * procpath_canon() cannot resolve ("self" would be the observer): a
- * reopen for writing of a file opened by name for reading ("exec
- * 3<.git/config; echo >>/proc/self/fd/3") writes what its name may not.
- * The file at that fd, taken from the caller, is what is decided on; one
- * with no path (a pipe, a socket) stays as it was (nothing named). */
+/* A followed path that names, or led through symlinks to, a magic link
+ * to one of the caller's own fds, which procpath_canon() cannot resolve
+ * ("self" is the observer there: unresolved in the sandbox's /proc, the
+ * observer's own fd in the host's, the weaker sandbox's): a reopen for
+ * writing of a file opened by name for reading ("exec 3<.git/config;
+ * echo >>/dev/fd/3") writes what its name may not. The file at that fd,
+ * taken from the caller, is what is decided on; one with no path (a
+ * pipe, a socket) names nothing: unresolved, as before. */
 static void observer_own_fd(const struct seccomp_notif *req, struct check *c)
 {
 	char path[PATH_MAX];
-	int n = c->unresolved[0] && c->follow && c->raw[0] != NULL ? own_fd_link(c->raw[0]) : -1;
+	int n = c->follow && c->raw[0] != NULL && c->in_root == NULL ? own_fd_link(c->raw[0]) : -1;
 	int fd = n >= 0 ? procpath_take_fd((pid_t)req->pid, n) : -1;
 	if (fd < 0)
 		return;
-	if (procpath_fd_path(fd, path, sizeof path) == 0 && (c->path[0] = path_normalize(path)) != NULL) {
-		c->unresolved[0] = false;
-		c->op[0] = c->op[0] == OP_CREATE ? OP_WRITE : c->op[0]; /* it exists */
-	}
+	free(c->path[0]);
+	c->path[0] = procpath_fd_path(fd, path, sizeof path) == 0 ? path_normalize(path) : NULL;
+	c->unresolved[0] = c->path[0] == NULL;
+	if (c->path[0] != NULL && c->op[0] == OP_CREATE)
+		c->op[0] = OP_WRITE; /* it exists */
 	close(fd);
 }
 

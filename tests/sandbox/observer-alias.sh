@@ -14,14 +14,15 @@ cp .git/config "$ws/.t/config.orig"
 
 # late NAME HOST-CMD SCRIPT [run options]: runs SCRIPT in a sandbox once
 # HOST-CMD has run on the host, which it does once the sandbox has said it
-# is up; SCRIPT's output into $ws/.t/NAME.out, ending in "attacked".
+# is up; SCRIPT's output into $ws/.t/NAME.out, ending in "attacked", and
+# sandmux's messages (which quote the command) into $ws/.t/NAME.err.
 late() {
 	_n=$1 _h=$2 _s=$3
 	shift 3
 	rm -f "$ws/.t/up" "$ws/.t/go"
 	(cd "$ws" && "$SANDMUX" run "$@" -- sh -c ": >.t/up; i=0
 		while [ ! -e .t/go ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done
-		$_s; echo attacked") >"$ws/.t/$_n.out" 2>&1 &
+		$_s; echo attacked") >"$ws/.t/$_n.out" 2>"$ws/.t/$_n.err" &
 	_p=$!
 	t_until 60 test -e "$ws/.t/up" || fail "$_n: the sandbox came up"
 	(cd "$ws" && eval "$_h") && : >"$ws/.t/go"
@@ -42,7 +43,7 @@ plant='[core]\n\tfsmonitor = "touch '"$ws"'/PWNED; false"\n'
 late hardlink "git config user.name host-person" "grep -q host-person .git/config && echo seen
 	ln .git/config .git/hl && printf '$plant' >>.git/hl"
 contains "hardlink: the sandbox saw the rewritten config" "$(cat .t/hardlink.out)" "seen"
-contains "hardlink: the link is refused" "$(cat .t/hardlink.out)" "denied write $ws/.git/config"
+contains "hardlink: the link is refused" "$(cat .t/hardlink.err)" "denied write $ws/.git/config"
 config_clean hardlink
 
 # 2. A symlink to it, and a symlink to its directory, opened for writing
@@ -115,8 +116,8 @@ late deny "echo SECRET-NEW >p.tmp && mv p.tmp new.pem && echo SECRET-OLD >o.tmp 
 	--config "$ws/.t/deny.json" --sandbox nopem
 contains "deny: the sandbox saw the new .pem" "$(cat .t/deny.out)" "seen"
 same "deny: nothing of the .pem files was read through a symlink" \
-	"$(cat leak-x leak-y leak-h leak-o .t/deny.out 2>/dev/null | grep -c SECRET)" "0"
-contains "deny: the read through the symlink is refused" "$(cat .t/deny.out)" "denied read $ws/new.pem"
+	"$(cat leak-x leak-y leak-h leak-o .t/deny.out .t/deny.err 2>/dev/null | grep -c SECRET)" "0"
+contains "deny: the read through the symlink is refused" "$(cat .t/deny.err)" "denied read $ws/new.pem"
 sbx --config "$ws/.t/deny.json" --sandbox nopem -- sh -c 'ln -s free.txt fx; cat fx >read-free'
 same "deny: a symlink to a free file still reads" "$(head -1 read-free 2>&1)" "free"
 exit $T_FAILED
