@@ -331,6 +331,8 @@ struct check {
 	bool follow;        /* the first path's final symlink is followed */
 	bool unresolved[2]; /* procpath_canon() could not resolve it */
 	bool carry[2];      /* a name a rename moves or a link makes: what is below it moves too */
+	bool alias[2];      /* the file a hard link names anew: writing the link writes it */
+	bool alias_guarded; /* observer_decide(): refused as a write through such a link */
 	dev_t dir_dev;      /* the first path's directory, as refine_checks() found it; */
 	ino_t dir_ino;      /* 0: not found */
 	int via;            /* the memo's slot the first path was joined to (procpath.h); -1: none */
@@ -439,9 +441,11 @@ static void plan_checks(struct observer_core *o, const struct seccomp_notif *req
 			c->via = o->dirs.via;
 		c->raw[i] = strdup(abs);
 		c->path[i] = c->raw[i] ? path_normalize(abs) : NULL;
-		/* a hard link names the file anew, readable under that name:
-		 * it may be made only of a file the sandbox may read */
+		/* a hard link names the file anew, readable and writable under
+		 * that name: it may be made only of a file the sandbox may read
+		 * and may write by name (observer_decide) */
 		c->op[i] = s->kind == K_LINK && i == 0 ? OP_READ : (enum fs_op)op;
+		c->alias[i] = s->kind == K_LINK && i == 0;
 		c->carry[i] = s->kind == K_RENAME || (s->kind == K_LINK && i == 1);
 	}
 }
@@ -481,6 +485,48 @@ static void refine_checks(const struct observer_core *o, const struct sysdesc *s
 		if (i == 0 ? !worth_checking(s, c->op[0], exists) : exists && s->kind == K_LINK)
 			c->path[i] = drop(c->path[i]); /* ENOENT or EEXIST by itself */
 	}
+}
+
+/* N when path names the caller's own fd N: "/proc/self/fd/N",
+ * "/proc/thread-self/fd/N", "/dev/fd/N", /dev/stdin, stdout, stderr;
+ * or -1. */
+static int own_fd_link(const char *path)
+{
+	static const char *const dirs[] = { "/proc/self/fd/", "/proc/thread-self/fd/", "/dev/fd/" };
+	static const char *const std[] = { "/dev/stdin", "/dev/stdout", "/dev/stderr" };
+	const char *s = NULL;
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(path, std[i]) == 0)
+			return i;
+		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			s = path + strlen(dirs[i]);
+	}
+	char *end = NULL;
+	long n = s != NULL && *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
+	return n >= 0 && n <= INT_MAX && *end == '\0' ? (int)n : -1;
+}
+
+/* A followed path that names, or led through symlinks to, a magic link
+ * to one of the caller's own fds, which procpath_canon() cannot resolve
+ * ("self" is the observer there: unresolved in the sandbox's /proc, the
+ * observer's own fd in the host's, the weaker sandbox's): a reopen for
+ * writing of a file opened by name for reading ("exec 3<.git/config;
+ * echo >>/dev/fd/3") writes what its name may not. The file at that fd,
+ * taken from the caller, is what is decided on; one with no path (a
+ * pipe, a socket) names nothing: unresolved, as before. */
+static void observer_own_fd(const struct seccomp_notif *req, struct check *c)
+{
+	char path[PATH_MAX];
+	int n = c->follow && c->raw[0] != NULL && c->in_root == NULL ? own_fd_link(c->raw[0]) : -1;
+	int fd = n >= 0 ? procpath_take_fd((pid_t)req->pid, n) : -1;
+	if (fd < 0)
+		return;
+	free(c->path[0]);
+	c->path[0] = procpath_fd_path(fd, path, sizeof path) == 0 ? path_normalize(path) : NULL;
+	c->unresolved[0] = c->path[0] == NULL;
+	if (c->path[0] != NULL && c->op[0] == OP_CREATE)
+		c->op[0] = OP_WRITE; /* it exists */
+	close(fd);
 }
 
 /* The process's name, read while it still waits for the answer: once
@@ -777,18 +823,28 @@ static bool observer_overlaid(struct observer_core *o, const char *path)
 static int observer_decide(struct observer_core *o, struct check *c, struct decision *dec)
 {
 	c->captured = -1;
+	c->alias_guarded = false;
 	for (int i = 0; i < 2; i++) {
 		if (c->path[i] == NULL || runtime_path(o->policy, c->path[i], c->op[i]))
 			continue;
 		char buf[PATH_MAX];
 		const char *host = host_path(o, c->path[i], buf, sizeof buf);
+		const char *guard;
 		*dec = policy_decide_path(o->policy, host, c->op[i]);
+		/* A protected file the host replaced after launch (git config
+		 * renames a new .git/config into place) has no bind-over: a
+		 * link to it would write it. Guarded only, as a write outside
+		 * the write roots: Landlock refuses such a link (no REFER
+		 * right), and in capture mode the overlay takes it. */
+		if (dec->allow && c->alias[i] && policy_path_guarded(o->policy, host, &guard)) {
+			*dec = policy_decide_path(o->policy, host, OP_WRITE);
+			c->alias_guarded = !dec->allow;
+		}
 		if (!dec->allow && c->op[i] != OP_READ && c->op[i] != OP_EXEC &&
 		    policy_path_captured(o->policy, host) && observer_overlaid(o, c->path[i])) {
 			c->captured = i;
 			continue; /* lands in the capture layer (capture.h) */
 		}
-		const char *guard;
 		if (!dec->allow && o->audited && c->op[i] == OP_WRITE && !policy_path_guarded(o->policy, host, &guard))
 			continue; /* Landlock refuses it, and its record reports it */
 		if (dec->allow && c->carry[i])
@@ -803,18 +859,23 @@ static int observer_decide(struct observer_core *o, struct check *c, struct deci
  * the observer refuses what they could reach through a symlink
  * ("ln -s . me; mkdir me/.vscode", "cat /proc/self/cwd/new.env"): every
  * creation or rename (a protected directory missing at launch has no
- * bind-over); with ignore files, every call, since what they match made
- * after launch has no bind-over either ("ln -s late.env y; cat y"); with
- * `deny` globs, every call on a path with a name one could match (the
- * cost of resolving every call there, about half a notified call, was
- * left out before and stays out). */
+ * bind-over); every write to an existing file (open for writing,
+ * truncate) and every write captured as written, since a protected file
+ * the host replaced after launch (git config, an editor's save: a new
+ * file renamed over the old) has no bind-over either ("ln -s .git/config
+ * sl; open sl O_WRONLY", or a symlink in the capture layer into the
+ * workspace); with ignore files or `deny` globs, every call, since what
+ * they match made or replaced after launch is bare too ("ln -s late.env
+ * y; cat y"); a removal of a name a protected glob could match ("ln -s
+ * .git g; rm g/config"). Refusing symlinks whose target could match a
+ * glob instead would leave the ones the host or a checkout made. */
 static bool observer_resolve_anyway(const struct observer_core *o, const struct check *c)
 {
-	if (ignore_active(&o->policy->ignore) || c->in_root != NULL)
+	if (ignore_active(&o->policy->ignore) || o->policy->deny.n > 0 || c->in_root != NULL || c->captured >= 0)
 		return true;
 	for (int i = 0; i < 2; i++)
-		if (c->path[i] != NULL &&
-		    (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || path_may_match(&o->deny, c->path[i])))
+		if (c->path[i] != NULL && (c->op[i] == OP_CREATE || c->op[i] == OP_RENAME || c->op[i] == OP_WRITE ||
+					   (c->op[i] == OP_REMOVE && path_may_match(&o->protect, c->path[i]))))
 			return true;
 	return false;
 }
@@ -1072,6 +1133,7 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 		if ((as_written >= 0 || observer_resolve_anyway(o, &c)) &&
 		    !(as_written < 0 && observer_plain(o, s, &c)) && !observer_recall(o, s, &c, &dec, as_written < 0)) {
 			refine_checks(o, s, &c);
+			observer_own_fd(req, &c);
 			denied = observer_decide(o, &c, &dec);
 			if (denied < 0)
 				denied = observer_unresolvable(o, &c, &dec);
@@ -1101,8 +1163,8 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 	/* The denial is told before the answer, so that whoever sees the
 	 * command end has already been sent every denial it met. */
 	if (denied >= 0)
-		observer_report(o, req, comm, c.path[denied] != NULL ? c.path[denied] : c.raw[denied], c.op[denied],
-				&dec);
+		observer_report(o, req, comm, c.path[denied] != NULL ? c.path[denied] : c.raw[denied],
+				c.alias_guarded ? OP_WRITE : c.op[denied], &dec);
 	else if (c.captured >= 0)
 		observer_tell_captured(o, req, &c);
 	if (seccomp_notify_respond(o->fd, o->resp) != 0)
