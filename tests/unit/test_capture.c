@@ -36,6 +36,17 @@ static void sub(char *out, size_t size, const char *dir, const char *rel)
 		out[0] = '\0';
 }
 
+/* The upper directory of host (under /tmp) in layer, made: out. */
+static void upper_of(char *out, size_t size, const char *layer, const char *host)
+{
+	snprintf(out, size, "%s/upper", layer);
+	mkdir(out, 0755);
+	snprintf(out, size, "%s/upper/tmp", layer);
+	mkdir(out, 0755);
+	snprintf(out, size, "%s/upper%s", layer, host);
+	mkdir(out, 0755);
+}
+
 static const struct capture_entry *find(const struct capture_list *l, const char *dir, const char *rel)
 {
 	char path[PATH_MAX];
@@ -68,12 +79,7 @@ static void test_list(struct unit *u)
 	mkdir(p, 0755);
 	put(host, "repl/old.txt", "a");
 	/* its upper layer: layer/upper/tmp/NAME */
-	snprintf(up, sizeof up, "%s/upper", layer);
-	mkdir(up, 0755);
-	snprintf(up, sizeof up, "%s/upper/tmp", layer);
-	mkdir(up, 0755);
-	snprintf(up, sizeof up, "%s/upper%s", layer, host);
-	mkdir(up, 0755);
+	upper_of(up, sizeof up, layer, host);
 	put(up, "same.txt", "a");    /* copied up, unchanged: not listed */
 	put(up, "changed.txt", "b"); /* write */
 	put(up, "new.txt", "n");     /* create */
@@ -170,12 +176,7 @@ static void test_special(struct unit *u)
 	put(host, "notes.txt", "a");
 	sub(p, sizeof p, host, "host.fifo");
 	CHECK_INT(u, mkfifo(p, 0644), 0);
-	snprintf(up, sizeof up, "%s/upper", layer);
-	mkdir(up, 0755);
-	snprintf(up, sizeof up, "%s/upper/tmp", layer);
-	mkdir(up, 0755);
-	snprintf(up, sizeof up, "%s/upper%s", layer, host);
-	mkdir(up, 0755);
+	upper_of(up, sizeof up, layer, host);
 	sub(p, sizeof p, up, "notes.txt");
 	CHECK_INT(u, mkfifo(p, 0644), 0);
 	sub(p, sizeof p, up, "new.fifo");
