@@ -513,8 +513,9 @@ static int own_fd_link(const char *path)
  * writing of a file opened by name for reading ("exec 3<.git/config;
  * echo >>/dev/fd/3") writes what its name may not. The file at that fd,
  * taken from the caller, is what is decided on; one with no path (a
- * pipe, a socket) names nothing: unresolved, as before. */
-static void observer_own_fd(const struct seccomp_notif *req, struct check *c)
+ * pipe, a socket) names nothing: unresolved, as before. Not inlined:
+ * its buffer would deepen every call's frame (see plan_in_root). */
+static __attribute__((noinline)) void observer_own_fd(const struct seccomp_notif *req, struct check *c)
 {
 	char path[PATH_MAX];
 	int n = c->follow && c->raw[0] != NULL && c->in_root == NULL ? own_fd_link(c->raw[0]) : -1;
@@ -1133,7 +1134,8 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 		if ((as_written >= 0 || observer_resolve_anyway(o, &c)) &&
 		    !(as_written < 0 && observer_plain(o, s, &c)) && !observer_recall(o, s, &c, &dec, as_written < 0)) {
 			refine_checks(o, s, &c);
-			observer_own_fd(req, &c);
+			if (c.follow && c.raw[0] != NULL && c.in_root == NULL && own_fd_link(c.raw[0]) >= 0)
+				observer_own_fd(req, &c); /* entered only then: its frame is a page */
 			denied = observer_decide(o, &c, &dec);
 			if (denied < 0)
 				denied = observer_unresolvable(o, &c, &dec);

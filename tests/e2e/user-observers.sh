@@ -66,14 +66,17 @@ grep "a\.p1" "$LOG" | grep -vq "\"pane\":$a," && fail "a.p1 reported to another 
 # forked the plain way, on the zygote's stack, each held 104 KiB here
 # (its stack, fork()'s bookkeeping in ld.so's and the thread's data, the
 # zygote's stack, a 4 KiB read per path, a 12 KiB message buffer, stdio's
-# buffers); now 56. (Not under ASan: its shadow and its own allocator.)
+# buffers); then 56. Since every call of a profile with `deny` globs is
+# resolved (a symlink to a late-made match would read it), 76 as root:
+# its stack's dirty pages went from 24 to 44 KiB, the rest unchanged.
+# (Not under ASan: its shadow and its own allocator.)
 priv() { awk '/^Private_Dirty:/ { print $2 }' /proc/"$1"/smaps_rollup 2>/dev/null; }
 if [ -z "$ASAN_OPTIONS" ]; then
 	pa=$(priv "$oa") pb=$(priv "$ob")
 	echo "# private memory: pane a's observer ${pa:-?} KiB, pane b's ${pb:-?} KiB"
-	[ -n "$pa" ] && [ -n "$pb" ] && [ "$pa" -le 72 ] && [ "$pb" -le 72 ] &&
-		ok "each observer holds at most 72 KiB of its own" ||
-		fail "each observer holds at most 72 KiB of its own (a: $pa, b: $pb KiB)"
+	[ -n "$pa" ] && [ -n "$pb" ] && [ "$pa" -le 88 ] && [ "$pb" -le 88 ] &&
+		ok "each observer holds at most 88 KiB of its own" ||
+		fail "each observer holds at most 88 KiB of its own (a: $pa, b: $pb KiB)"
 fi
 
 # pane b's observer killed: its next notified call fails, pane a's works
