@@ -25,6 +25,7 @@ targets() {
 	[ -f tests/fuzz/fuzz_reqchan.c ] && echo "fuzz_reqchan|tests/fuzz/fuzz_reqchan.c backends/reqchan.c backends/fdpass.c|"
 	[ -f tests/fuzz/fuzz_proxy.c ] && echo "fuzz_proxy|tests/fuzz/fuzz_proxy.c backends/proxy-http.c backends/proxy-socks.c backends/net-dnsmsg.c backends/net-addr.c|"
 	[ -f tests/fuzz/fuzz_pack.c ] && echo "fuzz_pack|tests/fuzz/fuzz_pack.c $(ls policy/*.c | tr '\n' ' ')|-lcjson"
+	[ -f tests/fuzz/fuzz_gitdirs.c ] && echo "fuzz_gitdirs|tests/fuzz/fuzz_gitdirs.c $(ls policy/*.c | tr '\n' ' ')|-lcjson"
 }
 
 status=0
