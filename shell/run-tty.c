@@ -165,9 +165,12 @@ void run_tty_close(struct run_tty *t)
  * terminal instead. */
 void run_tty_opts(struct run_tty *t, bool use_tty, bool sandboxed, struct run_opts *o)
 {
-	if (use_tty && sandboxed)
+	if (use_tty && sandboxed) {
 		o->want_pty = true;
-	else if (use_tty)
+		/* its modes and size from the start: the command may ask for
+		 * them before this process has the master (run_tty_attach) */
+		o->pty_like = t->outer;
+	} else if (use_tty)
 		o->tty = t->slave;
 	for (int fd = 1; fd < 3 && !use_tty; fd++) {
 		char path[32];
