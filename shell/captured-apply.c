@@ -56,6 +56,18 @@ int captured_lock(const char *layer, char *msg, size_t msize)
 	return fd;
 }
 
+int captured_discard_locked(const char *layer, char *msg, size_t msize)
+{
+	int lock = captured_lock(layer, msg, msize);
+	if (lock < 0)
+		return -1;
+	int rc = capture_discard(layer), e = errno;
+	close(lock);
+	if (rc < 0)
+		snprintf(msg, msize, "discard: %s", strerror(e));
+	return rc;
+}
+
 /* The parent directory of an absolute host path, opened component by
  * component without following a symlink; missing ones are made. The
  * final name goes to *name. -1 with a message. */

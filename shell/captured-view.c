@@ -182,16 +182,8 @@ static void view_discard(struct client *c)
 	char msg[PATH_MAX + 200];
 	if (p == NULL)
 		return;
-	int lock = captured_lock(p->capture, msg, sizeof msg);
-	if (lock < 0) {
+	if (captured_discard_locked(p->capture, msg, sizeof msg) < 0) {
 		view_say(c, "pane %d: %s", p->id, msg);
-		return;
-	}
-	int rc = capture_discard(p->capture);
-	int e = errno;
-	close(lock);
-	if (rc < 0) {
-		view_say(c, "discard %s: %s", p->capture, strerror(e));
 		return;
 	}
 	view_say(c, "captured changes discarded (%s)", p->capture);

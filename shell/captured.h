@@ -27,6 +27,8 @@ void captured_line(const struct capture_entry *, char *buf, size_t size);
  * fd to close after, or -1 with why in msg (in use: its sandbox still
  * runs), for the caller to say with the layer's name. */
 int captured_lock(const char *layer, char *msg, size_t size);
+/* The layer discarded under that lock: 0, or -1 with why in msg. */
+int captured_discard_locked(const char *layer, char *msg, size_t size);
 /* A diff of a captured file against the host's: into head the lines
  * before it (a mode change; or why there is no diff: a directory, a
  * symlink, a FIFO, a binary file), then diff -u's output to read from

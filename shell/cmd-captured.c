@@ -201,16 +201,9 @@ static int captured_apply(const struct capture_list *cl, const bool *pick, const
 static int captured_discard(const char *layer)
 {
 	char msg[PATH_MAX + 200], shown[PATH_MAX];
-	int lock = captured_lock(layer, msg, sizeof msg);
-	if (lock < 0) {
-		fprintf(stderr, "sandmux captured: %s: %s\n", captured_name(layer, shown, sizeof shown), msg);
-		return 1;
-	}
-	int rc = capture_discard(layer), e = errno;
-	close(lock);
 	captured_name(layer, shown, sizeof shown);
-	if (rc < 0) {
-		fprintf(stderr, "sandmux captured: discard %s: %s\n", shown, strerror(e));
+	if (captured_discard_locked(layer, msg, sizeof msg) < 0) {
+		fprintf(stderr, "sandmux captured: %s: %s\n", shown, msg);
 		return 1;
 	}
 	printf("discarded %s\n", shown);
