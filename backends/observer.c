@@ -515,11 +515,10 @@ static int own_fd_link(const char *path)
  * taken from the caller, is what is decided on; one with no path (a
  * pipe, a socket) names nothing: unresolved, as before. Not inlined:
  * its buffer would deepen every call's frame (see plan_in_root). */
-static __attribute__((noinline)) void observer_own_fd(const struct seccomp_notif *req, struct check *c)
+static __attribute__((noinline)) void observer_own_fd(const struct seccomp_notif *req, struct check *c, int n)
 {
 	char path[PATH_MAX];
-	int n = c->follow && c->raw[0] != NULL && c->in_root == NULL ? own_fd_link(c->raw[0]) : -1;
-	int fd = n >= 0 ? procpath_take_fd((pid_t)req->pid, n) : -1;
+	int fd = procpath_take_fd((pid_t)req->pid, n);
 	if (fd < 0)
 		return;
 	free(c->path[0]);
@@ -1055,15 +1054,14 @@ static void observer_forget(struct observer_core *o, const struct sysdesc *s)
  * writing thousands outside would flood the session's log. */
 static void observer_tell_captured(struct observer_core *o, const struct seccomp_notif *req, const struct check *c)
 {
-	char buf[PATH_MAX], rule[64], comm[17];
+	char buf[PATH_MAX], comm[17];
 	if (o->captured_told >= OBSERVER_CAPTURED_TOLD || c->path[c->captured] == NULL)
 		return;
 	o->captured_told++;
-	const char *op = c->op[c->captured] == OP_CREATE ? "create" : "write";
-	snprintf(rule, sizeof rule, "outsideWrites: capture (%s)", op);
+	const char *what = c->op[c->captured] == OP_CREATE ? "create" : "write";
 	observer_comm(req, comm);
 	struct denial d = { 0 };
-	if (denial_set(&d, "captured", "capture", host_path(o, c->path[c->captured], buf, sizeof buf), rule) == 0)
+	if (denial_set_captured(&d, host_path(o, c->path[c->captured], buf, sizeof buf), what) == 0)
 		observer_emit(o, req, comm, &d);
 	denial_clear(&d);
 }
@@ -1134,8 +1132,9 @@ static void observer_answer(struct observer_core *o, const struct seccomp_notif 
 		if ((as_written >= 0 || observer_resolve_anyway(o, &c)) &&
 		    !(as_written < 0 && observer_plain(o, s, &c)) && !observer_recall(o, s, &c, &dec, as_written < 0)) {
 			refine_checks(o, s, &c);
-			if (c.follow && c.raw[0] != NULL && c.in_root == NULL && own_fd_link(c.raw[0]) >= 0)
-				observer_own_fd(req, &c); /* entered only then: its frame is a page */
+			int own = c.follow && c.raw[0] != NULL && c.in_root == NULL ? own_fd_link(c.raw[0]) : -1;
+			if (own >= 0)
+				observer_own_fd(req, &c, own); /* entered only then: its frame is a page */
 			denied = observer_decide(o, &c, &dec);
 			if (denied < 0)
 				denied = observer_unresolvable(o, &c, &dec);

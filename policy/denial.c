@@ -57,6 +57,13 @@ int denial_set(struct denial *d, const char *op, const char *layer, const char *
 	return (target && !d->target) || (rule && !d->rule) ? -1 : 0;
 }
 
+int denial_set_captured(struct denial *d, const char *path, const char *what)
+{
+	char rule[64];
+	snprintf(rule, sizeof rule, "outsideWrites: capture (%s)", what);
+	return denial_set(d, "captured", "capture", path, rule);
+}
+
 void denial_format_ts(int64_t ts_ms, char buf[32])
 {
 	time_t secs = (time_t)(ts_ms / 1000);

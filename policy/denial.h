@@ -39,6 +39,10 @@ void denial_clear(struct denial *);
 /* Sets ts_ms to now; the fields set from args are copied into fixed
  * buffers or strdup'ed. Returns -1 on allocation failure. */
 int denial_set(struct denial *, const char *op, const char *layer, const char *target, const char *rule);
+/* A write the capture layer took (op "captured", layer "capture"), what
+ * it was (what: "create", "write", "remove"...) in its rule: the one shape
+ * of that event, told live by the observer and at the end by the server. */
+int denial_set_captured(struct denial *, const char *path, const char *what);
 
 /* One JSON object, no newline, malloc'ed: the DESIGN.md fields, plus
  * "count" and "from" (rule file:line) when `coalesced`. */

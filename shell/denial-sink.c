@@ -214,11 +214,9 @@ static bool sink_captured_told(struct pane *p, const char *path)
 void escalate_captured(struct pane *p, const char *path, const char *op)
 {
 	struct denial d = { 0 };
-	char rule[64];
 	if (sink_captured_told(p, path))
 		return;
-	snprintf(rule, sizeof rule, "outsideWrites: capture (%s)", op);
-	if (denial_set(&d, "captured", "capture", path, rule) == 0)
+	if (denial_set_captured(&d, path, op) == 0)
 		sink_emit(p, &d);
 	denial_clear(&d);
 }
