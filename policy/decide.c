@@ -174,16 +174,6 @@ static const struct rule *ignore_carried(const struct policy *p, const char *pat
 	return NULL;
 }
 
-/* A read-only root at or below path, which a move of path would carry
- * along (a gitlink file in a directory renamed aside). */
-static const struct rule *rules_below(const struct rules *r, const char *path)
-{
-	for (size_t i = 0; i < r->n; i++)
-		if (path_under(r->v[i].text, path))
-			return &r->v[i];
-	return NULL;
-}
-
 struct decision policy_decide_carry(const struct policy *p, const char *path)
 {
 	if (!p->sandboxed)
@@ -191,7 +181,8 @@ struct decision policy_decide_carry(const struct policy *p, const char *path)
 	char *norm = path_normalize(path);
 	const struct rule *r = NULL;
 	if (norm != NULL && (r = rules_carried(&p->deny, norm)) == NULL && (r = ignore_carried(p, norm)) == NULL &&
-	    (r = rules_below(&p->readonly, norm)) == NULL && !rules_glob(&p->protect_except, norm))
+	    /* a read-only root below it: a gitlink file in a directory renamed aside */
+	    (r = rules_carried(&p->readonly, norm)) == NULL && !rules_glob(&p->protect_except, norm))
 		r = rules_carried(&p->protect, norm);
 	struct decision d = r != NULL ? decision(false, rule_text(r), r->origin)
 				      : decision(true, "nothing protected below it", p->profile_origin);
