@@ -150,6 +150,16 @@ static void gitdir_add(struct look *l, const char *rel, int depth)
 		each_dir(l, sub, depth, module_add);
 }
 
+/* A .git below the workspace, of kind k (kind()): a git directory's
+ * files, or a gitlink file held as it is. */
+static void dotgit_add(struct look *l, const char *git, int k)
+{
+	if (k == 'd')
+		gitdir_add(l, git, 1);
+	else if (k == 'f')
+		push_to(l, l->files, git, "");
+}
+
 /* A directory below the workspace: its .git, a git directory or a
  * gitlink file, then its subdirectories. */
 static void nested_add(struct look *l, const char *rel, int depth)
@@ -161,11 +171,7 @@ static void nested_add(struct look *l, const char *rel, int depth)
 	    snprintf(git, sizeof git, "%s/.git", rel) >= (int)sizeof git)
 		return;
 	snprintf(local, sizeof local, "%s/.git", base);
-	int k = kind_at(l, local);
-	if (k == 'd')
-		gitdir_add(l, git, 1);
-	else if (k == 'f')
-		push_to(l, l->files, git, "");
+	dotgit_add(l, git, kind_at(l, local));
 	if (depth < NESTED_DEPTH)
 		each_dir(l, rel, depth + 1, nested_add);
 }
@@ -232,11 +238,7 @@ static void submodule_add(struct look *l, const char *value)
 	if (value[0] == '/' || strstr(value, "..") != NULL ||
 	    snprintf(git, sizeof git, "%s/.git", value) >= (int)sizeof git)
 		return;
-	int k = kind(l, git);
-	if (k == 'd')
-		gitdir_add(l, git, 1);
-	else if (k == 'f')
-		push_to(l, l->files, git, "");
+	dotgit_add(l, git, kind(l, git));
 }
 
 int gitdirs_protected(const char *workspace, struct strv *globs, struct strv *files)
